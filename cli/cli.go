@@ -1,0 +1,119 @@
+// Package cli owns the tessera command line: it parses the arguments, picks
+// the mode (desktop app, native-messaging host, or a subcommand) and runs it.
+// main only builds an Env and calls Run.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// ErrUsage is wrapped by errors caused by a malformed command line; main exits
+// with status 2 for them.
+var ErrUsage = errors.New("usage")
+
+// DesktopOptions configures the desktop app mode.
+type DesktopOptions struct {
+	// Hidden starts the app without showing its window.
+	Hidden bool
+	// Headless runs the broker only, with no window at all.
+	Headless bool
+}
+
+// Env is everything a command may touch of the outside world.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads an environment variable.
+	Getenv func(string) string
+	// Executable is the absolute path of the running tessera binary.
+	Executable string
+	// Desktop runs the desktop app until ctx is done or the user quits.
+	Desktop func(ctx context.Context, opts DesktopOptions) error
+}
+
+type command struct {
+	run     func(ctx context.Context, env *Env, args []string) error
+	summary string
+}
+
+// commands is the table of subcommands. Each lives in its own file.
+var commands = map[string]command{
+	"version":   {runVersion, "print the version"},
+	"install":   {runInstall, "register the native-messaging host with browsers"},
+	"uninstall": {runUninstall, "remove the native-messaging host registrations"},
+	"classify":  {runClassify, "classify every control of HTML pages (JSON lines)"},
+	"tools":     {runTools, "list or call a page's declarative WebMCP tools"},
+	"match":     {runMatch, "dry-run matching of a profile against a page"},
+	"vault":     {runVault, "init|unlock|lock|status|passwd the vault"},
+	"profile":   {runProfile, "list|show|set|unset|import|export profiles"},
+}
+
+// Version is the tessera version, set at build time with -ldflags -X.
+var Version = "0.1.0-dev"
+
+// Run runs tessera with the command-line arguments args (without the program
+// name).
+func Run(ctx context.Context, args []string, env *Env) error {
+	if origin, ok := hostCaller(args); ok {
+		return runHost(ctx, env, origin)
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return runDesktop(ctx, env, args)
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		usage(env.Stdout)
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		usage(env.Stderr)
+		return fmt.Errorf("%w: unknown command %q", ErrUsage, args[0])
+	}
+	return c.run(ctx, env, args[1:])
+}
+
+func runDesktop(ctx context.Context, env *Env, args []string) error {
+	var opts DesktopOptions
+	for _, a := range args {
+		switch a {
+		case "--hidden":
+			opts.Hidden = true
+		case "--headless":
+			opts.Headless = true
+		case "-h", "--help":
+			usage(env.Stdout)
+			return nil
+		default:
+			return fmt.Errorf("%w: unknown flag %q", ErrUsage, a)
+		}
+	}
+	if env.Desktop == nil {
+		return errors.New("desktop app not available in this build")
+	}
+	return env.Desktop(ctx, opts)
+}
+
+func runVersion(ctx context.Context, env *Env, args []string) error {
+	fmt.Fprintf(env.Stdout, "tessera %s (protocol %d)\n", Version, ProtocolVersion)
+	return nil
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: tessera [--hidden|--headless]   run the desktop app")
+	fmt.Fprintln(w, "       tessera COMMAND [ARGS]")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+}
