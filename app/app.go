@@ -1,22 +1,41 @@
 package app
 
 import (
-	"context"
+	"io"
+	"net"
 	"sync"
 	"time"
 )
 
 // Config configures an App.
 type Config struct {
-	// Home is the data directory (vault, settings); see vault.DefaultDir.
+	// Home is the data directory (vault, settings).
 	Home string
-	// SocketDir is the 0700 per-user directory holding the app socket;
-	// empty means nativemsg.DefaultSocketDir.
+	// SocketDir is the 0700 per-user channel directory; empty means
+	// nativemsg.ChannelDir.
 	SocketDir string
 	// Version is the app version reported in session.hello.
 	Version string
+	// Vault reports the vault's state; nil means no vault is configured
+	// ("uninitialized").
+	Vault VaultState
+	// PeerCheck decides which socket peers are served; nil means the
+	// current-user check (nativemsg.SameUser).
+	PeerCheck func(net.Conn) error
+	// MaxInFlight bounds concurrent requests per connection (default 16).
+	MaxInFlight int
+	// Log receives diagnostics; nil discards them.
+	Log io.Writer
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// VaultState is the part of the vault the broker needs to say hello.
+type VaultState interface {
+	// State returns "uninitialized", "locked" or "unlocked".
+	State() string
 }
 
 // A Client is one connected browser (or agent) as the UI shows it.
@@ -43,15 +62,17 @@ type App struct {
 
 	mu       sync.Mutex
 	clients  map[string]Client
+	sessions map[*session]struct{}
 	onChange func()
 	socket   string
+	nextID   uint64
 }
 
 // Status returns a snapshot of the app state.
 func (a *App) Status() Status {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	st := Status{Version: a.cfg.Version, Vault: a.vaultState(), Socket: a.socket}
+	st := Status{Version: a.cfg.Version, Vault: a.vaultState(), Socket: a.socket, Clients: []Client{}}
 	for _, c := range a.clients {
 		st.Clients = append(st.Clients, c)
 	}
@@ -76,4 +97,9 @@ func (a *App) changed() {
 	}
 }
 
-var _ = context.Background
+func (a *App) vaultState() string {
+	if a.cfg.Vault == nil {
+		return "uninitialized"
+	}
+	return a.cfg.Vault.State()
+}

@@ -1,26 +1,388 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
 	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tessera-app/tessera/nativemsg"
 )
 
 // New returns an App for cfg. It opens nothing yet; Serve starts the broker.
 func New(cfg Config) (*App, error) {
-	return &App{cfg: cfg, clients: map[string]Client{}}, nil
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = 16
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	return &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}}, nil
 }
 
-// Serve listens on the app socket and serves connections until ctx is done.
+// Serve listens on the app channel and serves connections, one goroutine
+// each, until ctx is done. It returns nativemsg.ErrAlreadyRunning when
+// another instance serves the channel.
 func (a *App) Serve(ctx context.Context) error {
-	return errors.New("broker: not implemented yet")
+	dir := a.cfg.SocketDir
+	if dir == "" {
+		d, err := nativemsg.ChannelDir(a.cfg.Getenv)
+		if err != nil {
+			return fmt.Errorf("channel dir: %w", err)
+		}
+		dir = d
+	}
+	l, err := nativemsg.Listen(dir, a.cfg.PeerCheck)
+	if err != nil {
+		return err
+	}
+	return a.ServeListener(ctx, l, dir)
 }
 
-// Close releases the app's resources (socket, vault).
+// ServeListener serves connections from l until ctx is done; name is what
+// Status reports as the socket.
+func (a *App) ServeListener(ctx context.Context, l net.Listener, name string) error {
+	a.mu.Lock()
+	a.socket = name
+	a.mu.Unlock()
+	a.changed()
+	var wg sync.WaitGroup
+	stop := context.AfterFunc(ctx, func() { l.Close() })
+	defer stop()
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			l.Close()
+			a.mu.Lock()
+			for s := range a.sessions {
+				s.conn.Close()
+			}
+			a.mu.Unlock()
+			wg.Wait()
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("accept: %w", err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.serveConn(ctx, c)
+		}()
+	}
+}
+
+// Broadcast sends a notification to every session that has said hello.
+func (a *App) Broadcast(method string, params any) {
+	msg, err := nativemsg.Notification(method, params)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	var ss []*session
+	for s := range a.sessions {
+		if s.hello.Load() {
+			ss = append(ss, s)
+		}
+	}
+	a.mu.Unlock()
+	for _, s := range ss {
+		s.send(msg)
+	}
+}
+
+// Close releases the app's resources.
 func (a *App) Close() error { return nil }
 
-func (a *App) vaultState() string { return "uninitialized" }
-
 func sortClients(cs []Client) {
-	sort.Slice(cs, func(i, j int) bool { return cs[i].Connected.Before(cs[j].Connected) })
+	sort.Slice(cs, func(i, j int) bool {
+		if !cs[i].Connected.Equal(cs[j].Connected) {
+			return cs[i].Connected.Before(cs[j].Connected)
+		}
+		return cs[i].ID < cs[j].ID
+	})
+}
+
+// session is one connection's state.
+type session struct {
+	id     string
+	conn   net.Conn
+	wmu    sync.Mutex
+	origin string
+	hello  atomic.Bool
+	slots  chan struct{}
+	client Client
+}
+
+// send writes one frame; results larger than the browser's frame limit are
+// split into session.chunk notifications (PROTOCOL.md, "Large results").
+func (s *session) send(msg []byte) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if len(msg) <= nativemsg.MaxOutgoing {
+		nativemsg.WriteFrame(s.conn, msg)
+		return
+	}
+	var m struct {
+		ID *string `json:"id"`
+	}
+	json.Unmarshal(msg, &m)
+	id := ""
+	if m.ID != nil {
+		id = *m.ID
+	}
+	count := (len(msg) + chunkSize - 1) / chunkSize
+	for i := 0; i < count; i++ {
+		part := msg[i*chunkSize : min((i+1)*chunkSize, len(msg))]
+		n, err := nativemsg.Notification(ChunkMethod, Chunk{ID: id, Index: i, Count: count, Data: base64.StdEncoding.EncodeToString(part)})
+		if err != nil || nativemsg.WriteFrame(s.conn, n) != nil {
+			return
+		}
+	}
+}
+
+// ChunkMethod carries one piece of a message too large for one frame.
+const ChunkMethod = "session.chunk"
+
+// chunkSize keeps a base64-encoded chunk and its envelope under 1 MiB.
+const chunkSize = 600 * 1024
+
+// A Chunk is the params of a session.chunk notification: piece Index of
+// Count of the message answering request ID, base64 of its raw bytes.
+type Chunk struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+	Data  string `json:"data"`
+}
+
+func (a *App) serveConn(ctx context.Context, c net.Conn) {
+	a.mu.Lock()
+	a.nextID++
+	s := &session{id: "s" + strconv.FormatUint(a.nextID, 10), conn: c, slots: make(chan struct{}, a.cfg.MaxInFlight)}
+	a.sessions[s] = struct{}{}
+	a.mu.Unlock()
+	var inflight sync.WaitGroup
+	defer func() {
+		c.Close()
+		inflight.Wait()
+		a.mu.Lock()
+		delete(a.sessions, s)
+		_, had := a.clients[s.id]
+		delete(a.clients, s.id)
+		a.mu.Unlock()
+		if had {
+			a.changed()
+		}
+	}()
+	for {
+		frame, err := nativemsg.ReadFrame(c, nativemsg.MaxIncoming)
+		if err != nil {
+			if errors.Is(err, nativemsg.ErrTooLarge) {
+				s.send(nativemsg.ErrorResponse(nil, nativemsg.NewError(nativemsg.CodeTooLarge, "message over %d bytes refused", nativemsg.MaxIncoming)))
+			} else if errors.Is(err, nativemsg.ErrEmpty) {
+				s.send(nativemsg.ErrorResponse(nil, nativemsg.NewError(nativemsg.CodeInvalidRequest, "empty message")))
+				continue
+			}
+			return
+		}
+		m, id, err := nativemsg.Decode(frame)
+		if err != nil {
+			code := nativemsg.CodeInvalidRequest
+			if errors.Is(err, nativemsg.ErrParse) {
+				code = nativemsg.CodeParseError
+			}
+			s.send(nativemsg.ErrorResponse(id, nativemsg.NewError(code, "%v", err)))
+			continue
+		}
+		switch {
+		case m.IsNotification():
+			a.notification(s, m)
+			continue
+		case m.IsResponse():
+			continue // the app sends no requests yet
+		}
+		if m.Method == "session.hello" {
+			// Hello is handled in order so nothing overtakes it.
+			a.respond(s, m, a.hello(s, m.Params))
+			continue
+		}
+		if !s.hello.Load() {
+			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeHelloRequired, "say session.hello first")))
+			continue
+		}
+		h, ok := handlers[m.Method]
+		if !ok {
+			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeMethodNotFound, "unknown method %q", m.Method)))
+			continue
+		}
+		select {
+		case s.slots <- struct{}{}:
+		default:
+			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeBusy, "more than %d requests in flight", a.cfg.MaxInFlight)))
+			continue
+		}
+		inflight.Add(1)
+		go func() {
+			defer inflight.Done()
+			defer func() { <-s.slots }()
+			a.respond(s, m, a.call(ctx, h, s, m.Params))
+		}()
+	}
+}
+
+type outcome struct {
+	result any
+	err    *nativemsg.Error
+}
+
+func (a *App) call(ctx context.Context, h handler, s *session, params json.RawMessage) (out outcome) {
+	defer func() {
+		// A bug in one handler must not take the app down with it.
+		if r := recover(); r != nil {
+			fmt.Fprintf(a.cfg.Log, "tessera: handler panic: %v\n", r)
+			out = outcome{err: nativemsg.NewError(nativemsg.CodeInternal, "internal error")}
+		}
+	}()
+	res, err := h(ctx, a, s, params)
+	return outcome{res, err}
+}
+
+func (a *App) respond(s *session, m *nativemsg.Message, o outcome) {
+	if o.err != nil {
+		s.send(nativemsg.ErrorResponse(m.ID, o.err))
+		return
+	}
+	b, err := nativemsg.Response(*m.ID, o.result)
+	if err != nil {
+		s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeInternal, "encode result")))
+		return
+	}
+	s.send(b)
+}
+
+func (a *App) notification(s *session, m *nativemsg.Message) {
+	if m.Method != nativemsg.AttachMethod || s.hello.Load() {
+		return
+	}
+	var p nativemsg.AttachParams
+	if json.Unmarshal(m.Params, &p) == nil {
+		s.origin = p.Origin
+	}
+}
+
+type handler func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error)
+
+// handlers maps each method (after hello) to its handler.
+var handlers = map[string]handler{
+	"session.ping": ping,
+}
+
+// HelloParams are the params of session.hello.
+type HelloParams struct {
+	Protocol []int `json:"protocol"`
+	Client   struct {
+		Kind      string `json:"kind"`
+		Name      string `json:"name"`
+		Version   string `json:"version"`
+		Extension string `json:"extension"`
+	} `json:"client"`
+}
+
+// HelloResult is the result of session.hello.
+type HelloResult struct {
+	Protocol int `json:"protocol"`
+	App      struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"app"`
+	Vault struct {
+		State string `json:"state"`
+	} `json:"vault"`
+	Session string `json:"session"`
+}
+
+func (a *App) hello(s *session, params json.RawMessage) outcome {
+	if s.hello.Load() {
+		return outcome{err: nativemsg.NewError(nativemsg.CodeHelloRepeated, "session.hello was already said")}
+	}
+	var p HelloParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return outcome{err: nativemsg.NewError(nativemsg.CodeInvalidParams, "session.hello: %v", err)}
+	}
+	if !slices.Contains(p.Protocol, nativemsg.ProtocolVersion) {
+		return outcome{err: nativemsg.NewError(nativemsg.CodeProtocolUnsupported, "protocol versions %v unsupported; this app speaks %d", p.Protocol, nativemsg.ProtocolVersion)}
+	}
+	kind := p.Client.Kind
+	if kind != "agent" {
+		kind = "browser"
+	}
+	s.hello.Store(true)
+	a.mu.Lock()
+	a.clients[s.id] = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now()}
+	a.mu.Unlock()
+	a.changed()
+	var r HelloResult
+	r.Protocol = nativemsg.ProtocolVersion
+	r.App.Name = "tessera"
+	r.App.Version = a.cfg.Version
+	a.mu.Lock()
+	r.Vault.State = a.vaultState()
+	a.mu.Unlock()
+	r.Session = s.id
+	return outcome{result: r}
+}
+
+func ping(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p struct {
+		Payload json.RawMessage `json:"payload"`
+	}
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "session.ping: %v", err)
+	}
+	if p.Payload == nil {
+		p.Payload = json.RawMessage("null")
+	}
+	return p, nil
+}
+
+// strictUnmarshal decodes params into v, refusing absent params where an
+// object is needed, unknown fields and trailing data.
+func strictUnmarshal(params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		return errors.New("params required")
+	}
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
 }

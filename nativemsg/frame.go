@@ -1,0 +1,86 @@
+// Package nativemsg owns the wire: browser native-messaging framing, the
+// JSON-RPC 2.0 protocol messages and error codes, the local channel between
+// the host process and the app (a per-user Unix socket or Windows named
+// pipe), the host (proxy) process itself, and the host manifests that
+// register it with browsers. See PROTOCOL.md.
+package nativemsg
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+const (
+	// MaxOutgoing is the largest frame sent towards a browser: Chrome and
+	// Firefox refuse host messages of 1 MiB or more.
+	MaxOutgoing = 1<<20 - 1
+	// MaxIncoming is the largest frame accepted from a browser or peer. A
+	// serialized page snapshot of a large form is well under 8 MiB; anything
+	// bigger is refused before it is read.
+	MaxIncoming = 8 << 20
+)
+
+var (
+	// ErrTooLarge is returned for a frame over the size limit. The frame's
+	// body has not been consumed: the stream cannot be resynchronised.
+	ErrTooLarge = errors.New("frame too large")
+	// ErrTruncated is returned when the stream ends inside a frame.
+	ErrTruncated = errors.New("truncated frame")
+	// ErrEmpty is returned for a frame of length zero.
+	ErrEmpty = errors.New("empty frame")
+)
+
+// ReadFrame reads one frame from r: a 32-bit length in the machine's native byte
+// order (as browsers write it), then that many bytes. It
+// returns io.EOF only when r ends cleanly between frames, ErrTruncated when it
+// ends inside one, and ErrTooLarge (wrapped, with the announced size) when the
+// length exceeds max.
+func ReadFrame(r io.Reader, max int) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, ErrTruncated
+		}
+		return nil, err
+	}
+	n := binary.NativeEndian.Uint32(hdr[:])
+	if n == 0 {
+		return nil, ErrEmpty
+	}
+	if uint64(n) > uint64(max) {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, n, max)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, ErrTruncated
+		}
+		return nil, err
+	}
+	return buf, nil
+}
+
+// WriteFrame writes msg as one frame to w with a single Write call, so that
+// concurrent writers serialised by a mutex never interleave. It refuses
+// (ErrTooLarge) a message over MaxOutgoing.
+func WriteFrame(w io.Writer, msg []byte) error {
+	return WriteFrameLimit(w, msg, MaxOutgoing)
+}
+
+// WriteFrameLimit is WriteFrame with another size limit, for the host-to-app
+// hop, which carries browser frames up to MaxIncoming.
+func WriteFrameLimit(w io.Writer, msg []byte, max int) error {
+	if len(msg) > max {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(msg), max)
+	}
+	if len(msg) == 0 {
+		return ErrEmpty
+	}
+	buf := make([]byte, 4+len(msg))
+	binary.NativeEndian.PutUint32(buf, uint32(len(msg)))
+	copy(buf[4:], msg)
+	_, err := w.Write(buf)
+	return err
+}

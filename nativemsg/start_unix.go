@@ -1,0 +1,7 @@
+//go:build unix
+
+package nativemsg
+
+import "syscall"
+
+func detachAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
