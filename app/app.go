@@ -66,6 +66,8 @@ type App struct {
 	onChange func()
 	socket   string
 	nextID   uint64
+	// handlers maps each method (after hello) to its handler.
+	handlers map[string]handler
 }
 
 // Status returns a snapshot of the app state.

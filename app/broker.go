@@ -34,7 +34,11 @@ func New(cfg Config) (*App, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	return &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}}, nil
+	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}}
+	a.handlers = map[string]handler{
+		"session.ping": ping,
+	}
+	return a, nil
 }
 
 // Serve listens on the app channel and serves connections, one goroutine
@@ -228,7 +232,7 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeHelloRequired, "say session.hello first")))
 			continue
 		}
-		h, ok := handlers[m.Method]
+		h, ok := a.handlers[m.Method]
 		if !ok {
 			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeMethodNotFound, "unknown method %q", m.Method)))
 			continue
@@ -289,11 +293,6 @@ func (a *App) notification(s *session, m *nativemsg.Message) {
 }
 
 type handler func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error)
-
-// handlers maps each method (after hello) to its handler.
-var handlers = map[string]handler{
-	"session.ping": ping,
-}
 
 // HelloParams are the params of session.hello.
 type HelloParams struct {

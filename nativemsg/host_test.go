@@ -1,0 +1,227 @@
+//go:build unix
+
+package nativemsg_test
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tessera-app/tessera/app"
+	"github.com/tessera-app/tessera/nativemsg"
+)
+
+var goodOrigin = "chrome-extension://" + nativemsg.ChromeExtensionID + "/"
+
+func channel(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "tsh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return filepath.Join(d, "run")
+}
+
+func startApp(t *testing.T, ctx context.Context, dir string) *app.App {
+	t.Helper()
+	a, err := app.New(app.Config{SocketDir: dir, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := nativemsg.Listen(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go a.ServeListener(ctx, l, dir)
+	return a
+}
+
+// browser is the browser side of a host: it writes frames to the host's
+// stdin and reads its stdout.
+type browser struct {
+	in  *io.PipeWriter
+	out *io.PipeReader
+	// done receives RunHost's result.
+	done chan error
+}
+
+func runHost(t *testing.T, ctx context.Context, cfg nativemsg.HostConfig) *browser {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	b := &browser{in: inW, out: outR, done: make(chan error, 1)}
+	go func() {
+		err := nativemsg.RunHost(ctx, inR, outW, cfg)
+		outW.Close()
+		b.done <- err
+	}()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	return b
+}
+
+func (b *browser) call(t *testing.T, msg string) map[string]any {
+	t.Helper()
+	go nativemsg.WriteFrameLimit(b.in, []byte(msg), nativemsg.MaxIncoming)
+	return b.read(t)
+}
+
+func (b *browser) read(t *testing.T) map[string]any {
+	t.Helper()
+	got := make(chan []byte, 1)
+	go func() {
+		f, _ := nativemsg.ReadFrame(b.out, nativemsg.MaxOutgoing)
+		got <- f
+	}()
+	select {
+	case f := <-got:
+		var m map[string]any
+		if err := json.Unmarshal(f, &m); err != nil {
+			t.Fatalf("host answered %q: %v", f, err)
+		}
+		return m
+	case <-time.After(15 * time.Second):
+		t.Fatal("no answer from host")
+		return nil
+	}
+}
+
+func errCode(m map[string]any) string {
+	e, _ := m["error"].(map[string]any)
+	d, _ := e["data"].(map[string]any)
+	s, _ := d["code"].(string)
+	return s
+}
+
+const hello = `{"jsonrpc":"2.0","id":"h1","method":"session.hello","params":{"protocol":[1],"client":{"kind":"browser","name":"chromium"}}}`
+
+func TestHostRelaysToApp(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := channel(t)
+	a := startApp(t, ctx, dir)
+	b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir})
+	m := b.call(t, hello)
+	res, ok := m["result"].(map[string]any)
+	if !ok || res["protocol"] != float64(1) {
+		t.Fatalf("hello through host = %v", m)
+	}
+	st := a.Status()
+	if len(st.Clients) != 1 || st.Clients[0].Origin != goodOrigin {
+		t.Fatalf("app clients = %+v, want one from %s", st.Clients, goodOrigin)
+	}
+	b.in.Close()
+	select {
+	case err := <-b.done:
+		if err != nil {
+			t.Fatalf("RunHost after stdin EOF = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("host did not exit on stdin EOF")
+	}
+}
+
+func TestHostRefusesForeignOrigin(t *testing.T) {
+	ctx := context.Background()
+	dir := channel(t)
+	startApp(t, ctx, dir)
+	b := runHost(t, ctx, nativemsg.HostConfig{Origin: "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/", Dir: dir})
+	m := b.read(t)
+	if errCode(m) != nativemsg.CodeForbidden {
+		t.Fatalf("foreign origin answer = %v, want FORBIDDEN", m)
+	}
+	if err := <-b.done; !errors.Is(err, nativemsg.ErrForbiddenOrigin) {
+		t.Fatalf("RunHost = %v, want ErrForbiddenOrigin", err)
+	}
+}
+
+func TestHostStartsApp(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := channel(t)
+	started := 0
+	b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir, StartApp: func() error {
+		started++
+		startApp(t, ctx, dir)
+		return nil
+	}})
+	m := b.call(t, hello)
+	if _, ok := m["result"]; !ok || started != 1 {
+		t.Fatalf("hello after start = %v (started %d times), want a result after one start", m, started)
+	}
+}
+
+func TestHostAppUnavailable(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := channel(t)
+	b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir, StartTimeout: 200 * time.Millisecond,
+		StartApp: func() error { return errors.New("no app installed") }})
+	m := b.call(t, hello)
+	if errCode(m) != nativemsg.CodeAppUnavailable || m["id"] != "h1" {
+		t.Fatalf("hello with no app = %v, want APP_UNAVAILABLE for h1", m)
+	}
+	// The app comes up later: the next request reaches it.
+	startApp(t, ctx, dir)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		m = b.call(t, hello)
+		if _, ok := m["result"]; ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host never reached the late app: %v", m)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestHostOversizedFrame(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := channel(t)
+	startApp(t, ctx, dir)
+	b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir})
+	var hdr [4]byte
+	binary.NativeEndian.PutUint32(hdr[:], nativemsg.MaxIncoming+1)
+	go b.in.Write(hdr[:])
+	m := b.read(t)
+	if errCode(m) != nativemsg.CodeTooLarge {
+		t.Fatalf("oversized frame answer = %v, want TOO_LARGE", m)
+	}
+	select {
+	case err := <-b.done:
+		if !errors.Is(err, nativemsg.ErrTooLarge) {
+			t.Fatalf("RunHost = %v, want ErrTooLarge", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("host kept running after an oversized frame")
+	}
+}
+
+func TestParseCaller(t *testing.T) {
+	tests := []struct {
+		args   []string
+		origin string
+		ok     bool
+	}{
+		{[]string{"chrome-extension://abc/"}, "chrome-extension://abc/", true},
+		{[]string{"chrome-extension://abc/", "--parent-window=12"}, "chrome-extension://abc/", true},
+		{[]string{"/home/u/.mozilla/native-messaging-hosts/dev.tessera.host.json", "tessera@tessera-app.dev"}, "tessera@tessera-app.dev", true},
+		{[]string{"install"}, "", false},
+		{[]string{"--hidden"}, "", false},
+		{nil, "", false},
+	}
+	for _, tt := range tests {
+		origin, ok := nativemsg.ParseCaller(tt.args)
+		if origin != tt.origin || ok != tt.ok {
+			t.Errorf("ParseCaller(%q) = %q, %v; want %q, %v", tt.args, origin, ok, tt.origin, tt.ok)
+		}
+	}
+}
