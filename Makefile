@@ -1,0 +1,40 @@
+# The README's two commands are `make run` and `make test`; the scripts they
+# call work without make too.
+.PHONY: run test build desktop extension fuzz bench bench-roundtrip score install clean
+
+run:
+	scripts/run.sh
+
+test:
+	scripts/test.sh
+
+# A tag-less, cgo-free build: CLI, host and a headless app (no window).
+build:
+	CGO_ENABLED=0 go build -o build/bin/tessera-cli .
+
+desktop:
+	scripts/build-desktop.sh
+
+extension:
+	cd extension && npm install --no-audit --no-fund && npm run build
+
+# Each fuzz target for FUZZTIME (default 60s).
+FUZZTIME ?= 60s
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+bench:
+	CGO_ENABLED=0 go test -run '^$$' -bench . -benchmem ./...
+
+bench-roundtrip:
+	go run -tags e2e ./e2e/cmd/bench-roundtrip
+
+CORPUS ?= ../shared/corpus
+score:
+	go run ./heuristics/cmd/score -corpus $(CORPUS)
+
+install: desktop
+	build/bin/tessera install
+
+clean:
+	rm -rf build extension/dist

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs every Tessera test: unit tests and fuzz seed corpora, extension unit
+# tests, the desktop build, the real-keyring tests, the real-browser
+# end-to-end tests and the UI self-test under Xvfb. Installs what is missing
+# first. Exits non-zero on the first failing stage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+passed=0
+stage() {
+  local name=$1; shift
+  local t0=$SECONDS
+  echo "=== stage: $name"
+  "$@"
+  echo "=== ok: $name ($((SECONDS - t0)) s)"
+  passed=$((passed + 1))
+}
+
+deps() {
+  scripts/deps-debian.sh
+  go mod download
+}
+
+npm_build() {
+  local dir=$1
+  (cd "$dir" && { [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error; } && npm run --silent build)
+}
+
+extension() {
+  npm_build extension
+  (cd extension && npm test --silent)
+}
+
+frontend() { npm_build frontend; }
+
+lint() {
+  local bad
+  bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './*/node_modules/*'))
+  if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; return 1; fi
+  CGO_ENABLED=0 go vet ./...
+  GOOS=windows CGO_ENABLED=0 go vet ./...
+  GOOS=darwin CGO_ENABLED=0 go vet ./...
+}
+
+unit() { CGO_ENABLED=0 go test -count=1 ./...; }
+
+keyring() { scripts/test-keyring.sh; }
+
+desktop() { scripts/build-desktop.sh; }
+
+e2e() { go test -count=1 -tags e2e ./e2e/...; }
+
+webmcp_browser() { go test -count=1 -tags browser -run Chromium ./form/; }
+
+ui() { scripts/ui-selftest.sh; }
+
+stage "dependencies" deps
+stage "extension build + unit tests" extension
+stage "frontend build" frontend
+stage "gofmt + go vet (linux, windows, darwin)" lint
+stage "go unit tests + fuzz seed corpora" unit
+stage "vault against a real Secret Service keyring" keyring
+stage "desktop build (cgo, webkit2gtk 4.1)" desktop
+stage "end-to-end: real Chromium + extension + host + app" e2e
+stage "WebMCP synthesis vs Chromium's native WebMCP" webmcp_browser
+stage "UI self-test under Xvfb" ui
+echo "tessera test stages: $passed passed, 0 failed"
