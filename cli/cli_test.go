@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testEnv(stdout, stderr *bytes.Buffer, env map[string]string) *Env {
+	return &Env{
+		Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr,
+		Getenv:     func(k string) string { return env[k] },
+		Executable: "/opt/tessera/bin/tessera",
+	}
+}
+
+func TestVersionAndUsage(t *testing.T) {
+	var out, errOut bytes.Buffer
+	env := testEnv(&out, &errOut, nil)
+	if err := Run(context.Background(), []string{"version"}, env); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "tessera ") || !strings.Contains(out.String(), "protocol 1") {
+		t.Fatalf("version printed %q", out.String())
+	}
+	if err := Run(context.Background(), []string{"frobnicate"}, env); !errors.Is(err, ErrUsage) {
+		t.Fatalf("Run(frobnicate) = %v, want ErrUsage", err)
+	}
+	if err := Run(context.Background(), []string{"--bogus"}, env); !errors.Is(err, ErrUsage) {
+		t.Fatalf("Run(--bogus) = %v, want ErrUsage", err)
+	}
+}
+
+func TestDesktopFlags(t *testing.T) {
+	var got []DesktopOptions
+	env := testEnv(&bytes.Buffer{}, &bytes.Buffer{}, nil)
+	env.Desktop = func(ctx context.Context, o DesktopOptions) error { got = append(got, o); return nil }
+	for _, args := range [][]string{nil, {"--hidden"}, {"--headless"}} {
+		if err := Run(context.Background(), args, env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []DesktopOptions{{}, {Hidden: true}, {Headless: true}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Run(%d) desktop options = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestInstallUserDataDir(t *testing.T) {
+	udd := t.TempDir()
+	var out bytes.Buffer
+	env := testEnv(&out, &bytes.Buffer{}, nil)
+	if err := Run(context.Background(), []string{"install", "--browser", "chromium", "--user-data-dir", udd}, env); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(udd, "NativeMessagingHosts", "dev.tessera.host.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"path": "/opt/tessera/bin/tessera"`) {
+		t.Fatalf("manifest %s = %s", path, data)
+	}
+	if err := Run(context.Background(), []string{"uninstall", "--user-data-dir", udd}, env); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("manifest still there after uninstall: %v", err)
+	}
+	if err := Run(context.Background(), []string{"install", "--browser", "netscape"}, env); err == nil {
+		t.Fatal("install --browser netscape succeeded")
+	}
+	if err := Run(context.Background(), []string{"install", "extra"}, env); !errors.Is(err, ErrUsage) {
+		t.Fatalf("install extra = %v, want ErrUsage", err)
+	}
+}
+
+func TestHostModeForeignOrigin(t *testing.T) {
+	var out bytes.Buffer
+	env := testEnv(&out, &bytes.Buffer{}, map[string]string{"TESSERA_RUNTIME_DIR": t.TempDir()})
+	err := Run(context.Background(), []string{"chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"}, env)
+	if err == nil || !strings.Contains(out.String(), "FORBIDDEN") {
+		t.Fatalf("host with a foreign origin: err %v, stdout %q", err, out.String())
+	}
+}
