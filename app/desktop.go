@@ -3,13 +3,135 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/tessera-app/tessera/nativemsg"
 )
 
 // DesktopOptions configures RunDesktop.
-type DesktopOptions struct{ Hidden, Headless bool }
+type DesktopOptions struct {
+	// Hidden starts the app with its window hidden: the native-messaging
+	// host starts the app this way, and the window appears when needed.
+	Hidden bool
+	// Headless runs the broker only, with no window at all.
+	Headless bool
+	// Version is the app version shown in the window and in session.hello;
+	// empty means "dev".
+	Version string
+}
 
-// RunDesktop runs the desktop app: the broker and the window.
+// ErrNoWindow is returned (wrapped) by RunDesktop when the window cannot be
+// shown because the binary embeds no built frontend.
+var ErrNoWindow = errors.New("no window available")
+
+// RunDesktop runs the desktop app until ctx is done or the person quits: the
+// broker that serves browsers on the local channel, and the Wails window
+// showing assets' "frontend/dist". When opts.Headless is set, the binary was
+// built without the desktop tag, or there is no display, only the broker
+// runs, and the reason is logged to stderr.
+//
+// Closing the window hides it: the app keeps serving the browser extension
+// in the background; the window's "Quit Tessera" button ends the app. A
+// second launch while the app runs asks the running one to show its window
+// and returns nil.
 func RunDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions) error {
-	return errors.New("desktop: not implemented yet")
+	return runDesktop(ctx, assets, opts, desktopEnv{
+		getenv: os.Getenv,
+		stderr: os.Stderr,
+		goos:   runtime.GOOS,
+		window: windowBuilt,
+	})
+}
+
+// desktopEnv is what runDesktop reads of the process, so tests can decide
+// the window question without a display.
+type desktopEnv struct {
+	getenv func(string) string
+	stderr io.Writer
+	goos   string
+	window bool // built with the desktop tag
+}
+
+func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desktopEnv) error {
+	home, err := desktopHome(env.getenv)
+	if err != nil {
+		return err
+	}
+	dir, err := nativemsg.ChannelDir(env.getenv)
+	if err != nil {
+		return fmt.Errorf("channel dir: %w", err)
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	a, err := New(Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv})
+	if err != nil {
+		return fmt.Errorf("start app: %w", err)
+	}
+	defer a.Close()
+
+	reason := headlessReason(opts, env)
+	if running(ctx, dir) {
+		msg := "tessera: already running (channel " + dir + ")"
+		if reason == "" && !opts.Hidden {
+			if err := showRunning(dir); err != nil {
+				msg += "; could not show its window: " + err.Error()
+			} else {
+				msg += "; showing its window"
+			}
+		}
+		fmt.Fprintln(env.stderr, msg)
+		return nil
+	}
+	if reason != "" {
+		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)
+		return a.Serve(ctx)
+	}
+	return runWindow(ctx, a, assets, windowConfig{hidden: opts.Hidden, channel: dir, stderr: env.stderr, getenv: env.getenv})
+}
+
+// headlessReason returns why no window can be shown, or "" when one can.
+func headlessReason(opts DesktopOptions, env desktopEnv) string {
+	switch {
+	case opts.Headless:
+		return "--headless"
+	case !env.window:
+		return "built without the desktop tag"
+	case env.goos == "linux" && env.getenv("DISPLAY") == "" && env.getenv("WAYLAND_DISPLAY") == "":
+		return "no display: neither DISPLAY nor WAYLAND_DISPLAY is set"
+	}
+	return ""
+}
+
+// desktopHome returns the app's data directory: $TESSERA_HOME, else
+// "tessera" in the user's configuration directory.
+func desktopHome(getenv func(string) string) (string, error) {
+	if h := getenv("TESSERA_HOME"); h != "" {
+		return h, nil
+	}
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("data directory: %w", err)
+	}
+	return filepath.Join(base, "tessera"), nil
+}
+
+// running reports whether another app instance answers on the channel in
+// dir. Dial verifies that the other end belongs to this user.
+func running(ctx context.Context, dir string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	c, err := nativemsg.Dial(ctx, dir)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
 }

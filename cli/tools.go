@@ -1,10 +1,124 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tessera-app/tessera/form"
 )
 
+// runTools lists a page's declarative WebMCP tools as MCP Tool objects, or
+// with --call plans one call: the fill plan on success, the rejection
+// (exit status 1) when any argument is bad.
 func runTools(ctx context.Context, env *Env, args []string) error {
-	return errors.New("tools: not implemented yet")
+	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	call := fs.String("call", "", "plan a call of the tool `NAME`")
+	argsJSON := fs.String("args", "{}", "the call's arguments as a JSON `object`")
+	pageURL := fs.String("url", "", "the page's URL, recorded in the snapshot")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: tessera tools [--url URL] PAGE.html")
+		fmt.Fprintln(env.Stderr, "       tessera tools --call NAME [--args JSON] PAGE.html")
+		fmt.Fprintln(env.Stderr, "PAGE.html may be - for standard input.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("%w: tools: %v", ErrUsage, err)
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("%w: tools: want exactly one page, got %d", ErrUsage, fs.NArg())
+	}
+	page := fs.Arg(0)
+	if *call == "" && toolsFlagSet(fs, "args") {
+		return fmt.Errorf("%w: tools: --args needs --call", ErrUsage)
+	}
+	snap, err := toolsExtract(env, page, *pageURL)
+	if err != nil {
+		return fmt.Errorf("tools: %w", err)
+	}
+	cat, catErr := form.Tools(snap)
+	if *call == "" {
+		if err := toolsWriteJSON(env.Stdout, cat.Tools); err != nil {
+			return fmt.Errorf("tools: %w", err)
+		}
+		if catErr != nil {
+			return fmt.Errorf("tools: %s: %w", page, catErr)
+		}
+		return nil
+	}
+	if catErr != nil {
+		// The catalog still holds every valid tool; a problem elsewhere on
+		// the page does not stop a call of one of them.
+		fmt.Fprintf(env.Stderr, "tessera: tools: %s: %v\n", page, catErr)
+	}
+	tool, ok := cat.Tool(*call)
+	if !ok {
+		return fmt.Errorf("tools: %s has no tool %q", page, *call)
+	}
+	plan, err := tool.Plan(json.RawMessage(*argsJSON))
+	var rej *form.Rejection
+	if errors.As(err, &rej) {
+		if werr := toolsWriteJSON(env.Stdout, rej); werr != nil {
+			return fmt.Errorf("tools: %w", werr)
+		}
+		return fmt.Errorf("tools: call %q: %w", *call, form.ErrRejected)
+	}
+	if err != nil {
+		return fmt.Errorf("tools: call %q: %w", *call, err)
+	}
+	if err := toolsWriteJSON(env.Stdout, plan); err != nil {
+		return fmt.Errorf("tools: %w", err)
+	}
+	return nil
+}
+
+// toolsFlagSet reports whether the flag name was given on the command line.
+func toolsFlagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// toolsExtract reads and extracts an HTML file ("-" is standard input).
+func toolsExtract(env *Env, path, pageURL string) (*form.Snapshot, error) {
+	var r io.Reader
+	if path == "-" {
+		r = env.Stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	snap, err := form.Extract(r, form.ExtractOptions{URL: pageURL})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return snap, nil
+}
+
+// toolsWriteJSON writes v as indented JSON, leaving <, > and & as written (page
+// text is full of them).
+func toolsWriteJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }

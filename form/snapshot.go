@@ -43,6 +43,10 @@ type Form struct {
 	// Controls are the indexes into Snapshot.Controls of the controls that
 	// belong to this form (descendants and form= owners), in document order.
 	Controls []int `json:"controls"`
+	// ButtonNames are the names of the form's enabled <button> elements,
+	// in document order. They are no parameters, but Chromium drops a
+	// toolname parameter whose name a button shares.
+	ButtonNames []string `json:"buttonNames,omitempty"`
 }
 
 // A ToolElement is an <a> or <button> that declares a draft-dialect tool.
@@ -54,6 +58,10 @@ type ToolElement struct {
 	Attrs map[string]string `json:"attrs,omitempty"`
 	// FormIndex is the form a <button> submits (-1 when none).
 	FormIndex int `json:"formIndex"`
+	// FormAction and FormMethod are a <button>'s formaction and formmethod
+	// attributes, which override its form's action and method.
+	FormAction string `json:"formAction,omitempty"`
+	FormMethod string `json:"formMethod,omitempty"`
 }
 
 // A Link is a <link> element (rel and href as written).
@@ -102,6 +110,12 @@ type Control struct {
 	// control (for= or wrapping) excluding text of nested controls; it
 	// feeds WebMCP descriptions ("label text").
 	LabelElementText string `json:"labelElementText,omitempty"`
+	// LabelTexts are the texts of every label element of the control
+	// (label[for] and the wrapping label, as the DOM's control.labels lists
+	// them, in document order), each its whole text content trimmed of
+	// white space but otherwise as written: Chromium builds toolname
+	// parameter descriptions and option titles from exactly these.
+	LabelTexts []string `json:"labelTexts,omitempty"`
 	// NearbyText is text immediately before the control in its container,
 	// even when a label exists (a second opinion for heuristics).
 	NearbyText string `json:"nearbyText,omitempty"`
@@ -159,6 +173,9 @@ type Option struct {
 	Disabled bool   `json:"disabled,omitempty"`
 	// Group is the label of the enclosing <optgroup>, if any.
 	Group string `json:"group,omitempty"`
+	// TextContent is the option's text as written, white space included,
+	// when it differs from Text (Chromium's toolname titles use it).
+	TextContent string `json:"textContent,omitempty"`
 }
 
 // Constraints are the validation attributes of a control, as written.
@@ -175,6 +192,10 @@ type Constraints struct {
 
 // A Fieldset is one enclosing <fieldset>.
 type Fieldset struct {
+	// Index identifies the fieldset element within the snapshot (its
+	// position among the document's elements), so that controls can be
+	// told to share one.
+	Index  int               `json:"index"`
 	Name   string            `json:"name,omitempty"`
 	Legend string            `json:"legend,omitempty"`
 	Attrs  map[string]string `json:"attrs,omitempty"`

@@ -1,0 +1,51 @@
+//go:build selftest
+
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSelfTestFinish(t *testing.T) {
+	tests := []struct {
+		name   string
+		checks []SelfTestCheck
+		ok     bool
+	}{
+		{"all pass", []SelfTestCheck{{Name: "a", OK: true}, {Name: "b", OK: true}}, true},
+		{"one fails", []SelfTestCheck{{Name: "a", OK: true}, {Name: "b", Detail: "missing"}}, false},
+		// A page that reports nothing checked nothing: that is a failure.
+		{"no checks", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := New(Config{Version: "9.9"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := filepath.Join(t.TempDir(), "report.json")
+			ui := newUI(a)
+			sh := &fakeShell{}
+			ui.start(sh)
+			st := newSelfTest(a, ui, windowConfig{getenv: getenvFrom(map[string]string{"TESSERA_SELFTEST_REPORT": report})})
+			st.finish(SelfTestReport{OK: true, Checks: tt.checks})
+
+			err = st.result()
+			if tt.ok != (err == nil) || (err != nil && !errors.Is(err, errSelfTest)) {
+				t.Errorf("result() = %v, want ok=%v", err, tt.ok)
+			}
+			b, rerr := os.ReadFile(report)
+			if rerr != nil {
+				t.Fatalf("report not written: %v", rerr)
+			}
+			var got SelfTestReport
+			if err := json.Unmarshal(b, &got); err != nil || got.OK != tt.ok || got.Status.Version != "9.9" {
+				t.Errorf("report = %s, want ok=%v and the app status", b, tt.ok)
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package app
+
+import (
+	"sync"
+	"testing"
+)
+
+// fakeShell records what the UI asked of the Wails runtime.
+type fakeShell struct {
+	mu     sync.Mutex
+	events []Status
+	shows  int
+	quits  int
+}
+
+func (f *fakeShell) emit(event string, data any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if event == StatusEvent {
+		f.events = append(f.events, data.(Status))
+	}
+}
+func (f *fakeShell) show()         { f.mu.Lock(); f.shows++; f.mu.Unlock() }
+func (f *fakeShell) execJS(string) {}
+func (f *fakeShell) quit()         { f.mu.Lock(); f.quits++; f.mu.Unlock() }
+
+func TestUIStatus(t *testing.T) {
+	a, err := New(Config{Version: "1.2.3", Vault: fixedVault("locked")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := newUI(a).Status()
+	if err != nil || got.Version != "1.2.3" || got.Vault != "locked" || got.Clients == nil {
+		t.Errorf("UI.Status() = %+v, %v, want version 1.2.3, vault locked, empty clients list", got, err)
+	}
+}
+
+func TestUIPushesChanges(t *testing.T) {
+	a, err := New(Config{Version: "1.2.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newUI(a)
+	sh := &fakeShell{}
+	a.changed() // before the window started: nothing to push to
+	u.start(sh)
+	a.changed()
+	if len(sh.events) != 1 || sh.events[0].Version != "1.2.3" || sh.events[0].Vault != "uninitialized" {
+		t.Fatalf("after one change the window got %+v, want one status event for version 1.2.3, uninitialized", sh.events)
+	}
+	u.show()
+	if sh.shows != 1 {
+		t.Errorf("show() reached the runtime %d times, want 1", sh.shows)
+	}
+	u.stop()
+	a.changed()
+	u.show()
+	// Calling the runtime after OnShutdown aborts the process.
+	if len(sh.events) != 1 || sh.shows != 1 {
+		t.Errorf("after stop the runtime got %d events and %d shows, want 1 and 1", len(sh.events), sh.shows)
+	}
+}
+
+// A quit asked for before OnStartup (ctx cancelled early, the broker losing
+// the channel) must not be lost, or the window would stay up forever.
+func TestUIQuitBeforeStart(t *testing.T) {
+	a, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newUI(a)
+	if err := u.Quit(); err != nil {
+		t.Fatalf("Quit() = %v", err)
+	}
+	sh := &fakeShell{}
+	u.start(sh)
+	if sh.quits != 1 {
+		t.Errorf("quit before start reached the runtime %d times, want 1", sh.quits)
+	}
+	u2 := newUI(a)
+	sh2 := &fakeShell{}
+	u2.start(sh2)
+	u2.Quit()
+	if sh2.quits != 1 {
+		t.Errorf("Quit() after start reached the runtime %d times, want 1", sh2.quits)
+	}
+}

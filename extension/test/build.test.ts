@@ -1,0 +1,75 @@
+// Checks the built extension as the browser sees it: its stable ID, its
+// manifests, and that test hooks exist only in the test build.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+let tmp: string;
+
+function build(...args: string[]): void {
+  execFileSync(process.execPath, [join(root, 'build.mjs'), ...args], { stdio: 'pipe' });
+}
+function read(dir: string, f: string): string {
+  return readFileSync(join(tmp, dir, f), 'utf8');
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'tessera-ext-'));
+  build('--outdir', join(tmp, 'ship'));
+  build('--test', '--outdir', join(tmp, 'test'));
+}, 60_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** extensionID computes Chromium's ID for a manifest key: sha256 of the DER SubjectPublicKeyInfo, 32 hex digits mapped 0-f to a-p. */
+function extensionID(key: string): string {
+  const hex = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 32);
+  return [...hex].map((c) => String.fromCharCode('a'.charCodeAt(0) + Number.parseInt(c, 16))).join('');
+}
+
+describe('extension ID', () => {
+  // Chromium itself confirms the algorithm in e2e/, where the service worker's URL must carry this ID.
+  it('equals nativemsg.ChromeExtensionID', () => {
+    const manifest = JSON.parse(read('ship', 'manifest.json'));
+    const goSrc = readFileSync(join(root, '..', 'nativemsg', 'extension_id.go'), 'utf8');
+    const want = /const ChromeExtensionID = "([a-p]{32})"/.exec(goSrc)?.[1];
+    expect(want, 'ChromeExtensionID in nativemsg/extension_id.go').toBeDefined();
+    expect(extensionID(manifest.key)).toBe(want);
+  });
+});
+
+describe('manifest', () => {
+  it('asks only for the permissions Tessera needs', () => {
+    const m = JSON.parse(read('ship', 'manifest.json'));
+    expect(m.manifest_version).toBe(3);
+    expect([...m.permissions].sort()).toEqual(['activeTab', 'nativeMessaging', 'scripting', 'storage']);
+    expect(m.host_permissions).toBeUndefined();
+    expect(m.content_scripts).toBeUndefined();
+    expect(m.externally_connectable).toBeUndefined();
+    expect(m.background).toEqual({ service_worker: 'background.js' });
+  });
+
+  it('has a Firefox variant with the add-on ID and background scripts', () => {
+    const m = JSON.parse(read('ship-firefox', 'manifest.json'));
+    const goSrc = readFileSync(join(root, '..', 'nativemsg', 'extension_id.go'), 'utf8');
+    const want = /const FirefoxAddonID = "([^"]+)"/.exec(goSrc)?.[1];
+    expect(m.browser_specific_settings.gecko.id).toBe(want);
+    expect(m.background).toEqual({ scripts: ['background.js'] });
+    expect(m.key).toBeUndefined();
+  });
+});
+
+describe('test hooks', () => {
+  it('are absent from the shipped build', () => {
+    expect(read('ship', 'background.js')).not.toContain('tesseraTest');
+    expect(read('ship', 'background.js')).not.toContain('session.ping');
+  });
+
+  it('are present in the test build, with access to the local test pages', () => {
+    expect(read('test', 'background.js')).toContain('tesseraTest');
+    expect(JSON.parse(read('test', 'manifest.json')).host_permissions).toEqual(['http://127.0.0.1/*']);
+  });
+});

@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NativeClient } from '../src/shared/native';
+import { FakeEnv, HELLO_OK, error, result } from './fakeport';
+
+const NOT_FOUND = 'Specified native messaging host not found.';
+const FORBIDDEN = 'Access to the specified native messaging host is forbidden.';
+
+let env: FakeEnv;
+let c: NativeClient;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  env = new FakeEnv();
+  c = new NativeClient(env.deps, { backoffBaseMs: 100, backoffMaxMs: 1000, callTimeoutMs: 5000, helloTimeoutMs: 8000 });
+});
+afterEach(() => vi.useRealTimers());
+
+async function connect(): Promise<void> {
+  c.start();
+  env.port.deliver(result(env.port.last().id, HELLO_OK));
+  await vi.advanceTimersByTimeAsync(0);
+}
+
+describe('NativeClient', () => {
+  it('says hello first and is connected with the app and vault state', async () => {
+    c.start();
+    expect(c.status.state).toBe('connecting');
+    const hello = env.port.sent[0];
+    expect(hello).toEqual({
+      jsonrpc: '2.0',
+      id: hello.id,
+      method: 'session.hello',
+      params: { protocol: [1], client: env.deps.client },
+    });
+    expect(typeof hello.id).toBe('string');
+    env.port.deliver(result(hello.id, HELLO_OK));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(c.status).toEqual({ state: 'connected', app: HELLO_OK.app, vault: 'locked', session: 's1' });
+  });
+
+  it('refuses calls before the session is open', async () => {
+    c.start();
+    await expect(c.call('session.ping', {})).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+    expect(env.port.sent).toHaveLength(1);
+  });
+
+  it('correlates answers by id, in any order', async () => {
+    await connect();
+    const a = c.call('session.ping', { payload: 'a' });
+    const idA = env.port.last().id;
+    const b = c.call('session.ping', { payload: 'b' });
+    const idB = env.port.last().id;
+    expect(idA).not.toBe(idB);
+    env.port.deliver(result(idB, 'B'));
+    env.port.deliver(result(idA, 'A'));
+    await expect(a).resolves.toBe('A');
+    await expect(b).resolves.toBe('B');
+  });
+
+  it('rejects with the string code of an error answer', async () => {
+    await connect();
+    const p = c.call('vault.open');
+    env.port.deliver(error(env.port.last().id, 'VAULT_LOCKED', 'vault is locked', -32010));
+    await expect(p).rejects.toMatchObject({ code: 'VAULT_LOCKED', rpcCode: -32010, message: 'vault is locked' });
+  });
+
+  it('times out a call and ignores its late answer', async () => {
+    await connect();
+    const p = c.call('session.ping', {});
+    const id = env.port.last().id;
+    const done = expect(p).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await vi.advanceTimersByTimeAsync(5000);
+    await done;
+    env.port.deliver(result(id, 'late'));
+    expect(c.status.state).toBe('connected');
+  });
+
+  it('ignores malformed messages from the host', async () => {
+    await connect();
+    const p = c.call('session.ping', {});
+    const id = env.port.last().id;
+    // Regression guard: a numeric id must not match the string id "2".
+    env.port.deliver({ jsonrpc: '2.0', id: Number(id), result: 'wrong' });
+    env.port.deliver({ id, result: 'no version' });
+    env.port.deliver('garbage');
+    env.port.deliver(null);
+    env.port.deliver(result(id, 'right'));
+    await expect(p).resolves.toBe('right');
+  });
+
+  it('fails pending calls when the port drops, then reconnects with backoff', async () => {
+    await connect();
+    const p = c.call('session.ping', {});
+    env.port.drop(env, 'Native host has exited.');
+    await expect(p).rejects.toMatchObject({ code: 'DISCONNECTED' });
+    expect(c.status.state).toBe('disconnected');
+    expect(env.ports).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(env.ports).toHaveLength(2);
+    expect(env.port.last().method).toBe('session.hello');
+  });
+
+  it('reports not-installed and backs off exponentially up to the cap', async () => {
+    const gaps: number[] = [];
+    let last = Date.now();
+    c.start();
+    for (let i = 0; i < 7; i++) {
+      env.port.drop(env, NOT_FOUND);
+      expect(c.status.state).toBe('not-installed');
+      const n = env.ports.length;
+      while (env.ports.length === n) await vi.advanceTimersByTimeAsync(50);
+      gaps.push(Date.now() - last);
+      last = Date.now();
+    }
+    expect(gaps).toEqual([100, 200, 400, 800, 1000, 1000, 1000]);
+  });
+
+  it('understands Firefox wording', async () => {
+    c.start();
+    env.port.drop(env, 'No such native application dev.tessera.host');
+    expect(c.status.state).toBe('not-installed');
+  });
+
+  it('reports forbidden, from the browser or from the host', async () => {
+    c.start();
+    env.port.drop(env, FORBIDDEN);
+    expect(c.status.state).toBe('forbidden');
+
+    await vi.advanceTimersByTimeAsync(100);
+    env.port.deliver(error(null, 'FORBIDDEN', 'origin not allowed', -32006));
+    expect(c.status.state).toBe('forbidden');
+    env.port.drop(env, 'Native host has exited.');
+    expect(c.status.state).toBe('forbidden');
+  });
+
+  it('reports app-unavailable and says hello again on the same port', async () => {
+    c.start();
+    env.port.deliver(error(env.port.last().id, 'APP_UNAVAILABLE', 'the Tessera app is not running', -32005));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(c.status.state).toBe('app-unavailable');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(env.ports).toHaveLength(1);
+    expect(env.port.sent).toHaveLength(2);
+    env.port.deliver(result(env.port.last().id, HELLO_OK));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(c.status.state).toBe('connected');
+  });
+
+  it('resets the backoff after a successful hello', async () => {
+    c.start();
+    env.port.drop(env, NOT_FOUND);
+    await vi.advanceTimersByTimeAsync(100);
+    env.port.drop(env, NOT_FOUND);
+    await vi.advanceTimersByTimeAsync(200);
+    env.port.deliver(result(env.port.last().id, HELLO_OK));
+    await vi.advanceTimersByTimeAsync(0);
+    env.port.drop(env, 'Native host has exited.');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(env.ports).toHaveLength(4);
+  });
+
+  it('retryNow skips the backoff', async () => {
+    c.start();
+    env.port.drop(env, NOT_FOUND);
+    c.retryNow();
+    expect(env.ports).toHaveLength(2);
+  });
+
+  it('is incompatible when hello answers with an unknown shape', async () => {
+    c.start();
+    const port = env.port;
+    port.deliver(result(port.last().id, { protocol: 2, app: {}, vault: {}, session: 1 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(c.status.state).toBe('incompatible');
+    expect(port.closed).toBe(true);
+  });
+
+  it('follows vault.stateChanged notifications and passes them on', async () => {
+    const seen: string[] = [];
+    c.onNotification((m) => seen.push(m));
+    await connect();
+    env.port.deliver({ jsonrpc: '2.0', method: 'vault.stateChanged', params: { state: 'unlocked' } });
+    expect(c.status.vault).toBe('unlocked');
+    env.port.deliver({ jsonrpc: '2.0', method: 'vault.stateChanged', params: { state: 'bogus' } });
+    expect(c.status.vault).toBe('unlocked');
+    expect(seen).toEqual(['vault.stateChanged', 'vault.stateChanged']);
+  });
+
+  it('ignores events from a port it has replaced', async () => {
+    c.start();
+    const old = env.port;
+    old.drop(env, 'Native host has exited.');
+    await vi.advanceTimersByTimeAsync(100);
+    old.deliver(result(old.sent[0].id, HELLO_OK));
+    expect(c.status.state).toBe('connecting');
+  });
+
+  it('notifies status listeners until unsubscribed', async () => {
+    const states: string[] = [];
+    const off = c.onStatus((s) => states.push(s.state));
+    await connect();
+    off();
+    env.port.drop(env, 'x');
+    expect(states).toEqual(['connecting', 'connected']);
+  });
+});

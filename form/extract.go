@@ -1,0 +1,841 @@
+package form
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Default limits of Extract; ExtractOptions may override them.
+const (
+	DefaultMaxBytes    = 8 << 20
+	DefaultMaxControls = 20000
+	DefaultMaxDepth    = 512
+)
+
+// Errors returned (wrapped) by Extract for input beyond its limits.
+var (
+	// ErrTooLarge reports an HTML document longer than the byte limit.
+	ErrTooLarge = errors.New("html document too large")
+	// ErrTooManyControls reports a document with more controls than allowed.
+	ErrTooManyControls = errors.New("too many form controls")
+	// ErrTooDeep reports an element tree nested deeper than allowed.
+	ErrTooDeep = errors.New("html nesting too deep")
+)
+
+// ExtractOptions configures Extract. Zero values select the defaults.
+type ExtractOptions struct {
+	// URL is recorded as Snapshot.URL.
+	URL string
+	// Frame is recorded as Control.Frame of every control.
+	Frame string
+	// MaxBytes caps the input size (DefaultMaxBytes when 0).
+	MaxBytes int64
+	// MaxControls caps the number of controls (DefaultMaxControls when 0).
+	MaxControls int
+	// MaxDepth caps the element nesting depth (DefaultMaxDepth when 0).
+	MaxDepth int
+	// LiveDOM reports that the input is the extension's serialisation of a
+	// live document with scripting on. There <noscript> holds text, not
+	// elements, so controls re-parsed from it are not counted; for a static
+	// page they are (a browser without scripts shows them, and the labelled
+	// corpora count them).
+	LiveDOM bool
+}
+
+// maxLabelRunes bounds inferred label texts: a label is a phrase, and a
+// whole paragraph picked up as "nearby text" only adds noise downstream.
+const maxLabelRunes = 200
+
+// Extract parses an HTML document (a static page, or the live DOM serialised
+// by the extension with data-tessera-* stamps and open shadow roots as
+// <template shadowrootmode="open">) into a Snapshot. Input beyond the limits
+// of opts yields an error wrapping ErrTooLarge, ErrTooManyControls or
+// ErrTooDeep; any other malformed HTML is parsed as a browser would.
+func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
+	maxBytes := opts.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	maxControls := opts.MaxControls
+	if maxControls <= 0 {
+		maxControls = DefaultMaxControls
+	}
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("extract: read html: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, fmt.Errorf("extract: %w (limit %d bytes)", ErrTooLarge, maxBytes)
+	}
+	// Parsing as a browser with scripting disabled makes <noscript> content
+	// elements: the controls inside count, as in the labelled corpora and in
+	// what a person without scripts sees.
+	doc, err := html.ParseWithOptions(bytes.NewReader(closeStraySelects(data)), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		return nil, fmt.Errorf("extract: parse html: %w", err)
+	}
+	if d := depth(doc, maxDepth); d > maxDepth {
+		return nil, fmt.Errorf("extract: %w (limit %d)", ErrTooDeep, maxDepth)
+	}
+	x := &extractor{
+		snap:        &Snapshot{URL: opts.URL, Forms: []Form{}, Controls: []Control{}},
+		frame:       opts.Frame,
+		live:        opts.LiveDOM,
+		maxControls: maxControls,
+		formIndex:   map[*html.Node]int{},
+		scopes:      map[*html.Node]*scope{},
+		order:       map[*html.Node]int{},
+		texts:       map[*html.Node]string{},
+	}
+	x.index(doc, doc)
+	if err := x.walk(doc, doc); err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	for _, b := range x.buttons {
+		f := &x.snap.Forms[b.form]
+		f.ButtonNames = append(f.ButtonNames, b.name)
+	}
+	// Owners are linked once every form exists: form= may point forward.
+	for _, c := range x.snap.Controls {
+		if c.FormIndex >= 0 {
+			f := &x.snap.Forms[c.FormIndex]
+			f.Controls = append(f.Controls, c.Index)
+		}
+	}
+	return x.snap, nil
+}
+
+// depth returns the element nesting depth of n, stopping early once it
+// exceeds limit. It is iterative so that hostile nesting cannot exhaust the
+// stack.
+func depth(n *html.Node, limit int) int {
+	type item struct {
+		n *html.Node
+		d int
+	}
+	stack := []item{{n, 0}}
+	maxD := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.d > maxD {
+			maxD = it.d
+			if maxD > limit {
+				return maxD
+			}
+		}
+		for c := it.n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				stack = append(stack, item{c, it.d + 1})
+			}
+		}
+	}
+	return maxD
+}
+
+// A scope is one node tree (the document or an open shadow root): ids and
+// label[for] only resolve within their own tree.
+type scope struct {
+	ids       map[string]*html.Node
+	labelsFor map[string][]*html.Node
+}
+
+type extractor struct {
+	snap        *Snapshot
+	frame       string
+	live        bool
+	maxControls int
+	formIndex   map[*html.Node]int
+	scopes      map[*html.Node]*scope
+	// order numbers the elements in document order.
+	order map[*html.Node]int
+	// buttons are the named, enabled <button> elements with a form owner.
+	buttons []namedButton
+	// texts caches the text of elements referenced by ARIA id lists.
+	texts map[*html.Node]string
+	// pointerForm emulates the parser's form element pointer for a <form>
+	// that the HTML parser emptied out of a table: browsers still associate
+	// the controls that follow it in the same table with that form.
+	pointerForm  int
+	pointerTable *html.Node
+}
+
+type namedButton struct {
+	form int
+	name string
+}
+
+// isShadowRoot reports whether n is a serialised open shadow root.
+func isShadowRoot(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.DataAtom == atom.Template && n.Namespace == "" &&
+		strings.EqualFold(attr(n, "shadowrootmode"), "open")
+}
+
+// skipped reports whether n's subtree is not part of the rendered document:
+// inert templates and elements whose content is not text a person reads.
+func skipped(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Template:
+		return !isShadowRoot(n)
+	case atom.Script, atom.Style, atom.Noscript:
+		return true
+	}
+	return false
+}
+
+// index records the ids and label[for] of every scope.
+func (x *extractor) index(n, root *html.Node) {
+	sc := x.scopes[root]
+	if sc == nil {
+		sc = &scope{ids: map[string]*html.Node{}, labelsFor: map[string][]*html.Node{}}
+		x.scopes[root] = sc
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.Template && !isShadowRoot(c) {
+			continue
+		}
+		x.order[c] = len(x.order)
+		if c.DataAtom == atom.Form && c.Namespace == "" {
+			// Numbered up front so that a form= attribute may name a form
+			// that comes later in the document.
+			x.formIndex[c] = len(x.formIndex)
+		}
+		if id, ok := attrOK(c, "id"); ok && id != "" {
+			if _, dup := sc.ids[id]; !dup {
+				sc.ids[id] = c
+			}
+		}
+		if c.DataAtom == atom.Label {
+			if f, ok := attrOK(c, "for"); ok {
+				sc.labelsFor[f] = append(sc.labelsFor[f], c)
+			}
+		}
+		if isShadowRoot(c) {
+			x.index(c, c)
+		} else {
+			x.index(c, root)
+		}
+	}
+}
+
+func (x *extractor) walk(n, root *html.Node) error {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.Template && !isShadowRoot(c) || x.live && c.DataAtom == atom.Noscript {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Html:
+			if c.Namespace == "" {
+				x.snap.Lang = attr(c, "lang")
+			}
+		case atom.Title:
+			if x.snap.Title == "" && c.Namespace == "" {
+				x.snap.Title = collapse(rawText(c))
+			}
+		case atom.Form:
+			if c.Namespace == "" {
+				x.addForm(c, root)
+			}
+		case atom.Input, atom.Select, atom.Textarea:
+			if c.Namespace == "" {
+				if err := x.addControl(c, root); err != nil {
+					return err
+				}
+			}
+		case atom.A, atom.Button:
+			if c.Namespace != "" {
+				break
+			}
+			if _, ok := attrOK(c, "tool-name"); ok {
+				x.addToolElement(c, root)
+			}
+			if name := attr(c, "name"); c.DataAtom == atom.Button && name != "" {
+				_, disabled := attrOK(c, "disabled")
+				if f := x.owner(c, root); f >= 0 && !disabled && !disabledByFieldset(c) {
+					x.buttons = append(x.buttons, namedButton{f, name})
+				}
+			}
+		case atom.Link:
+			if rel := attr(c, "rel"); strings.Contains(strings.ToLower(rel), "formspec") {
+				x.snap.Links = append(x.snap.Links, Link{Rel: rel, Href: attr(c, "href")})
+			}
+		}
+		next := root
+		if isShadowRoot(c) {
+			next = c
+		}
+		if err := x.walk(c, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *extractor) addForm(n, root *html.Node) {
+	i := len(x.snap.Forms)
+	f := Form{
+		Index:    i,
+		Ref:      ref(n, "f", i),
+		ID:       attr(n, "id"),
+		Name:     attr(n, "name"),
+		Action:   attr(n, "action"),
+		Method:   strings.ToLower(strings.TrimSpace(attr(n, "method"))),
+		Attrs:    toolAttrs(n, false),
+		Controls: []int{},
+	}
+	x.snap.Forms = append(x.snap.Forms, f)
+	x.pointerTable = nil
+	if n.FirstChild == nil && n.Parent != nil && isTablePart(n.Parent) {
+		if t := ancestor(n, atom.Table); t != nil {
+			x.pointerForm, x.pointerTable = i, t
+		}
+	}
+}
+
+func isTablePart(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+		return true
+	}
+	return false
+}
+
+// owner returns the index of the form that owns the form-associated element
+// n, or -1.
+func (x *extractor) owner(n, root *html.Node) int {
+	if f, ok := attrOK(n, "form"); ok {
+		if el := x.scopes[root].ids[f]; el != nil && el.DataAtom == atom.Form {
+			return x.formIndex[el]
+		}
+		return -1
+	}
+	for p := n.Parent; p != nil && p != root; p = p.Parent {
+		if p.Type == html.ElementNode && p.DataAtom == atom.Form && p.Namespace == "" {
+			return x.formIndex[p]
+		}
+	}
+	if x.pointerTable != nil && root.DataAtom != atom.Template && isAncestor(x.pointerTable, n) {
+		return x.pointerForm
+	}
+	return -1
+}
+
+func (x *extractor) addToolElement(n, root *html.Node) {
+	t := ToolElement{
+		Ref:       ref(n, "t", len(x.snap.Tools)),
+		Tag:       n.Data,
+		Href:      attr(n, "href"),
+		Text:      clip(collapse(text(n, nil))),
+		Attrs:     toolAttrs(n, false),
+		FormIndex: -1,
+	}
+	if n.DataAtom == atom.Button {
+		t.FormIndex = x.owner(n, root)
+		t.FormAction = attr(n, "formaction")
+		t.FormMethod = strings.ToLower(strings.TrimSpace(attr(n, "formmethod")))
+	}
+	x.snap.Tools = append(x.snap.Tools, t)
+}
+
+// inputTypes are the input types browsers know; others read as "text".
+var inputTypes = map[string]bool{
+	"hidden": true, "text": true, "search": true, "tel": true, "url": true,
+	"email": true, "password": true, "date": true, "month": true, "week": true,
+	"time": true, "datetime-local": true, "number": true, "range": true,
+	"color": true, "checkbox": true, "radio": true, "file": true, "submit": true,
+	"image": true, "reset": true, "button": true,
+}
+
+func (x *extractor) addControl(n, root *html.Node) error {
+	i := len(x.snap.Controls)
+	if i >= x.maxControls {
+		return fmt.Errorf("%w (limit %d)", ErrTooManyControls, x.maxControls)
+	}
+	c := Control{
+		Index:           i,
+		Ref:             ref(n, "c", i),
+		FormIndex:       x.owner(n, root),
+		Tag:             n.Data,
+		Name:            attr(n, "name"),
+		ID:              attr(n, "id"),
+		Autocomplete:    attr(n, "autocomplete"),
+		Placeholder:     attr(n, "placeholder"),
+		AriaLabel:       collapse(attr(n, "aria-label")),
+		AriaDescription: attr(n, "aria-description"),
+		Title:           attr(n, "title"),
+		InputMode:       attr(n, "inputmode"),
+		Attrs:           toolAttrs(n, true),
+		Frame:           x.frame,
+	}
+	c.AutocompleteInfo = ParseAutocomplete(c.Autocomplete)
+	_, c.Disabled = attrOK(n, "disabled")
+	_, c.ReadOnly = attrOK(n, "readonly")
+	c.Disabled = c.Disabled || disabledByFieldset(n)
+	x.constraints(n, &c)
+	switch n.DataAtom {
+	case atom.Input:
+		c.Type = strings.ToLower(strings.TrimSpace(attr(n, "type")))
+		if !inputTypes[c.Type] {
+			c.Type = "text"
+		}
+		c.Value = attr(n, "value")
+		_, c.Checked = attrOK(n, "checked")
+		_, c.Multiple = attrOK(n, "multiple")
+	case atom.Select:
+		_, c.Multiple = attrOK(n, "multiple")
+		c.Type = "select-one"
+		if c.Multiple {
+			c.Type = "select-multiple"
+		}
+		c.Options = options(n)
+		c.Value = selectValue(c.Options, c.Multiple)
+	case atom.Textarea:
+		c.Type = "textarea"
+		if v, ok := attrOK(n, "value"); ok {
+			c.Value = v // live value stamped by the extension
+		} else {
+			c.Value = rawText(n)
+		}
+	}
+	sc := x.scopes[root]
+	c.AriaLabelledBy = clip(x.resolveIDs(sc, attr(n, "aria-labelledby")))
+	c.AriaDescribedBy = clip(x.resolveIDs(sc, attr(n, "aria-describedby")))
+	c.Legends, c.Fieldsets = x.fieldsets(n, root)
+	c.Visibility = visibility(n, c.Type)
+	if c.Type != "hidden" {
+		x.label(n, root, &c)
+	}
+	if c.Type == "radio" || c.Type == "checkbox" {
+		v, ok := attrOK(n, "value")
+		if !ok {
+			v = "on"
+		}
+		c.Options = []Option{{Value: v, Text: c.LabelElementText, Selected: c.Checked}}
+		if c.Options[0].Text == "" {
+			c.Options[0].Text = c.Label
+		}
+	}
+	x.snap.Controls = append(x.snap.Controls, c)
+	return nil
+}
+
+func (x *extractor) constraints(n *html.Node, c *Control) {
+	_, c.Constraints.Required = attrOK(n, "required")
+	c.Constraints.Pattern = attr(n, "pattern")
+	c.Constraints.Min = strings.TrimSpace(attr(n, "min"))
+	c.Constraints.Max = strings.TrimSpace(attr(n, "max"))
+	c.Constraints.Step = strings.TrimSpace(attr(n, "step"))
+	c.Constraints.MinLength = nonNegInt(attr(n, "minlength"))
+	c.Constraints.MaxLength = nonNegInt(attr(n, "maxlength"))
+}
+
+// nonNegInt parses an HTML non-negative integer attribute; 0 means absent or
+// invalid.
+func nonNegInt(s string) int {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v < 0 {
+		return 0
+	}
+	return v
+}
+
+// options lists the options of a select, with their optgroup labels.
+func options(sel *html.Node) []Option {
+	var out []Option
+	var visit func(n *html.Node, group string, groupDisabled bool)
+	visit = func(n *html.Node, group string, groupDisabled bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || skipped(c) {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Option:
+				raw := textContent(c)
+				txt := collapse(raw)
+				o := Option{Text: txt, Label: attr(c, "label"), Group: group}
+				if raw != txt {
+					o.TextContent = raw
+				}
+				v, ok := attrOK(c, "value")
+				if !ok {
+					v = txt
+				}
+				o.Value = v
+				_, o.Selected = attrOK(c, "selected")
+				_, o.Disabled = attrOK(c, "disabled")
+				o.Disabled = o.Disabled || groupDisabled
+				out = append(out, o)
+			case atom.Optgroup:
+				_, d := attrOK(c, "disabled")
+				visit(c, attr(c, "label"), d)
+			default:
+				visit(c, group, groupDisabled)
+			}
+		}
+	}
+	visit(sel, "", false)
+	return out
+}
+
+// selectValue is the value a browser reports for a select: the first
+// selected option, or for a single select the first enabled option.
+func selectValue(opts []Option, multiple bool) string {
+	for _, o := range opts {
+		if o.Selected {
+			return o.Value
+		}
+	}
+	if !multiple {
+		for _, o := range opts {
+			if !o.Disabled {
+				return o.Value
+			}
+		}
+	}
+	return ""
+}
+
+// disabledByFieldset reports whether a disabled fieldset disables n (any
+// descendant except those inside the fieldset's first legend).
+func disabledByFieldset(n *html.Node) bool {
+	child := n
+	for p := n.Parent; p != nil; child, p = p, p.Parent {
+		if p.Type != html.ElementNode || p.DataAtom != atom.Fieldset {
+			continue
+		}
+		if _, ok := attrOK(p, "disabled"); !ok {
+			continue
+		}
+		if child.DataAtom == atom.Legend && child == firstChildElement(p, atom.Legend) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func firstChildElement(n *html.Node, a atom.Atom) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == a {
+			return c
+		}
+	}
+	return nil
+}
+
+// fieldsets lists the fieldsets enclosing n within its tree, innermost first.
+func (x *extractor) fieldsets(n, root *html.Node) ([]string, []Fieldset) {
+	var legends []string
+	var sets []Fieldset
+	for p := n.Parent; p != nil && p != root; p = p.Parent {
+		if p.Type != html.ElementNode || p.DataAtom != atom.Fieldset {
+			continue
+		}
+		fs := Fieldset{Index: x.order[p], Name: attr(p, "name"), Attrs: toolAttrs(p, false)}
+		if l := firstChildElement(p, atom.Legend); l != nil {
+			fs.Legend = clip(collapse(text(l, nil)))
+		}
+		legends = append(legends, fs.Legend)
+		sets = append(sets, fs)
+	}
+	return legends, sets
+}
+
+// visibility derives what static attributes say about whether n is seen,
+// then the extension's measurement (data-tessera-hidden) if any.
+func visibility(n *html.Node, typ string) Visibility {
+	var v Visibility
+	if m, ok := attrOK(n, "data-tessera-hidden"); ok {
+		v.Measured = true
+		if m = strings.TrimSpace(m); m != "" {
+			v.Hidden, v.Reason = true, m
+		}
+	}
+	hide := func(reason string) Visibility {
+		return Visibility{Hidden: true, Reason: reason, Measured: v.Measured}
+	}
+	if typ == "hidden" {
+		return hide("type-hidden")
+	}
+	var display, visHidden, visDecided, aria, hiddenAttr bool
+	for p := n; p != nil && p.Type == html.ElementNode; p = p.Parent {
+		if _, ok := attrOK(p, "hidden"); ok && !isShadowRoot(p) {
+			hiddenAttr = true
+		}
+		if strings.EqualFold(strings.TrimSpace(attr(p, "aria-hidden")), "true") {
+			aria = true
+		}
+		if s, ok := attrOK(p, "style"); ok {
+			d, vis := inlineStyle(s)
+			if d == "none" {
+				display = true
+			}
+			if vis != "" && !visDecided {
+				// The innermost visibility declaration wins: a child may be
+				// visible inside a hidden parent.
+				visDecided = true
+				visHidden = vis == "hidden" || vis == "collapse"
+			}
+		}
+	}
+	switch {
+	case hiddenAttr:
+		return hide("hidden-attr")
+	case display:
+		return hide("display-none")
+	case visHidden:
+		return hide("visibility-hidden")
+	case aria:
+		return hide("aria-hidden")
+	}
+	return v
+}
+
+// inlineStyle returns the display and visibility values of a style
+// attribute, lower-cased, without !important.
+func inlineStyle(s string) (display, visibility string) {
+	for _, decl := range strings.Split(s, ";") {
+		prop, val, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		val = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(val), "!important")))
+		switch strings.ToLower(strings.TrimSpace(prop)) {
+		case "display":
+			display = val
+		case "visibility":
+			visibility = val
+		}
+	}
+	return display, visibility
+}
+
+// resolveIDs returns the text of the elements named by a space-separated id
+// list, joined by spaces.
+func (x *extractor) resolveIDs(sc *scope, ids string) string {
+	var parts []string
+	for _, id := range strings.Fields(ids) {
+		if el := sc.ids[id]; el != nil {
+			// Memoised: a hostile page may point every control at one huge
+			// element.
+			t, ok := x.texts[el]
+			if !ok {
+				t = clip(collapse(text(el, nil)))
+				x.texts[el] = t
+			}
+			if t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// toolAttrs collects the attributes other parts read verbatim: the WebMCP
+// attributes of both dialects and, for controls, the Formspec binding
+// attributes and the form owner.
+func toolAttrs(n *html.Node, control bool) map[string]string {
+	var m map[string]string
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		k := strings.ToLower(a.Key)
+		keep := strings.HasPrefix(k, "tool") ||
+			control && (k == "data-name" || k == "data-bind" || k == "form")
+		if !keep {
+			continue
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		if _, dup := m[k]; !dup {
+			m[k] = a.Val
+		}
+	}
+	return m
+}
+
+// ref returns the extension's stamp of n, or a reference synthesised from
+// the element's kind and position.
+func ref(n *html.Node, prefix string, i int) string {
+	if r, ok := attrOK(n, "data-tessera-ref"); ok && r != "" {
+		return r
+	}
+	return prefix + strconv.Itoa(i)
+}
+
+func attr(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func ancestor(n *html.Node, a atom.Atom) *html.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.DataAtom == a {
+			return p
+		}
+	}
+	return nil
+}
+
+func isAncestor(a, n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+// collapse trims s and collapses its runs of white space to single spaces.
+func collapse(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clip bounds a label-like text to maxLabelRunes, keeping its start.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= maxLabelRunes {
+		return s
+	}
+	return strings.TrimSpace(string(r[:maxLabelRunes]))
+}
+
+// clipEnd bounds text found before a control to maxLabelRunes, keeping its
+// end, which is the part next to the control.
+func clipEnd(s string) string {
+	r := []rune(s)
+	if len(r) <= maxLabelRunes {
+		return s
+	}
+	return strings.TrimSpace(string(r[len(r)-maxLabelRunes:]))
+}
+
+// rawText concatenates the text nodes directly under n.
+func rawText(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
+}
+
+// text returns the text a person reads in n: text nodes outside scripts,
+// styles, inert templates, elements hidden by attribute or inline style, and
+// form controls (their option and textarea text is a value, not a label).
+// Element boundaries of block-ish elements separate words. exclude, when
+// non-nil, is a subtree left out.
+func text(n *html.Node, exclude *html.Node) string {
+	var b strings.Builder
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				b.WriteString(c.Data)
+			case html.ElementNode:
+				if c == exclude || skipped(c) || invisible(c) {
+					continue
+				}
+				switch c.DataAtom {
+				case atom.Select, atom.Textarea, atom.Input, atom.Button:
+					continue
+				case atom.Br:
+					b.WriteByte(' ')
+					continue
+				}
+				if inline[c.DataAtom] {
+					visit(c)
+					continue
+				}
+				b.WriteByte(' ')
+				visit(c)
+				b.WriteByte(' ')
+			}
+		}
+	}
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	visit(n)
+	return b.String()
+}
+
+// textContent is the DOM's textContent of n: every text node below it,
+// hidden or not, except inert template contents and shadow trees, which the
+// DOM keeps out of the light tree.
+func textContent(n *html.Node) string {
+	var b strings.Builder
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				b.WriteString(c.Data)
+			case c.Type == html.ElementNode && c.DataAtom == atom.Template:
+			default:
+				visit(c)
+			}
+		}
+	}
+	visit(n)
+	return b.String()
+}
+
+// trimASCII trims ASCII white space, as the DOM's strip-and-trim does.
+func trimASCII(s string) string { return strings.Trim(s, " \t\n\f\r") }
+
+// inline lists the phrasing elements that do not separate words.
+var inline = map[atom.Atom]bool{
+	atom.A: true, atom.Abbr: true, atom.B: true, atom.Bdi: true, atom.Bdo: true,
+	atom.Cite: true, atom.Code: true, atom.Data: true, atom.Dfn: true,
+	atom.Em: true, atom.Font: true, atom.I: true, atom.Kbd: true, atom.Mark: true,
+	atom.Q: true, atom.S: true, atom.Samp: true, atom.Small: true,
+	atom.Span: true, atom.Strong: true, atom.Sub: true, atom.Sup: true,
+	atom.Time: true, atom.U: true, atom.Var: true, atom.Label: true,
+}
+
+// invisible reports whether an element is statically hidden by its own
+// attributes.
+func invisible(n *html.Node) bool {
+	if _, ok := attrOK(n, "hidden"); ok && !isShadowRoot(n) {
+		return true
+	}
+	if s, ok := attrOK(n, "style"); ok {
+		d, v := inlineStyle(s)
+		return d == "none" || v == "hidden"
+	}
+	return false
+}

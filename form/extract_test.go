@@ -1,0 +1,376 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// pages returns the hand-written test pages in testdata.
+func pages(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.html"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata pages: %v", err)
+	}
+	return files
+}
+
+// TestExtractGolden compares the snapshot of every testdata page with its
+// golden JSON (go test -run Golden -update rewrites them).
+func TestExtractGolden(t *testing.T) {
+	for _, page := range pages(t) {
+		t.Run(filepath.Base(page), func(t *testing.T) {
+			s := extractFile(t, page)
+			got, err := json.MarshalIndent(s, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(page, ".html") + ".golden.json"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("read golden (run with -update to create): %v", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("Extract(%q) differs from %s:\n%s", page, golden, got)
+			}
+		})
+	}
+}
+
+func extractFile(t testing.TB, page string) *Snapshot {
+	t.Helper()
+	f, err := os.Open(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Extract(f, ExtractOptions{})
+	if err != nil {
+		t.Fatalf("Extract(%q): %v", page, err)
+	}
+	return s
+}
+
+func byName(t *testing.T, s *Snapshot, name string) Control {
+	t.Helper()
+	for _, c := range s.Controls {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no control named %q", name)
+	return Control{}
+}
+
+// TestLabels pins the label inference rules one by one, so that a golden
+// update cannot silently change them.
+func TestLabels(t *testing.T) {
+	tests := []struct {
+		page, name, label, source string
+	}{
+		{"contact_en.html", "given", "First name", "label-for"},
+		{"contact_en.html", "family", "Last name", "label-wrap"},
+		{"contact_en.html", "mail", "E-mail", "aria-labelledby"},
+		{"contact_en.html", "phone", "Phone number", "aria-label"},
+		{"contact_en.html", "nick", "Nickname", "placeholder"},
+		{"contact_en.html", "web", "Your web site", "title"},
+		{"contact_en.html", "pref", "By e-mail", "label-wrap"},
+		{"contact_en.html", "news", "Send me news", "label-for"},
+		{"contact_en.html", "search", "Outside the form:", "preceding-text"},
+		{"table_de.html", "f1", "Vorname", "table-header"},
+		{"table_de.html", "f2", "Nachname", "table-header"},
+		{"table_de.html", "strasse", "Straße", "table-header"},
+		{"table_de.html", "plz", "PLZ / Ort", "preceding-text"},
+		{"table_de.html", "tel", "Telefon:", "preceding-text"},
+		{"table_de.html", "tag", "Geburtsdatum", "preceding-text"},
+		{"table_de.html", "monat", ".", "preceding-text"},
+		{"table_de.html", "nl", "E-Mail-Adresse", "preceding-text"},
+		{"dl_fr.html", "prenom", "Prénom", "dt"},
+		{"dl_fr.html", "courriel", "Courriel", "dt"},
+		{"dl_fr.html", "ville", "Ville", "preceding-text"},
+		{"dl_fr.html", "cp", "Code postal", "preceding-text"},
+		{"dl_fr.html", "pays", "Pays", "preceding-text"},
+		{"shadow_ja.html", "sei", "姓", "label-for"},
+		{"shadow_ja.html", "mei", "名", "label-for"},
+		{"hidden_es.html", "nombre", "Nombre", "label-for"},
+	}
+	snaps := map[string]*Snapshot{}
+	for _, tt := range tests {
+		t.Run(tt.page+"/"+tt.name, func(t *testing.T) {
+			s := snaps[tt.page]
+			if s == nil {
+				s = extractFile(t, filepath.Join("testdata", tt.page))
+				snaps[tt.page] = s
+			}
+			c := byName(t, s, tt.name)
+			if c.Label != tt.label || c.LabelSource != tt.source {
+				t.Errorf("label of %q = %q (%s), want %q (%s)", tt.name, c.Label, c.LabelSource, tt.label, tt.source)
+			}
+		})
+	}
+}
+
+// TestVisibility pins the static and measured visibility facts.
+func TestVisibility(t *testing.T) {
+	tests := []struct {
+		page, name, reason string
+		measured           bool
+	}{
+		{"hidden_es.html", "trap1", "display-none", false},
+		{"hidden_es.html", "trap2", "visibility-hidden", false},
+		{"hidden_es.html", "shown", "", false},
+		{"hidden_es.html", "trap3", "aria-hidden", false},
+		{"hidden_es.html", "trap4", "hidden-attr", false},
+		{"hidden_es.html", "trap5", "display-none", false},
+		{"hidden_es.html", "token", "type-hidden", false},
+		{"hidden_es.html", "nombre", "", false},
+		{"shadow_ja.html", "mail", "offscreen", true},
+		{"shadow_ja.html", "agree", "", true},
+		{"shadow_ja.html", "frame-covered", "covered", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.page+"/"+tt.name, func(t *testing.T) {
+			c := byName(t, extractFile(t, filepath.Join("testdata", tt.page)), tt.name)
+			want := Visibility{Hidden: tt.reason != "", Reason: tt.reason, Measured: tt.measured}
+			if c.Visibility != want {
+				t.Errorf("visibility of %q = %+v, want %+v", tt.name, c.Visibility, want)
+			}
+		})
+	}
+}
+
+// TestStructure pins document order, form ownership, shadow roots, inert
+// templates and stamped references.
+func TestStructure(t *testing.T) {
+	s := extractFile(t, filepath.Join("testdata", "contact_en.html"))
+	for i, c := range s.Controls {
+		if c.Index != i {
+			t.Fatalf("Controls[%d].Index = %d", i, c.Index)
+		}
+	}
+	if got := byName(t, s, "owned").FormIndex; got != 0 {
+		t.Errorf("form= owner of %q = %d, want 0", "owned", got)
+	}
+	if got := byName(t, s, "unowned").FormIndex; got != -1 {
+		t.Errorf("form= owner of %q = %d, want -1", "unowned", got)
+	}
+	if got := byName(t, s, "search").FormIndex; got != -1 {
+		t.Errorf("owner of %q = %d, want -1", "search", got)
+	}
+	if !byName(t, s, "legacy").Disabled || byName(t, s, "legacy-in-legend").Disabled {
+		t.Errorf("disabled fieldset: legacy=%v legacy-in-legend=%v, want true false",
+			byName(t, s, "legacy").Disabled, byName(t, s, "legacy-in-legend").Disabled)
+	}
+	country := byName(t, s, "country")
+	if want := []string{"Country", "Address"}; !reflect.DeepEqual(country.Legends, want) {
+		t.Errorf("legends = %q, want %q", country.Legends, want)
+	}
+	if country.Value != "FR" || len(country.Options) != 4 || country.Options[3].Group != "Asia" || !country.Options[3].Disabled {
+		t.Errorf("country select = %+v", country)
+	}
+	if got := byName(t, s, "msg").Value; got != "Hello\nthere" {
+		t.Errorf("textarea value = %q, want %q", got, "Hello\nthere")
+	}
+	if len(s.Links) != 1 || s.Links[0].Href != "references.json" {
+		t.Errorf("links = %+v, want the formspec link only", s.Links)
+	}
+
+	j := extractFile(t, filepath.Join("testdata", "shadow_ja.html"))
+	var names, refs []string
+	for _, c := range j.Controls {
+		names = append(names, c.Name)
+		refs = append(refs, c.Ref)
+	}
+	if want := []string{"sei", "mei", "mail", "agree", "pref", "frame-covered"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("shadow page controls = %q, want %q", names, want)
+	}
+	if want := []string{"t1", "t2", "t3", "t4", "t5", "t6"}; !reflect.DeepEqual(refs, want) {
+		t.Errorf("shadow page refs = %q, want %q", refs, want)
+	}
+	if j.Forms[0].Ref != "tf0" || j.Forms[0].Attrs["toolname"] != "register" {
+		t.Errorf("form = %+v", j.Forms[0])
+	}
+
+	d := extractFile(t, filepath.Join("testdata", "table_de.html"))
+	if got := byName(t, d, "nl").FormIndex; got != 1 {
+		t.Errorf("owner of a control after a <form> emptied out of a table = %d, want 1", got)
+	}
+}
+
+func TestParseAutocomplete(t *testing.T) {
+	tests := []struct {
+		in   string
+		want *AutocompleteInfo
+	}{
+		{"", nil},
+		{"  ", nil},
+		{"on", &AutocompleteInfo{On: true}},
+		{"OFF", &AutocompleteInfo{Off: true}},
+		{"given-name", &AutocompleteInfo{Field: "given-name"}},
+		{"section-a shipping given-name", &AutocompleteInfo{Section: "section-a", Mode: "shipping", Field: "given-name"}},
+		{"billing work email webauthn", &AutocompleteInfo{Mode: "billing", Contact: "work", Field: "email", Webauthn: true}},
+		{"mobile tel", &AutocompleteInfo{Contact: "mobile", Field: "tel"}},
+		{"mobile given-name", &AutocompleteInfo{}},
+		{"nickname bogus", &AutocompleteInfo{}},
+		{"bogus nickname", &AutocompleteInfo{}},
+		{"shipping section-a name", &AutocompleteInfo{}},
+		{"on name", &AutocompleteInfo{}},
+		{"webauthn", &AutocompleteInfo{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got := ParseAutocomplete(tt.in)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseAutocomplete(%q) = %+v, want %+v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExtractLimits(t *testing.T) {
+	tests := []struct {
+		name string
+		html string
+		opts ExtractOptions
+		want error
+	}{
+		{"bytes", strings.Repeat("<p>x</p>", 100), ExtractOptions{MaxBytes: 64}, ErrTooLarge},
+		{"controls", strings.Repeat("<input>", 11), ExtractOptions{MaxControls: 10}, ErrTooManyControls},
+		{"depth", strings.Repeat("<div>", 40), ExtractOptions{MaxDepth: 20}, ErrTooDeep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Extract(strings.NewReader(tt.html), tt.opts)
+			if !errors.Is(err, tt.want) {
+				t.Errorf("Extract(%s) error = %v, want %v", tt.name, err, tt.want)
+			}
+		})
+	}
+	if _, err := Extract(strings.NewReader(strings.Repeat("<input>", 10)), ExtractOptions{MaxControls: 10}); err != nil {
+		t.Errorf("Extract at the control limit: %v", err)
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	for _, page := range pages(f) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := Extract(bytes.NewReader(b), ExtractOptions{MaxDepth: 256})
+		if err != nil {
+			return
+		}
+		for i, c := range s.Controls {
+			if c.Index != i {
+				t.Fatalf("Controls[%d].Index = %d", i, c.Index)
+			}
+			if c.FormIndex < -1 || c.FormIndex >= len(s.Forms) {
+				t.Fatalf("Controls[%d].FormIndex = %d with %d forms", i, c.FormIndex, len(s.Forms))
+			}
+		}
+	})
+}
+
+// bigPage builds a page of about size bytes of repeated form rows in the
+// shapes the extractor handles (labels, tables, lists, hidden inputs).
+func bigPage(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString("<!doctype html><html lang=en><head><title>big</title></head><body>")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, `<form action="/f%d"><div class="row"><label for="a%d">First name</label><input id="a%d" name="a%d" autocomplete="given-name"></div>`, i, i, i, i)
+		fmt.Fprintf(&b, `<table><tr><th>Street</th><td><input name="s%d"></td></tr><tr><td>City</td><td><input name="c%d"></td></tr></table>`, i, i)
+		fmt.Fprintf(&b, `<ul><li>Country <select name="k%d"><option>A</option><option>B</option></select></li></ul><input type="hidden" name="h%d" value="x"><p>Some paragraph text that is not a label at all, just copy.</p></form>`, i, i)
+	}
+	b.WriteString("</body></html>")
+	return b.Bytes()
+}
+
+func BenchmarkExtract200K(b *testing.B) {
+	page := bigPage(200 << 10)
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Extract(bytes.NewReader(page), ExtractOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestStraySelect guards the tree-builder workaround: an unclosed <select>
+// whose </div> closes it in Chromium must not swallow the next select.
+func TestStraySelect(t *testing.T) {
+	tests := []struct {
+		html  string
+		names []string
+	}{
+		{`<div><label>Month</label><select name="m"><option>1</option></div><div><select name="y"><option>2026</option></div>`, []string{"m", "y"}},
+		{`<select name="a"><option>x</option></select><select name="b"></select>`, []string{"a", "b"}},
+		{`<select name="a"><optgroup label="g"><option>x</option></optgroup></select>`, []string{"a"}},
+		{`<script>document.write("<select name=fake></div>")</script><select name="real"></select>`, []string{"real"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.html, func(t *testing.T) {
+			s, err := Extract(strings.NewReader(tt.html), ExtractOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, c := range s.Controls {
+				names = append(names, c.Name)
+			}
+			if !reflect.DeepEqual(names, tt.names) {
+				t.Errorf("Extract(%q) controls = %q, want %q", tt.html, names, tt.names)
+			}
+		})
+	}
+}
+
+// TestLiveDOMNoscript checks that <noscript> controls count in a static
+// page but not in the extension's live DOM, where the browser (scripts on)
+// never created them and stamped no reference.
+func TestLiveDOMNoscript(t *testing.T) {
+	page := `<input name="a" data-tessera-ref="r1"><noscript><input name="fallback"></noscript><input name="b" data-tessera-ref="r2">`
+	tests := []struct {
+		live bool
+		want []string
+	}{
+		{false, []string{"r1", "c1", "r2"}},
+		{true, []string{"r1", "r2"}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint("live=", tt.live), func(t *testing.T) {
+			s, err := Extract(strings.NewReader(page), ExtractOptions{LiveDOM: tt.live})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refs []string
+			for _, c := range s.Controls {
+				refs = append(refs, c.Ref)
+			}
+			if !reflect.DeepEqual(refs, tt.want) {
+				t.Errorf("Extract(LiveDOM=%v) refs = %q, want %q", tt.live, refs, tt.want)
+			}
+		})
+	}
+}

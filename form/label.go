@@ -1,0 +1,347 @@
+package form
+
+import (
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// maxClimb bounds how many ancestors nearby-text inference climbs: text
+// further away than this belongs to the layout, not to the control.
+const maxClimb = 6
+
+// label fills the label facts of c, in the order a person's eye and the
+// browser's accessibility tree agree on: the label element first, then ARIA,
+// then the text laid out next to the control.
+func (x *extractor) label(n, root *html.Node, c *Control) {
+	sc := x.scopes[root]
+	var forTexts []string
+	if c.ID != "" && sc.ids[c.ID] == n {
+		for _, l := range sc.labelsFor[c.ID] {
+			if t := collapse(text(l, nil)); t != "" {
+				forTexts = append(forTexts, t)
+			}
+		}
+	}
+	var wrapText string
+	labels := []*html.Node(nil)
+	if c.ID != "" && sc.ids[c.ID] == n {
+		labels = append(labels, sc.labelsFor[c.ID]...)
+	}
+	if l := wrappingLabel(n, root); l != nil {
+		wrapText = collapse(text(l, nil))
+		// The wrapping label takes its place among the for= labels in
+		// document order, as control.labels lists them.
+		at := len(labels)
+		for i, fl := range labels {
+			if x.order[l] < x.order[fl] {
+				at = i
+				break
+			}
+		}
+		labels = append(labels[:at], append([]*html.Node{l}, labels[at:]...)...)
+	}
+	for _, l := range labels {
+		c.LabelTexts = append(c.LabelTexts, trimASCII(textContent(l)))
+	}
+	nearbyText, nearbySource := nearby(n, root, sc)
+	c.NearbyText = nearbyText
+	switch {
+	case len(forTexts) > 0:
+		c.LabelElementText = clip(strings.Join(forTexts, " "))
+		c.Label, c.LabelSource = c.LabelElementText, "label-for"
+	case wrapText != "":
+		c.LabelElementText = clip(wrapText)
+		c.Label, c.LabelSource = c.LabelElementText, "label-wrap"
+	case c.AriaLabelledBy != "":
+		c.Label, c.LabelSource = c.AriaLabelledBy, "aria-labelledby"
+	case c.AriaLabel != "":
+		c.Label, c.LabelSource = clip(c.AriaLabel), "aria-label"
+	case nearbyText != "":
+		c.Label, c.LabelSource = nearbyText, nearbySource
+	case collapse(c.Placeholder) != "":
+		c.Label, c.LabelSource = clip(collapse(c.Placeholder)), "placeholder"
+	case collapse(c.Title) != "":
+		c.Label, c.LabelSource = clip(collapse(c.Title)), "title"
+	}
+}
+
+// wrappingLabel returns the label element that labels n by containing it:
+// the nearest ancestor label without a for attribute whose first labelable
+// descendant is n.
+func wrappingLabel(n, root *html.Node) *html.Node {
+	for p := n.Parent; p != nil && p != root; p = p.Parent {
+		if p.Type != html.ElementNode || p.DataAtom != atom.Label {
+			continue
+		}
+		if _, ok := attrOK(p, "for"); ok {
+			return nil
+		}
+		if firstLabelable(p) == n {
+			return p
+		}
+		return nil
+	}
+	return nil
+}
+
+func firstLabelable(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skipped(c) {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Input:
+			if !strings.EqualFold(strings.TrimSpace(attr(c, "type")), "hidden") {
+				return c
+			}
+		case atom.Select, atom.Textarea, atom.Button, atom.Meter, atom.Output, atom.Progress:
+			return c
+		}
+		if f := firstLabelable(c); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// nearby infers the text laid out next to n: text before it in its own
+// container, then the definition term of its dd, then its table row and
+// column headers.
+func nearby(n, root *html.Node, sc *scope) (txt, source string) {
+	t, stop := precedingText(n, root, sc)
+	if t != "" {
+		return t, "preceding-text"
+	}
+	if stop == nil {
+		return "", ""
+	}
+	switch stop.DataAtom {
+	case atom.Dd:
+		for s := stop.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode && s.DataAtom == atom.Dt {
+				if t := clipEnd(collapse(text(s, nil))); t != "" {
+					return t, "dt"
+				}
+				break
+			}
+		}
+	case atom.Td, atom.Th:
+		return tableText(stop, sc)
+	}
+	return "", ""
+}
+
+// precedingText returns the text just before n, climbing from n through its
+// ancestors until some text is found, another control intervenes, or a
+// container boundary (cell, row, definition, form) is reached. List items
+// and fieldsets are crossed: "<li>Name</li><li><input></li>" and a heading
+// before a legend-less fieldset are common labels. It also returns the
+// boundary element where the climb stopped (nil when it stopped at another
+// control or found text).
+func precedingText(n, root *html.Node, sc *scope) (string, *html.Node) {
+	cur := n
+	for level := 0; level < maxClimb; level++ {
+		var parts []string
+		size := 0
+		for s := cur.PrevSibling; s != nil && size < maxLabelRunes; s = s.PrevSibling {
+			t, hadControl := trailing(s, sc, n)
+			parts = append(parts, t)
+			size += len(strings.TrimSpace(t))
+			if hadControl {
+				return clipEnd(joinReversed(parts)), nil
+			}
+		}
+		if t := joinReversed(parts); t != "" {
+			return clipEnd(t), nil
+		}
+		p := cur.Parent
+		if p == nil || p == root || p.Type != html.ElementNode {
+			return "", nil
+		}
+		switch p.DataAtom {
+		case atom.Td, atom.Th, atom.Dd, atom.Dt, atom.Tr, atom.Table,
+			atom.Form, atom.Body, atom.Label, atom.Template:
+			return "", p
+		}
+		cur = p
+	}
+	return "", nil
+}
+
+func joinReversed(parts []string) string {
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteString(parts[i])
+		b.WriteByte(' ')
+	}
+	return collapse(b.String())
+}
+
+// trailing returns the readable text of n that comes after its last visible
+// form control, and whether n contained (or was) such a control. A label
+// element belongs to the control it labels, so one that labels anything but
+// the control with id self counts as a control too.
+func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
+	if n.Type == html.TextNode {
+		return n.Data, false
+	}
+	if n.Type != html.ElementNode || skipped(n) || invisible(n) {
+		return "", false
+	}
+	if isVisibleControl(n) || labelsOther(n, sc, self) {
+		return "", true
+	}
+	var b strings.Builder
+	had := false
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				b.WriteString(c.Data)
+			case html.ElementNode:
+				if skipped(c) || invisible(c) {
+					continue
+				}
+				if isVisibleControl(c) || labelsOther(c, sc, self) {
+					had = true
+					b.Reset()
+					continue
+				}
+				if inline[c.DataAtom] {
+					visit(c)
+					continue
+				}
+				b.WriteByte(' ')
+				visit(c)
+				b.WriteByte(' ')
+			}
+		}
+	}
+	visit(n)
+	return b.String(), had
+}
+
+// labelsOther reports whether n is a label element that labels some
+// control other than self. A label whose for= names no element labels
+// nothing: its text is plain nearby text (a common authoring slip).
+func labelsOther(n *html.Node, sc *scope, self *html.Node) bool {
+	if n.DataAtom != atom.Label {
+		return false
+	}
+	if f, ok := attrOK(n, "for"); ok {
+		target := sc.ids[f]
+		return target != nil && target != self && isVisibleControl(target)
+	}
+	l := firstLabelable(n)
+	return l != nil && l != self
+}
+
+// isVisibleControl reports whether n is a control a person would see as a
+// separate field (hidden inputs are not).
+func isVisibleControl(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Select, atom.Textarea, atom.Button:
+		return true
+	case atom.Input:
+		return !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "hidden")
+	}
+	return false
+}
+
+// tableText infers a label for a control in cell from the preceding cells
+// of its row and the header of its column.
+func tableText(cell *html.Node, sc *scope) (string, string) {
+	row := cell.Parent
+	if row == nil || row.DataAtom != atom.Tr {
+		return "", ""
+	}
+	for s := cell.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type != html.ElementNode || (s.DataAtom != atom.Td && s.DataAtom != atom.Th) {
+			continue
+		}
+		t, hadControl := trailing(s, sc, nil)
+		if t = clipEnd(collapse(t)); t != "" {
+			if s.DataAtom == atom.Th {
+				return t, "table-header"
+			}
+			return t, "preceding-text"
+		}
+		if hadControl {
+			break
+		}
+	}
+	col := column(cell)
+	table := ancestor(row, atom.Table)
+	if table == nil {
+		return "", ""
+	}
+	for _, r := range rows(table) {
+		if r == row {
+			break
+		}
+		h := cellAt(r, col)
+		if h == nil || (h.DataAtom != atom.Th && (r.Parent == nil || r.Parent.DataAtom != atom.Thead)) {
+			continue
+		}
+		if t := clip(collapse(text(h, nil))); t != "" {
+			return t, "table-header"
+		}
+	}
+	return "", ""
+}
+
+// rows lists the rows of table, not those of nested tables.
+func rows(table *html.Node) []*html.Node {
+	var out []*html.Node
+	for c := table.FirstChild; c != nil; c = c.NextSibling {
+		switch c.DataAtom {
+		case atom.Tr:
+			out = append(out, c)
+		case atom.Thead, atom.Tbody, atom.Tfoot:
+			for r := c.FirstChild; r != nil; r = r.NextSibling {
+				if r.DataAtom == atom.Tr {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// column returns the column index of cell, counting colspans.
+func column(cell *html.Node) int {
+	col := 0
+	for s := cell.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.DataAtom == atom.Td || s.DataAtom == atom.Th {
+			col += colspan(s)
+		}
+	}
+	return col
+}
+
+func colspan(cell *html.Node) int {
+	n, err := strconv.Atoi(strings.TrimSpace(attr(cell, "colspan")))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return min(n, 1000)
+}
+
+// cellAt returns the cell of row covering column col.
+func cellAt(row *html.Node, col int) *html.Node {
+	at := 0
+	for c := row.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom != atom.Td && c.DataAtom != atom.Th {
+			continue
+		}
+		at += colspan(c)
+		if col < at {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,670 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// printer renders validator messages.
+var printer = message.NewPrinter(language.English)
+
+// MaxArgsBytes caps the JSON arguments of one tool call.
+const MaxArgsBytes = 1 << 20
+
+var (
+	// ErrRejected is wrapped by *Rejection: the arguments were refused
+	// and nothing is to be filled.
+	ErrRejected = errors.New("arguments rejected")
+	// ErrSchema reports a synthesised schema the validator cannot compile.
+	ErrSchema = errors.New("tool schema does not compile")
+)
+
+// A FillPlan is what an accepted tool call does to the page: the value of
+// every control the arguments name. Parameters left out leave their
+// controls as they are.
+type FillPlan struct {
+	Tool  string `json:"tool"`
+	Fills []Fill `json:"fills"`
+	// Navigate is the URL an <a> tool fetches.
+	Navigate string `json:"navigate,omitempty"`
+	// Submit reports whether the page lets the agent submit the form
+	// itself (toolautosubmit); otherwise the person submits.
+	Submit bool `json:"submit"`
+}
+
+// A Fill sets one control: Value for value controls and single selects,
+// Checked for checkboxes and radios, Selected for select[multiple].
+type Fill struct {
+	Ref      string   `json:"ref"`
+	Index    int      `json:"index"`
+	Param    string   `json:"param"`
+	Value    *string  `json:"value,omitempty"`
+	Checked  *bool    `json:"checked,omitempty"`
+	Selected []string `json:"selected,omitempty"`
+}
+
+// A Rejection refuses a whole call, naming every bad parameter.
+type Rejection struct {
+	Tool     string         `json:"tool"`
+	Problems []ParamProblem `json:"problems"`
+}
+
+// A ParamProblem is one reason a call was refused. Reason is one of
+// "arguments" (not a JSON object), "unknown", "type", "enum", "range",
+// "length", "pattern", "format", "required", "duplicate", "items".
+type ParamProblem struct {
+	Param   string `json:"param"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Error lists every problem of the call.
+func (r *Rejection) Error() string {
+	parts := make([]string, len(r.Problems))
+	for i, p := range r.Problems {
+		parts[i] = fmt.Sprintf("%s: %s", p.Param, p.Message)
+	}
+	return fmt.Sprintf("tool %q: %v: %s", r.Tool, ErrRejected, strings.Join(parts, "; "))
+}
+
+// Unwrap returns ErrRejected.
+func (r *Rejection) Unwrap() error { return ErrRejected }
+
+// compile compiles the tool's input schema as JSON Schema 2020-12.
+func (t Tool) compile() (*jsonschema.Schema, error) {
+	raw, err := json.Marshal(validationSchema(t.InputSchema))
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode: %v", ErrSchema, err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%w: decode: %v", ErrSchema, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseRegexpEngine(lenientRegexp)
+	if err := c.AddResource("tool.json", doc); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
+	}
+	s, err := c.Compile("tool.json")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
+	}
+	return s, nil
+}
+
+// validationSchema returns schema with Chromium's one invalid construct
+// repaired: an empty <select> gives "anyOf": [], which JSON Schema forbids
+// (anyOf needs an item). Dropping it keeps the meaning, since the sibling
+// "enum": [] already accepts nothing. Tools keep Chromium's exact output.
+func validationSchema(schema Obj) Obj {
+	out := make(Obj, 0, len(schema))
+	for _, kv := range schema {
+		switch v := kv.Value.(type) {
+		case Obj:
+			kv.Value = validationSchema(v)
+		case []any:
+			if kv.Key == "anyOf" && len(v) == 0 {
+				continue
+			}
+			items := make([]any, len(v))
+			for i, item := range v {
+				if o, ok := item.(Obj); ok {
+					item = validationSchema(o)
+				}
+				items[i] = item
+			}
+			kv.Value = items
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// lenientRegexp compiles HTML patterns with Go's RE2. Page patterns are
+// ECMAScript and may use syntax RE2 lacks (lookaround, backreferences);
+// such a pattern is not enforced here rather than failing the whole tool,
+// and the page's own validation still applies when the form is submitted.
+func lenientRegexp(s string) (jsonschema.Regexp, error) {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return matchAll(s), nil
+	}
+	return re, nil
+}
+
+type matchAll string
+
+func (m matchAll) String() string          { return string(m) }
+func (m matchAll) MatchString(string) bool { return true }
+
+// Plan validates args (a JSON object) against the tool's schema and returns
+// the fills that carry them out. Any bad parameter refuses the whole call
+// with a *Rejection listing every problem; nothing is half-applied. In the
+// toolname dialect, values are first coerced the way Chromium hands them to
+// the DOM: numbers and booleans become strings for string parameters,
+// numeric strings become numbers, "true"/"false"/"on" become booleans, and a
+// single value becomes a one-element array.
+func (t Tool) Plan(args json.RawMessage) (FillPlan, error) {
+	reject := func(ps ...ParamProblem) (FillPlan, error) {
+		return FillPlan{}, &Rejection{Tool: t.Name, Problems: ps}
+	}
+	if len(args) > MaxArgsBytes {
+		return reject(ParamProblem{Reason: "arguments", Message: fmt.Sprintf("arguments exceed %d bytes", MaxArgsBytes)})
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return reject(ParamProblem{Reason: "arguments", Message: "arguments are not valid JSON: " + err.Error()})
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return reject(ParamProblem{Reason: "arguments", Message: "arguments must be a JSON object"})
+	}
+	if t.Meta.Dialect == DialectToolname {
+		t.coerce(obj)
+	}
+	schema, err := t.compile()
+	if err != nil {
+		return FillPlan{}, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	var problems []ParamProblem
+	problems = append(problems, unknownKeys(t.InputSchema, obj, "")...)
+	var verr *jsonschema.ValidationError
+	if err := schema.Validate(obj); errors.As(err, &verr) {
+		problems = append(problems, leafProblems(verr)...)
+	} else if err != nil {
+		return FillPlan{}, fmt.Errorf("tool %q: validate: %w", t.Name, err)
+	}
+	problems = append(problems, t.htmlProblems(obj)...)
+	if len(problems) > 0 {
+		return reject(t.sortProblems(problems)...)
+	}
+	return t.fills(obj), nil
+}
+
+// unknownKeys reports the members of obj that schema has no property for,
+// at every nesting level. It is checked here because the toolname dialect's
+// schema is open (as Chromium's) while Chromium still refuses such calls.
+func unknownKeys(schema Obj, obj map[string]any, prefix string) []ParamProblem {
+	propsV, _ := schema.Get("properties")
+	props, _ := propsV.(Obj)
+	var out []ParamProblem
+	for k, v := range obj {
+		sub, ok := props.Get(k)
+		if !ok {
+			out = append(out, ParamProblem{Param: prefix + k, Reason: "unknown", Message: "no such parameter"})
+			continue
+		}
+		if so, ok := sub.(Obj); ok {
+			if typ, _ := so.Get("type"); typ == "object" {
+				if m, ok := v.(map[string]any); ok {
+					out = append(out, unknownKeys(so, m, prefix+k+".")...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// leafProblems flattens a validation error into one problem per failing
+// keyword, named by the parameter it concerns.
+func leafProblems(e *jsonschema.ValidationError) []ParamProblem {
+	var out []ParamProblem
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		param := paramOf(e.InstanceLocation)
+		msg := e.ErrorKind.LocalizedString(printer)
+		switch k := e.ErrorKind.(type) {
+		case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		case *kind.Required:
+			for _, m := range k.Missing {
+				out = append(out, ParamProblem{Param: joinParam(param, m), Reason: "required", Message: "missing required parameter"})
+			}
+			return
+		case *kind.AdditionalProperties:
+			for _, p := range k.Properties {
+				out = append(out, ParamProblem{Param: joinParam(param, p), Reason: "unknown", Message: "no such parameter"})
+			}
+			return
+		case *kind.Type:
+			out = append(out, ParamProblem{param, "type", msg})
+		case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
+			out = append(out, ParamProblem{param, "enum", "value is not one of the allowed choices"})
+		case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum, *kind.MultipleOf:
+			out = append(out, ParamProblem{param, "range", msg})
+		case *kind.MinLength, *kind.MaxLength:
+			out = append(out, ParamProblem{param, "length", msg})
+		case *kind.Pattern:
+			out = append(out, ParamProblem{param, "pattern", msg})
+		case *kind.Format, *kind.ContentEncoding:
+			out = append(out, ParamProblem{param, "format", msg})
+		case *kind.UniqueItems:
+			out = append(out, ParamProblem{param, "duplicate", msg})
+		case *kind.MaxItems, *kind.MinItems:
+			out = append(out, ParamProblem{param, "items", msg})
+		default:
+			out = append(out, ParamProblem{param, "invalid", msg})
+		}
+	}
+	walk(e)
+	return out
+}
+
+// paramOf names a parameter from an instance location, dropping array
+// indexes: a bad item is a bad parameter.
+func paramOf(loc []string) string {
+	var parts []string
+	for _, s := range loc {
+		if _, err := strconv.Atoi(s); err == nil {
+			break
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ".")
+}
+
+func joinParam(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// sortProblems orders problems by parameter position, then reason, and
+// drops repeats (anyOf and enum fail together on one bad choice).
+func (t Tool) sortProblems(ps []ParamProblem) []ParamProblem {
+	pos := map[string]int{}
+	for i, p := range t.params {
+		pos[p.name()] = i
+	}
+	rank := func(name string) int {
+		if i, ok := pos[name]; ok {
+			return i
+		}
+		return len(pos)
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ri, rj := rank(ps[i].Param), rank(ps[j].Param); ri != rj {
+			return ri < rj
+		}
+		if ps[i].Param != ps[j].Param {
+			return ps[i].Param < ps[j].Param
+		}
+		return ps[i].Reason < ps[j].Reason
+	})
+	return slices.CompactFunc(ps, func(a, b ParamProblem) bool { return a.Param == b.Param && a.Reason == b.Reason })
+}
+
+// lookup returns the argument of p, if given.
+func lookup(obj map[string]any, p *param) (any, bool) {
+	var cur any = obj
+	for _, seg := range p.path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[seg]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// coerce applies Chromium's conversions to top-level toolname arguments.
+func (t Tool) coerce(obj map[string]any) {
+	for _, p := range t.params {
+		name := p.path[0]
+		v, ok := obj[name]
+		if !ok {
+			continue
+		}
+		switch p.kind {
+		case kindBool:
+			if s, ok := v.(string); ok {
+				switch strings.ToLower(s) {
+				case "true", "on":
+					obj[name] = true
+				case "false", "":
+					obj[name] = false
+				}
+			}
+		case kindCheckboxes, kindSelectMulti:
+			switch x := v.(type) {
+			case string:
+				obj[name] = []any{x}
+			case []any:
+				for i, item := range x {
+					x[i] = stringify(item)
+				}
+			}
+		default:
+			if p.number {
+				if s, ok := v.(string); ok {
+					if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+						obj[name] = json.Number(strings.TrimSpace(s))
+					}
+				}
+				continue
+			}
+			obj[name] = stringify(v)
+		}
+	}
+}
+
+// stringify is JavaScript's String() of a scalar JSON value.
+func stringify(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return v
+}
+
+// HTML value syntaxes: a value outside them is sanitised to "" by the
+// browser, so the call would silently lose it.
+var htmlValueRE = map[string]*regexp.Regexp{
+	"date":           regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`),
+	"time":           regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$`),
+	"datetime-local": regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$`),
+	"month":          regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])$`),
+	"week":           regexp.MustCompile(`^[0-9]{4,}-W(0[1-9]|[1-4][0-9]|5[0-3])$`),
+	"color":          regexp.MustCompile(`^#[0-9a-fA-F]{6}$`),
+	"email":          regexp.MustCompile(`^[a-zA-Z0-9.!#$%&'*+/=?^_{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`),
+}
+
+// htmlValueValid reports whether v is a valid value string for an input of
+// type typ (types without a syntax accept anything).
+func htmlValueValid(typ, v string) bool {
+	re, ok := htmlValueRE[typ]
+	return !ok || re.MatchString(v)
+}
+
+// htmlValue converts a draft-dialect argument to the control's value
+// syntax: JSON Schema's date-time and time carry an offset, the HTML
+// controls take local time.
+func htmlValue(typ, v string) string {
+	switch typ {
+	case "datetime-local":
+		if tm, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			return tm.Format("2006-01-02T15:04:05")
+		}
+	case "time":
+		if tm, err := time.Parse("15:04:05Z07:00", v); err == nil {
+			return tm.Format("15:04:05")
+		}
+	}
+	return v
+}
+
+// htmlProblems checks what the schema cannot say: value syntaxes of date,
+// time, color and email controls, date bounds, and URLs.
+func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
+	var out []ParamProblem
+	for _, p := range t.params {
+		v, ok := lookup(obj, p)
+		if !ok {
+			continue
+		}
+		var values []string
+		switch x := v.(type) {
+		case string:
+			values = []string{x}
+		case []any:
+			if p.kind != kindRepeated {
+				continue
+			}
+			for _, item := range x {
+				if s, ok := item.(string); ok {
+					values = append(values, s)
+				}
+			}
+		default:
+			continue
+		}
+		if p.kind != kindScalar && p.kind != kindRepeated {
+			continue
+		}
+		for _, s := range values {
+			hv := s
+			if t.Meta.Dialect == DialectDraft {
+				hv = htmlValue(p.typ, s)
+			}
+			switch {
+			case !htmlValueValid(p.typ, hv) && !(p.typ == "email" && t.Meta.Dialect == DialectToolname):
+				out = append(out, ParamProblem{p.name(), "format", fmt.Sprintf("%q is not a valid %s value", s, p.typ)})
+			case p.typ == "url" && t.Meta.Dialect == DialectDraft && !absoluteURL(s):
+				out = append(out, ParamProblem{p.name(), "format", fmt.Sprintf("%q is not an absolute URL", s)})
+			case p.minDate != "" && hv < p.minDate:
+				out = append(out, ParamProblem{p.name(), "range", fmt.Sprintf("%q is before %s", s, p.minDate)})
+			case p.maxDate != "" && hv > p.maxDate:
+				out = append(out, ParamProblem{p.name(), "range", fmt.Sprintf("%q is after %s", s, p.maxDate)})
+			}
+		}
+	}
+	return out
+}
+
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != ""
+}
+
+// fills turns validated arguments into fills.
+func (t Tool) fills(obj map[string]any) FillPlan {
+	plan := FillPlan{Tool: t.Name, Fills: []Fill{}, Submit: t.Meta.Autosubmit}
+	if t.href != "" {
+		plan.Navigate = t.navigate(obj)
+		return plan
+	}
+	str := func(s string) *string { return &s }
+	boolean := func(b bool) *bool { return &b }
+	for _, p := range t.params {
+		v, ok := lookup(obj, p)
+		if !ok {
+			continue
+		}
+		fill := func(i int) Fill {
+			c := &t.snap.Controls[i]
+			return Fill{Ref: c.Ref, Index: c.Index, Param: p.name()}
+		}
+		switch p.kind {
+		case kindBool:
+			f := fill(p.controls[0])
+			f.Checked = boolean(v == true)
+			plan.Fills = append(plan.Fills, f)
+		case kindRadio:
+			for _, i := range p.controls {
+				if radioValue(&t.snap.Controls[i]) == v {
+					f := fill(i)
+					f.Checked = boolean(true)
+					plan.Fills = append(plan.Fills, f)
+					break
+				}
+			}
+		case kindCheckboxes:
+			want := map[string]bool{}
+			for _, item := range v.([]any) {
+				want[item.(string)] = true
+			}
+			for _, i := range p.controls {
+				f := fill(i)
+				f.Checked = boolean(want[radioValue(&t.snap.Controls[i])])
+				plan.Fills = append(plan.Fills, f)
+			}
+		case kindSelectMulti:
+			f := fill(p.controls[0])
+			f.Selected = []string{}
+			for _, item := range v.([]any) {
+				f.Selected = append(f.Selected, item.(string))
+			}
+			plan.Fills = append(plan.Fills, f)
+		case kindRepeated:
+			items := v.([]any)
+			for j, i := range p.controls {
+				f := fill(i)
+				val := ""
+				if j < len(items) {
+					val = scalarString(p, items[j], t.Meta.Dialect)
+				}
+				f.Value = str(val)
+				plan.Fills = append(plan.Fills, f)
+			}
+		default:
+			f := fill(p.controls[0])
+			f.Value = str(scalarString(p, v, t.Meta.Dialect))
+			plan.Fills = append(plan.Fills, f)
+		}
+	}
+	return plan
+}
+
+// scalarString is the control value of a validated scalar argument.
+func scalarString(p *param, v any, dialect string) string {
+	switch x := v.(type) {
+	case json.Number:
+		return x.String()
+	case string:
+		if dialect == DialectDraft {
+			return htmlValue(p.typ, x)
+		}
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// navigate builds the URL of an <a> tool call: the href with the given
+// query parameters replaced.
+func (t Tool) navigate(obj map[string]any) string {
+	u, err := url.Parse(t.href)
+	if err != nil || len(obj) == 0 {
+		return t.href
+	}
+	var parts []string
+	done := map[string]bool{}
+	for _, kv := range splitQuery(u.RawQuery) {
+		val := kv.Value.(string)
+		if v, ok := obj[kv.Key].(string); ok {
+			if done[kv.Key] {
+				continue
+			}
+			val = v
+		}
+		done[kv.Key] = true
+		parts = append(parts, url.QueryEscape(kv.Key)+"="+url.QueryEscape(val))
+	}
+	u.RawQuery = strings.Join(parts, "&")
+	return u.String()
+}
+
+// DefaultArgs returns the arguments that reproduce the form's current
+// values: what the page would submit if nobody touched it. Empty values
+// and number values that are not numbers are left out, as browsers drop
+// them.
+func (t Tool) DefaultArgs() json.RawMessage {
+	obj := map[string]any{}
+	set := func(p *param, v any) {
+		m := obj
+		for _, seg := range p.path[:len(p.path)-1] {
+			next, ok := m[seg].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				m[seg] = next
+			}
+			m = next
+		}
+		m[p.path[len(p.path)-1]] = v
+	}
+	for _, p := range t.params {
+		if p.kind == kindQuery {
+			continue
+		}
+		c := &t.snap.Controls[p.controls[0]]
+		switch p.kind {
+		case kindBool:
+			set(p, c.Checked)
+		case kindRadio:
+			for _, i := range p.controls {
+				if rc := &t.snap.Controls[i]; rc.Checked {
+					set(p, radioValue(rc))
+					break
+				}
+			}
+		case kindCheckboxes:
+			values := []any{}
+			for _, i := range p.controls {
+				if rc := &t.snap.Controls[i]; rc.Checked && !slices.Contains(values, any(radioValue(rc))) {
+					values = append(values, radioValue(rc))
+				}
+			}
+			set(p, values)
+		case kindSelectMulti:
+			values := []any{}
+			for _, o := range c.Options {
+				if o.Selected && !o.Disabled && !slices.Contains(values, any(o.Value)) {
+					values = append(values, o.Value)
+				}
+			}
+			set(p, values)
+		case kindRepeated:
+			var values []any
+			for _, i := range p.controls {
+				if v := t.snap.Controls[i].Value; v != "" {
+					values = append(values, v)
+				}
+			}
+			if len(values) > 0 {
+				set(p, values)
+			}
+		case kindSelect:
+			// A disabled option is never submitted, even when selected.
+			if hasEnabledOption(c, c.Value) {
+				set(p, c.Value)
+			}
+		default:
+			if c.Value == "" || !htmlValueValid(c.Type, c.Value) {
+				continue
+			}
+			if p.number {
+				if v, ok := parseHTMLFloat(c.Value); ok {
+					set(p, v)
+				}
+				continue
+			}
+			set(p, c.Value)
+		}
+	}
+	b, _ := json.Marshal(obj)
+	return b
+}
+
+func hasEnabledOption(c *Control, v string) bool {
+	for _, o := range c.Options {
+		if o.Value == v && !o.Disabled {
+			return true
+		}
+	}
+	return false
+}

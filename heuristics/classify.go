@@ -1,0 +1,354 @@
+package heuristics
+
+import (
+	"github.com/tessera-app/tessera/form"
+)
+
+// MinConfidence is the confidence below which Classify predicts no token:
+// filling the wrong data is worse than filling nothing.
+const MinConfidence = 0.5
+
+// A Result is the classification of one control.
+type Result struct {
+	// Index is the control's index in Snapshot.Controls.
+	Index int `json:"index"`
+	// Token is the WHATWG autofill field name, or "" when the control is
+	// not (confidently) a known field.
+	Token string `json:"token,omitempty"`
+	// Concept is the concept IRI of Token, or "".
+	Concept string `json:"concept,omitempty"`
+	// Confidence is how sure the classification is, from 0 to 1.
+	Confidence float64 `json:"confidence"`
+	// Section and Mode carry the autocomplete section ("section-*") and
+	// shipping/billing mode when the page declared them.
+	Section string `json:"section,omitempty"`
+	Mode    string `json:"mode,omitempty"`
+	// Evidence lists the signals that decided, strongest first.
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence is one signal that contributed to a Result.
+type Evidence struct {
+	// Signal names where the evidence came from: "autocomplete", "type",
+	// "tool-param", "label", "name", "id", "placeholder", "aria-label",
+	// "aria-labelledby", "aria-describedby", "title", "nearby", "legend",
+	// "options" or a structural pass ("pass:name-pair", ...).
+	Signal string `json:"signal"`
+	// Rule is the id of the keyword rule or pass that fired.
+	Rule string `json:"rule"`
+	// Text is the normalized text the rule matched, when there was one.
+	Text string `json:"text,omitempty"`
+}
+
+// A source is one place a control carries text evidence, with the weight
+// that evidence has. Sources are ordered from the strongest signal to the
+// weakest; the first that matches a rule decides.
+type source struct {
+	signal string
+	weight float64
+	text   func(c *form.Control) string
+	// ident marks identifiers (name, id), read from the right.
+	ident bool
+}
+
+var sources = []source{
+	{"tool-param", 0.95, toolParamText, false},
+	{"label", 0.9, func(c *form.Control) string { return labelText(c, true) }, false},
+	{"aria-label", 0.9, func(c *form.Control) string { return c.AriaLabel }, false},
+	{"aria-labelledby", 0.85, func(c *form.Control) string { return c.AriaLabelledBy }, false},
+	{"name", 0.85, func(c *form.Control) string { return c.Name }, true},
+	{"id", 0.85, func(c *form.Control) string { return c.ID }, true},
+	{"placeholder", 0.85, func(c *form.Control) string { return c.Placeholder }, false},
+	{"label", 0.8, func(c *form.Control) string { return labelText(c, false) }, false},
+	{"title", 0.75, func(c *form.Control) string { return c.Title }, false},
+	{"aria-describedby", 0.6, func(c *form.Control) string { return c.AriaDescribedBy }, false},
+	{"nearby", 0.6, func(c *form.Control) string { return c.NearbyText }, false},
+}
+
+// toolParamText is the declarative WebMCP description of a control, in
+// either dialect.
+func toolParamText(c *form.Control) string {
+	for _, k := range []string{"toolparamdescription", "tool-param-description", "toolparamtitle", "tool-param-title"} {
+		if v := c.Attrs[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// labelText returns the control's visible label. explicit selects labels a
+// page tied to the control (label elements, aria-labelledby); otherwise it
+// returns labels inferred from layout (preceding text, table headers, dt).
+// Labels taken from the placeholder, title or aria-label are left to those
+// sources, which carry their own weights.
+func labelText(c *form.Control, explicit bool) string {
+	switch c.LabelSource {
+	case "label-for", "label-wrap", "aria-labelledby":
+		if explicit {
+			if c.LabelElementText != "" {
+				return c.LabelElementText
+			}
+			return c.Label
+		}
+	case "preceding-text", "table-header", "dt":
+		if !explicit {
+			return c.Label
+		}
+	}
+	return ""
+}
+
+// controlKind maps a control to the rule kinds that apply to it; 0 means the
+// control holds no profile data at all (buttons, files, checkboxes).
+func controlKind(c *form.Control) controlKinds {
+	switch c.Tag {
+	case "select":
+		return ckSelect
+	case "textarea":
+		return ckTextarea
+	}
+	switch c.Type {
+	case "hidden", "submit", "button", "image", "reset", "file", "checkbox",
+		"color", "range":
+		return 0
+	case "radio":
+		return ckChoice
+	}
+	return ckText
+}
+
+// Classify classifies every control of a snapshot, returning one Result per
+// control in Snapshot.Controls order. Hidden controls are classified too
+// (the page may reveal them) with lower confidence.
+func Classify(s *form.Snapshot) []Result {
+	if s == nil {
+		return nil
+	}
+	out := make([]Result, len(s.Controls))
+	// Pages repeat their words (the same labels in a shipping and a billing
+	// form, placeholders equal to labels): match each text once.
+	memo := matchMemo{}
+	for i := range s.Controls {
+		out[i] = classifyControl(&s.Controls[i], memo)
+	}
+	applyPasses(s, out)
+	for i := range out {
+		r := &out[i]
+		if s.Controls[i].Visibility.Hidden {
+			// Invisible controls are often decoys or duplicates of a visible
+			// field: the same words are weaker evidence there.
+			r.Confidence *= 0.75
+		}
+		if c := &s.Controls[i]; c.ReadOnly && c.Value != "" && !IsGuardToken(r.Token) {
+			// A read-only box with a value shows data; it asks for none.
+			// (Empty read-only boxes are a common trick against browser
+			// autofill and are filled once focused.)
+			r.Confidence *= 0.5
+		}
+		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
+			r.Token = ""
+		}
+		if r.Token == "" {
+			r.Concept = ""
+		} else {
+			r.Concept, _ = ConceptForToken(r.Token)
+		}
+	}
+	return out
+}
+
+// IsGuardToken reports whether a token names a credential or one-time code:
+// such fields are recognised so that profile data never goes into them.
+func IsGuardToken(token string) bool {
+	switch token {
+	case "username", "current-password", "new-password", "one-time-code":
+		return true
+	}
+	return false
+}
+
+// classifyControl applies the per-control rules: a valid autocomplete field
+// name (unless it is a known misuse), else the words.
+func classifyControl(c *form.Control, memo matchMemo) Result {
+	r := Result{Index: c.Index}
+	if controlKind(c) == 0 {
+		r.Evidence = []Evidence{{Signal: "type", Rule: "not-fillable", Text: c.Type}}
+		return r
+	}
+	kw := classifyWords(c, memo)
+	ac := c.AutocompleteInfo
+	if ac == nil || ac.Field == "" {
+		return kw
+	}
+	if _, ok := tokenConcepts[ac.Field]; !ok {
+		return kw
+	}
+	if tok, ok := overrides(ac.Field, kw.Token, c); ok {
+		// The page's token contradicts plainer evidence in a way pages are
+		// known to get wrong; keep what the words say.
+		kw.Token = tok
+		kw.Evidence = append(kw.Evidence, Evidence{Signal: "autocomplete", Rule: "overridden", Text: c.Autocomplete})
+		return kw
+	}
+	r.Token, r.Confidence = ac.Field, 0.99
+	r.Section, r.Mode = ac.Section, ac.Mode
+	r.Evidence = []Evidence{{Signal: "autocomplete", Rule: "autocomplete", Text: c.Autocomplete}}
+	return r
+}
+
+// overrides decides the known misuses of autocomplete: a password token on
+// a box that is not a password (a trick to stop browsers filling it), and
+// card-holder or full-name tokens on boxes whose words say "first name" or
+// "last name" (billing names marked as card names). It returns the token to
+// use instead and whether to use it.
+func overrides(acTok, kwTok string, c *form.Control) (string, bool) {
+	switch acTok {
+	case "new-password", "current-password":
+		if c.Type != "password" {
+			return kwTok, true
+		}
+	case "cc-given-name", "cc-family-name", "name":
+		if kwTok == "given-name" || kwTok == "family-name" {
+			return kwTok, true
+		}
+	}
+	return "", false
+}
+
+// classifyWords classifies a control from everything but its autocomplete
+// attribute: the input type, then keyword rules over each text source.
+func classifyWords(c *form.Control, memo matchMemo) Result {
+	r := Result{Index: c.Index}
+	kind := controlKind(c)
+	if c.Type == "search" {
+		r.Evidence = []Evidence{{Signal: "type", Rule: "search", Text: c.Type}}
+		return r
+	}
+
+	var decided *rule
+	var ev Evidence
+	weight := 0.0
+	texts := make([]string, len(sources))
+	for i, src := range sources {
+		texts[i] = normalize(src.text(c))
+		if decided != nil {
+			continue
+		}
+		if m := memo.match(texts[i], kind, src.ident); m != nil {
+			decided, weight = m, src.weight*m.weight
+			ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
+		}
+	}
+	if decided != nil && decided.kind == kindTarget {
+		// A name, id or label that says "password", "search" or "coupon"
+		// outweighs a weaker source that looks like profile data.
+		for i, src := range sources {
+			if src.weight < 0.8 || texts[i] == "" || texts[i] == ev.Text {
+				continue
+			}
+			if m := memo.match(texts[i], kind, src.ident); m != nil && m.kind != kindTarget {
+				decided, weight = m, src.weight*m.weight
+				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
+				break
+			}
+		}
+	}
+
+	switch c.Type {
+	case "password":
+		tok := "current-password"
+		if decided != nil {
+			switch decided.token {
+			case "new-password", "one-time-code", "cc-csc", "cc-number":
+				// Masked boxes also hold card codes and one-time codes.
+				tok = decided.token
+			}
+		}
+		r.Token, r.Confidence = tok, 0.95
+		r.Evidence = append(r.Evidence, Evidence{Signal: "type", Rule: tok, Text: c.Type})
+		if decided != nil {
+			r.Evidence = append(r.Evidence, ev)
+		}
+		return r
+	case "email":
+		if decided == nil || (decided.kind == kindTarget && decided.token != "email") {
+			r.Token, r.Confidence = "email", 0.9
+			r.Evidence = []Evidence{{Signal: "type", Rule: "email", Text: c.Type}}
+			return r
+		}
+	case "tel":
+		if decided == nil {
+			r.Token, r.Confidence = "tel", 0.8
+			r.Evidence = []Evidence{{Signal: "type", Rule: "tel", Text: c.Type}}
+			return r
+		}
+	}
+	if decided == nil {
+		if tok, conf, rule := fromOptions(c, ""); tok != "" {
+			r.Token, r.Confidence = tok, conf
+			r.Evidence = []Evidence{{Signal: "options", Rule: rule}}
+		}
+		return r
+	}
+	r.Evidence = []Evidence{ev}
+	if decided.kind == kindVeto {
+		return r
+	}
+	r.Token, r.Confidence = decided.token, weight
+	if c.Tag == "select" {
+		if tok, conf, rule := fromOptions(c, decided.token); tok != "" {
+			r.Evidence = append(r.Evidence, Evidence{Signal: "options", Rule: rule})
+			r.Token, r.Confidence = tok, max(conf, weight)
+		}
+	}
+	return r
+}
+
+// matchControl matches one normalized text against the rules that apply to
+// the control, resolving combined address labels ("City, State, ZIP") to
+// their first part: the row pass assigns the rest to the neighbours.
+func matchControl(text string, kind controlKinds, ident bool) *rule {
+	r := match(text, kind, ident)
+	if r == nil || ident || !addressPart[r.id] {
+		return r
+	}
+	best, at := r, len(text)+1
+	for id := range addressPart {
+		rr := rulesByID[id]
+		if rr.kinds&kind == 0 {
+			continue
+		}
+		if loc := rr.re.FindStringIndex(text); loc != nil && loc[0] < at {
+			best, at = rr, loc[0]
+		}
+	}
+	return best
+}
+
+// matchMemo caches matchControl by its arguments for one Classify call.
+type matchMemo map[memoKey]*rule
+
+type memoKey struct {
+	text  string
+	kind  controlKinds
+	ident bool
+}
+
+func (m matchMemo) match(text string, kind controlKinds, ident bool) *rule {
+	if text == "" {
+		return nil
+	}
+	k := memoKey{text, kind, ident}
+	if r, ok := m[k]; ok {
+		return r
+	}
+	r := matchControl(text, kind, ident)
+	m[k] = r
+	return r
+}
+
+// addressPart names the rules of address parts that one combined label may
+// list together.
+var addressPart = map[string]bool{
+	"postal-code": true, "address-level1": true, "address-level2": true, "country": true,
+}

@@ -1,0 +1,227 @@
+package heuristics
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/tessera-app/tessera/form"
+)
+
+// goldenControl is a control of a golden case with the token it must get
+// ("" for none).
+type goldenControl struct {
+	form.Control
+	Want string `json:"want"`
+}
+
+type goldenCase struct {
+	Name     string          `json:"name"`
+	Lang     string          `json:"lang"`
+	Controls []goldenControl `json:"controls"`
+}
+
+func loadGolden(t testing.TB) []goldenCase {
+	t.Helper()
+	data, err := os.ReadFile("testdata/fields.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatalf("parse testdata/fields.json: %v", err)
+	}
+	return cases
+}
+
+// snapshot builds a one-form snapshot from golden controls, filling the
+// defaults a hand-written descriptor leaves out.
+func snapshot(gcs []goldenControl) *form.Snapshot {
+	s := &form.Snapshot{Forms: []form.Form{{Index: 0}}}
+	for i, gc := range gcs {
+		c := gc.Control
+		c.Index, c.FormIndex = i, 0
+		if c.Tag == "" {
+			c.Tag = "input"
+		}
+		if c.Type == "" {
+			c.Type = "text"
+		}
+		if c.Label != "" && c.LabelSource == "" {
+			c.LabelSource, c.LabelElementText = "label-for", c.Label
+		}
+		s.Controls = append(s.Controls, c)
+		s.Forms[0].Controls = append(s.Forms[0].Controls, i)
+	}
+	return s
+}
+
+func TestGolden(t *testing.T) {
+	for _, gc := range loadGolden(t) {
+		t.Run(gc.Name, func(t *testing.T) {
+			s := snapshot(gc.Controls)
+			res := Classify(s)
+			if len(res) != len(s.Controls) {
+				t.Fatalf("Classify returned %d results for %d controls", len(res), len(s.Controls))
+			}
+			for i, want := range gc.Controls {
+				r := res[i]
+				if r.Token != want.Want {
+					t.Errorf("Classify(%s #%d %q).Token = %q, want %q (evidence %+v)", gc.Name, i, describe(&s.Controls[i]), r.Token, want.Want, r.Evidence)
+				}
+				if r.Index != i {
+					t.Errorf("Classify(%s #%d).Index = %d", gc.Name, i, r.Index)
+				}
+				if r.Confidence < 0 || r.Confidence > 1 {
+					t.Errorf("Classify(%s #%d).Confidence = %v, want 0..1", gc.Name, i, r.Confidence)
+				}
+				wantConcept, _ := ConceptForToken(want.Want)
+				if r.Concept != wantConcept {
+					t.Errorf("Classify(%s #%d).Concept = %q, want %q", gc.Name, i, r.Concept, wantConcept)
+				}
+			}
+		})
+	}
+}
+
+func describe(c *form.Control) string {
+	for _, s := range []string{c.Label, c.Name, c.ID, c.Placeholder} {
+		if s != "" {
+			return s
+		}
+	}
+	return c.Type
+}
+
+// TestGoldenCoversEveryToken fails when a token of the concept table is not
+// predicted by any golden case: every concept is tested.
+func TestGoldenCoversEveryToken(t *testing.T) {
+	seen := map[string]bool{}
+	for _, gc := range loadGolden(t) {
+		for _, c := range gc.Controls {
+			seen[c.Want] = true
+		}
+	}
+	for _, tok := range sortedTokens() {
+		if !seen[tok] {
+			t.Errorf("no golden case expects token %q", tok)
+		}
+	}
+}
+
+// TestEveryTokenHasRule fails when a token of the concept table has no
+// keyword rule: the table and the rules must not drift apart.
+func TestEveryTokenHasRule(t *testing.T) {
+	has := map[string]bool{}
+	for _, r := range rules {
+		if r.token != "" {
+			has[r.token] = true
+		}
+		if _, ok := tokenConcepts[r.token]; r.token != "" && !ok {
+			t.Errorf("rule %q predicts %q, which is not an autofill token", r.id, r.token)
+		}
+	}
+	for _, tok := range sortedTokens() {
+		if !has[tok] {
+			t.Errorf("token %q has no rule", tok)
+		}
+	}
+}
+
+// TestRuleIDsUnique guards the evidence: a rule id names one rule.
+func TestRuleIDsUnique(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range rules {
+		if ids[r.id] {
+			t.Errorf("rule id %q used twice", r.id)
+		}
+		ids[r.id] = true
+	}
+	for _, p := range passes {
+		if ids[p.id] {
+			t.Errorf("pass id %q is also a rule id", p.id)
+		}
+		ids[p.id] = true
+	}
+}
+
+func sortedTokens() []string {
+	toks := Tokens()
+	sort.Strings(toks)
+	return toks
+}
+
+func TestHiddenControlsLowerConfidence(t *testing.T) {
+	s := snapshot([]goldenControl{{Control: form.Control{Label: "Email"}}, {Control: form.Control{Label: "Email"}}})
+	s.Controls[1].Visibility = form.Visibility{Hidden: true, Reason: "display-none"}
+	res := Classify(s)
+	if res[0].Token != "email" || res[0].Confidence <= res[1].Confidence {
+		t.Errorf("Classify(visible, hidden email) = %+v, %+v; want the hidden one less confident", res[0], res[1])
+	}
+}
+
+func TestClassifyNil(t *testing.T) {
+	if got := Classify(nil); got != nil {
+		t.Errorf("Classify(nil) = %v, want nil", got)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"billing[first_name]", "billing first name"},
+		{"customerEmailAddress", "customer email address"},
+		{"address2", "address 2"},
+		{"  Téléphone  portable: ", "telephone portable"},
+		{"ＥＭＡＩＬ", "email"},
+		{"nom d’utilisateur", "nom d'utilisateur"},
+		{"郵便番号", "郵便番号"},
+	}
+	for _, tt := range tests {
+		if got := normalize(tt.in); got != tt.want {
+			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestOptionShapes(t *testing.T) {
+	opts := func(texts ...string) []form.Option {
+		var o []form.Option
+		for _, t := range texts {
+			o = append(o, form.Option{Value: t, Text: t})
+		}
+		return o
+	}
+	tests := []struct {
+		name string
+		opts []form.Option
+		want shape
+	}{
+		{"countries-de", opts("Deutschland", "Österreich", "Schweiz", "Frankreich", "Italien"), shapeCountry},
+		{"countries-with-codes", opts("Germany (+49)", "France (+33)", "Spain (+34)", "Italy (+39)", "Poland (+48)"), shapeCountry},
+		{"dial-codes", opts("+1", "+44", "+49", "+33", "+34"), shapeDialCode},
+		{"months-es", opts("Mes", "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"), shapeMonth},
+		{"years-past", opts("2005", "2004", "2003", "1990", "1950"), shapeYearPast},
+		{"years-future", opts("2026", "2027", "2028", "2029", "2030"), shapeYearFuture},
+		{"gender-pl", opts("Kobieta", "Mężczyzna"), shapeGender},
+		{"sizes", opts("S", "M", "L", "XL"), shapeNone},
+	}
+	for _, tt := range tests {
+		c := &form.Control{Tag: "select", Type: "select-one", Options: tt.opts}
+		if got := optionShape(c); got != tt.want {
+			t.Errorf("optionShape(%s) = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	if got := slices.Index([]shape{shapeDay}, optionShape(&form.Control{Tag: "select", Options: opts(days()...)})); got != 0 {
+		t.Errorf("optionShape(1..31) is not a day list")
+	}
+}
+
+func days() []string {
+	var d []string
+	for i := 1; i <= 31; i++ {
+		d = append(d, string(rune('0'+i/10))+string(rune('0'+i%10)))
+	}
+	return d
+}

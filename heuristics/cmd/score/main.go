@@ -1,0 +1,119 @@
+// Command score measures Tessera's field classification on a labelled
+// corpus laid out like ../shared/corpus: every X.html with
+// X.html.expected.json beside it, at any depth. It reports, per source and
+// overall, recall on profile and payment fields and precision of the fields
+// Tessera would fill, strict and lenient, for the pages as served and with
+// every autocomplete attribute removed (corpus README, "How classification
+// will be scored").
+//
+//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v]
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "score:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run parses the command line, scores the corpus and writes the report.
+func run(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("score", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dir := fl.String("corpus", "", "corpus `directory` (X.html + X.html.expected.json at any depth)")
+	asJSON := fl.Bool("json", false, "write the scores as JSON")
+	chrome := fl.String("chrome", "", "Chromium predictions `file` (JSON lines) to score side by side; default: DIR/chromium156-predictions.jsonl when present")
+	verbose := fl.Bool("v", false, "list every wrong prediction with its evidence")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || fl.NArg() > 0 {
+		fl.Usage()
+		return fmt.Errorf("%w: -corpus DIR is required", flag.ErrHelp)
+	}
+	pages, err := findPages(*dir)
+	if err != nil {
+		return err
+	}
+	chromePath := *chrome
+	if chromePath == "" {
+		if p := filepath.Join(*dir, "chromium156-predictions.jsonl"); fileExists(p) {
+			chromePath = p
+		}
+	}
+	var preds map[string]map[string]map[int]string
+	if chromePath != "" {
+		if preds, err = chromePredictions(chromePath); err != nil {
+			return err
+		}
+	}
+	var misses []Miss
+	var mp *[]Miss
+	if *verbose {
+		mp = &misses
+	}
+	scores, err := scoreCorpus(pages, preds, mp)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		return enc.Encode(struct {
+			Pages  int     `json:"pages"`
+			Scores []Score `json:"scores"`
+			Misses []Miss  `json:"misses,omitempty"`
+		}{len(pages), scores, misses})
+	}
+	for _, m := range misses {
+		why := make([]string, 0, len(m.Why))
+		for _, e := range m.Why {
+			why = append(why, e.Signal+":"+e.Rule+"="+fmt.Sprintf("%q", e.Text))
+		}
+		fmt.Fprintf(stdout, "MISS %s %s #%d want=%q got=%q label=%q %s\n", m.Variant, m.File, m.Index, m.Want, m.Got, m.Label, strings.Join(why, " "))
+	}
+	return writeTable(stdout, len(pages), scores)
+}
+
+func writeTable(w io.Writer, pages int, scores []Score) error {
+	fmt.Fprintf(w, "%d pages\n", pages)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "source\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient")
+	for _, last := range []bool{false, true} {
+		for _, s := range scores {
+			if (s.Source == "all") != last {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\n", s.Source, s.System, variantName(s.Variant),
+				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient)
+		}
+	}
+	return tw.Flush()
+}
+
+func variantName(v string) string {
+	if v == variantNoAC {
+		return "no-autocomplete"
+	}
+	return "as-served"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

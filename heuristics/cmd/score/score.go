@@ -1,0 +1,470 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics"
+)
+
+// maxExpectedBytes bounds one expected-labels file.
+const maxExpectedBytes = 16 << 20
+
+// Variants of a page that are scored.
+const (
+	variantServed = "asis" // the page as served
+	variantNoAC   = "noac" // every autocomplete attribute removed
+)
+
+// errNoPages is returned for a corpus directory without labelled pages.
+var errNoPages = errors.New("no labelled pages")
+
+// expectedFile is the layout of X.html.expected.json: either fields (DDG,
+// Formasaurus) or controls plus rows aligned by control_index (Chromium).
+type expectedFile struct {
+	Source   string          `json:"source"`
+	File     string          `json:"file"`
+	Fields   []expectedField `json:"fields"`
+	Controls []expectedField `json:"controls"`
+	Rows     []struct {
+		ControlIndex      *int    `json:"control_index"`
+		AutocompleteToken *string `json:"autocomplete_token"`
+		Concept           *string `json:"concept"`
+		Type              string  `json:"type"`
+	} `json:"rows"`
+}
+
+type expectedField struct {
+	ControlIndex      int     `json:"control_index"`
+	Tag               string  `json:"tag"`
+	Type              string  `json:"type"`
+	Hidden            bool    `json:"hidden"`
+	Expected          *string `json:"expected"`
+	Concept           *string `json:"concept"`
+	AutocompleteToken *string `json:"autocomplete_token"`
+}
+
+// A truth is the label of one scored control.
+type truth struct {
+	index int
+	// token is the expected autofill token ("" for "not something to
+	// autofill").
+	token string
+	// alts are further concepts a lenient reading accepts ("username or
+	// email" accepts email).
+	alts []string
+	// label is the source's own label, for error listings.
+	label string
+}
+
+// altTarget reports whether a lenient reading of the label names profile
+// data ("username or email" is an email field to a lenient scorer).
+func (t truth) altTarget() bool {
+	for _, a := range t.alts {
+		if !strings.HasPrefix(a, "ext:") {
+			return true
+		}
+	}
+	return false
+}
+
+// A page is one labelled HTML file.
+type page struct {
+	path   string // as found under the corpus directory
+	rel    string // relative to the corpus directory, slash-separated
+	source string
+	truths []truth
+}
+
+// Counts are the tallies behind precision and recall.
+type Counts struct {
+	// Targets is the number of scored fields labelled with a profile or
+	// payment token; Found and FoundLenient how many were predicted right.
+	Targets      int `json:"targets"`
+	Found        int `json:"found"`
+	FoundLenient int `json:"foundLenient"`
+	// Predicted is the number of scored fields predicted as a profile or
+	// payment token; Right and RightLenient how many of those were right.
+	Predicted    int `json:"predicted"`
+	Right        int `json:"right"`
+	RightLenient int `json:"rightLenient"`
+}
+
+func (c *Counts) add(o Counts) {
+	c.Targets += o.Targets
+	c.Found += o.Found
+	c.FoundLenient += o.FoundLenient
+	c.Predicted += o.Predicted
+	c.Right += o.Right
+	c.RightLenient += o.RightLenient
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// A Score is one line of the report.
+type Score struct {
+	Source           string  `json:"source"`
+	Variant          string  `json:"variant"`
+	System           string  `json:"system"`
+	Counts           Counts  `json:"counts"`
+	Precision        float64 `json:"precision"`
+	Recall           float64 `json:"recall"`
+	PrecisionLenient float64 `json:"precisionLenient"`
+	RecallLenient    float64 `json:"recallLenient"`
+}
+
+func newScore(source, variant, system string, c Counts) Score {
+	return Score{
+		Source: source, Variant: variant, System: system, Counts: c,
+		Precision: ratio(c.Right, c.Predicted), Recall: ratio(c.Found, c.Targets),
+		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.Targets),
+	}
+}
+
+// A Miss is one scored field predicted wrongly, for the -v listing.
+type Miss struct {
+	File    string                `json:"file"`
+	Variant string                `json:"variant"`
+	Index   int                   `json:"control_index"`
+	Want    string                `json:"want"`
+	Got     string                `json:"got"`
+	Label   string                `json:"label"`
+	Why     []heuristics.Evidence `json:"why,omitempty"`
+}
+
+// isTarget reports whether a token is profile or payment data: every
+// autofill field name except credentials and one-time codes.
+func isTarget(tok string) bool {
+	if tok == "" || heuristics.IsGuardToken(tok) {
+		return false
+	}
+	_, ok := heuristics.ConceptForToken(tok)
+	return ok
+}
+
+// lenientPairs are the close pairs the lenient variant accepts.
+var lenientPairs = map[[2]string]bool{
+	{"street-address", "address-line1"}: true, {"address-line1", "street-address"}: true,
+	{"tel", "tel-national"}: true, {"tel-national", "tel"}: true,
+}
+
+// judge scores one prediction against one truth: strict and lenient.
+func judge(t truth, pred string) (strict, lenient bool) {
+	if pred == t.token {
+		return true, true
+	}
+	if lenientPairs[[2]string{t.token, pred}] {
+		return false, true
+	}
+	if pred == "address-line2" && apartment(t.label) {
+		return false, true
+	}
+	if c, ok := heuristics.ConceptForToken(pred); ok && slices.Contains(t.alts, c) {
+		return false, true
+	}
+	return false, false
+}
+
+// apartment reports whether a source label names an apartment or suite
+// number (the lenient variant accepts address-line2 for it).
+func apartment(label string) bool {
+	l := strings.ToLower(label)
+	return strings.Contains(l, "apart") || strings.Contains(l, "suite") || strings.Contains(l, "unit")
+}
+
+// scoredControl reports whether the scoring rules count a control: visible
+// input (not hidden/submit/button/image/reset/file), select or textarea.
+func scoredControl(f expectedField) bool {
+	if f.Hidden {
+		return false
+	}
+	if f.Tag == "input" {
+		switch strings.ToLower(f.Type) {
+		case "hidden", "submit", "button", "image", "reset", "file":
+			return false
+		}
+	}
+	return f.Tag == "input" || f.Tag == "select" || f.Tag == "textarea"
+}
+
+// loadPage reads the expected labels of one page and turns them into truths
+// by the source's rules.
+func loadPage(dir, path string) (*page, error) {
+	data, err := readLimited(path+".expected.json", maxExpectedBytes)
+	if err != nil {
+		return nil, err
+	}
+	var ef expectedFile
+	if err := json.Unmarshal(data, &ef); err != nil {
+		return nil, fmt.Errorf("parse %s.expected.json: %w", path, err)
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		rel = path
+	}
+	p := &page{path: path, rel: filepath.ToSlash(rel), source: ef.Source}
+	if p.source == "" {
+		p.source = strings.SplitN(p.rel, "/", 2)[0]
+	}
+	switch {
+	case ef.Fields != nil:
+		for _, f := range ef.Fields {
+			if !scoredControl(f) {
+				continue
+			}
+			if f.Expected == nil && p.source != "ddg_autofill" {
+				// Formasaurus leaves fields it did not annotate unlabelled:
+				// they are not scored. DuckDuckGo labels every field, and an
+				// unlabelled one is "not something to autofill". (A
+				// Formasaurus "XX" label is scored as "not something to
+				// autofill": that reproduces the reference figures the
+				// corpus README gives for Chromium.)
+				continue
+			}
+			t := truth{index: f.ControlIndex, token: deref(f.AutocompleteToken), label: deref(f.Expected)}
+			t.alts = alternatives(f.Concept)
+			p.truths = append(p.truths, t)
+		}
+	default:
+		meta := map[int]expectedField{}
+		for _, f := range ef.Controls {
+			meta[f.ControlIndex] = f
+		}
+		for _, r := range ef.Rows {
+			if r.ControlIndex == nil {
+				continue
+			}
+			f, ok := meta[*r.ControlIndex]
+			if !ok || !scoredControl(f) {
+				continue
+			}
+			p.truths = append(p.truths, truth{index: *r.ControlIndex, token: deref(r.AutocompleteToken), alts: alternatives(r.Concept), label: r.Type})
+		}
+	}
+	return p, nil
+}
+
+func alternatives(concept *string) []string {
+	if concept == nil || !strings.Contains(*concept, "|") {
+		return nil
+	}
+	return strings.Split(*concept, "|")
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("read %s: larger than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// findPages lists every X.html under dir that has X.html.expected.json
+// beside it, at any depth, in lexical order.
+func findPages(dir string) ([]*page, error) {
+	var pages []*page
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return nil
+		}
+		if _, err := os.Stat(path + ".expected.json"); err != nil {
+			return nil
+		}
+		p, err := loadPage(dir, path)
+		if err != nil {
+			return err
+		}
+		pages = append(pages, p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan corpus %s: %w", dir, err)
+	}
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("scan corpus %s: %w", dir, errNoPages)
+	}
+	return pages, nil
+}
+
+// classifyPage extracts and classifies one page in both variants and
+// returns the predicted token of every control, and the evidence.
+func classifyPage(p *page) (map[string][]heuristics.Result, error) {
+	data, err := readLimited(p.path, form.DefaultMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]heuristics.Result{}
+	for _, v := range []string{variantServed, variantNoAC} {
+		snap, err := form.Extract(bytes.NewReader(data), form.ExtractOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("extract %s: %w", p.rel, err)
+		}
+		if v == variantNoAC {
+			stripAutocomplete(snap)
+		}
+		out[v] = heuristics.Classify(snap)
+	}
+	return out, nil
+}
+
+// stripAutocomplete removes every autocomplete attribute from a snapshot,
+// as if the page had been served without them.
+func stripAutocomplete(s *form.Snapshot) {
+	for i := range s.Controls {
+		s.Controls[i].Autocomplete = ""
+		s.Controls[i].AutocompleteInfo = nil
+	}
+}
+
+// tally scores one page's predictions, calling miss for every error.
+func tally(p *page, variant string, pred func(i int) string, miss func(t truth, got string)) Counts {
+	var c Counts
+	for _, t := range p.truths {
+		got := pred(t.index)
+		strict, lenient := judge(t, got)
+		if isTarget(t.token) || t.altTarget() {
+			c.Targets++
+			if strict {
+				c.Found++
+			}
+			if lenient {
+				c.FoundLenient++
+			}
+		}
+		if isTarget(got) {
+			c.Predicted++
+			if strict {
+				c.Right++
+			}
+			if lenient {
+				c.RightLenient++
+			}
+		}
+		if !strict && (isTarget(t.token) || t.altTarget() || isTarget(got)) && miss != nil {
+			miss(t, got)
+		}
+	}
+	return c
+}
+
+// chromePredictions reads chromium156-predictions.jsonl: variant -> file ->
+// control index -> token.
+func chromePredictions(path string) (map[string]map[string]map[int]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]map[string]map[int]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var row struct {
+			Variant      string  `json:"variant"`
+			File         string  `json:"file"`
+			ControlIndex int     `json:"control_index"`
+			Token        *string `json:"token"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", path, err)
+		}
+		if out[row.Variant] == nil {
+			out[row.Variant] = map[string]map[int]string{}
+		}
+		if out[row.Variant][row.File] == nil {
+			out[row.Variant][row.File] = map[int]string{}
+		}
+		out[row.Variant][row.File][row.ControlIndex] = deref(row.Token)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// scoreCorpus classifies every page of a corpus and returns the scores per
+// source and overall (source "all"), for Tessera and, when chrome is not
+// nil, for Chrome's recorded predictions.
+func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, misses *[]Miss) ([]Score, error) {
+	type key struct{ source, variant, system string }
+	totals := map[key]*Counts{}
+	addTo := func(k key, c Counts) {
+		for _, kk := range []key{k, {"all", k.variant, k.system}} {
+			if totals[kk] == nil {
+				totals[kk] = &Counts{}
+			}
+			totals[kk].add(c)
+		}
+	}
+	for _, p := range pages {
+		res, err := classifyPage(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range []string{variantServed, variantNoAC} {
+			rs := res[v]
+			pred := func(i int) string {
+				if i < 0 || i >= len(rs) {
+					return ""
+				}
+				return rs[i].Token
+			}
+			var onMiss func(t truth, got string)
+			if misses != nil {
+				onMiss = func(t truth, got string) {
+					m := Miss{File: p.rel, Variant: v, Index: t.index, Want: t.token, Got: got, Label: t.label}
+					if t.index >= 0 && t.index < len(rs) {
+						m.Why = rs[t.index].Evidence
+					}
+					*misses = append(*misses, m)
+				}
+			}
+			addTo(key{p.source, v, "tessera"}, tally(p, v, pred, onMiss))
+			if chrome != nil {
+				cp := chrome[v][p.rel]
+				addTo(key{p.source, v, "chromium156"}, tally(p, v, func(i int) string { return cp[i] }, nil))
+			}
+		}
+	}
+	var out []Score
+	for k, c := range totals {
+		out = append(out, newScore(k.source, k.variant, k.system, *c))
+	}
+	slices.SortFunc(out, func(a, b Score) int {
+		return strings.Compare(a.Source+"\x00"+a.System+"\x00"+a.Variant, b.Source+"\x00"+b.System+"\x00"+b.Variant)
+	})
+	return out, nil
+}

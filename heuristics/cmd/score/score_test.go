@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+// TestScoreCorpus scores a corpus of our own two pages, one in the
+// DuckDuckGo layout and one in the Chromium layout, and checks every tally.
+func TestScoreCorpus(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-corpus", "testdata/corpus", "-json", "-v"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Pages  int     `json:"pages"`
+		Scores []Score `json:"scores"`
+		Misses []Miss  `json:"misses"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pages != 2 {
+		t.Fatalf("pages = %d, want 2", rep.Pages)
+	}
+	get := func(source, variant string) Counts {
+		for _, s := range rep.Scores {
+			if s.Source == source && s.Variant == variant && s.System == "tessera" {
+				return s.Counts
+			}
+		}
+		t.Fatalf("no score for %s/%s", source, variant)
+		return Counts{}
+	}
+	tests := []struct {
+		source, variant string
+		want            Counts
+	}{
+		// given, family and the "username or email" field are targets
+		// (the last only leniently found); company is predicted against an
+		// "unknown" label; the promo code and password are never predicted.
+		{"ddg_autofill", variantServed, Counts{Targets: 3, Found: 2, FoundLenient: 3, Predicted: 4, Right: 2, RightLenient: 3}},
+		{"ddg_autofill", variantNoAC, Counts{Targets: 3, Found: 2, FoundLenient: 3, Predicted: 4, Right: 2, RightLenient: 3}},
+		// Chromium rows: name pair right, postcode labelled city is wrong,
+		// the unaligned row and the unlabelled textarea are not scored.
+		{"chromium", variantNoAC, Counts{Targets: 3, Found: 2, FoundLenient: 2, Predicted: 3, Right: 2, RightLenient: 2}},
+		{"all", variantNoAC, Counts{Targets: 6, Found: 4, FoundLenient: 5, Predicted: 7, Right: 4, RightLenient: 5}},
+	}
+	for _, tt := range tests {
+		if got := get(tt.source, tt.variant); got != tt.want {
+			t.Errorf("score(%s, %s) = %+v, want %+v", tt.source, tt.variant, got, tt.want)
+		}
+	}
+	if len(rep.Misses) == 0 {
+		t.Error("-v listed no misses")
+	}
+}
+
+func TestScoreTable(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-corpus", "testdata/corpus"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 pages", "ddg_autofill", "chromium", "no-autocomplete", "as-served"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestScoreErrors(t *testing.T) {
+	if err := run(nil, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("run() = %v, want a usage error", err)
+	}
+	if err := run([]string{"-corpus", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, errNoPages) {
+		t.Errorf("run(empty dir) = %v, want errNoPages", err)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	tests := []struct {
+		t               truth
+		pred            string
+		strict, lenient bool
+	}{
+		{truth{token: "email"}, "email", true, true},
+		{truth{token: "address-line1"}, "street-address", false, true},
+		{truth{token: "tel-national"}, "tel", false, true},
+		{truth{token: "username", alts: []string{"ext:username", "https://schema.org/email"}}, "email", false, true},
+		{truth{token: "address-line2", label: "Apartment"}, "address-line2", true, true},
+		{truth{token: "given-name"}, "family-name", false, false},
+	}
+	for _, tt := range tests {
+		s, l := judge(tt.t, tt.pred)
+		if s != tt.strict || l != tt.lenient {
+			t.Errorf("judge(%+v, %q) = %v, %v, want %v, %v", tt.t, tt.pred, s, l, tt.strict, tt.lenient)
+		}
+	}
+}

@@ -1,0 +1,356 @@
+package heuristics
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
+	"github.com/tessera-app/tessera/form"
+)
+
+// A shape is what the options of a select (or a radio's value) look like,
+// independent of any label.
+type shape int
+
+const (
+	shapeNone shape = iota
+	shapeCountry
+	shapeDialCode
+	shapeUSState
+	shapeMonth
+	shapeDay
+	shapeYearPast
+	shapeYearFuture
+	shapeGender
+	shapeHonorific
+)
+
+// maxOptions bounds how many options are inspected: a select with thousands
+// of options is not made more certain by reading all of them.
+const maxOptions = 400
+
+// countryLangs are the languages whose country names are recognised in
+// option texts (the held-out forms span 30+ countries).
+var countryLangs = []string{
+	"en", "de", "fr", "es", "it", "pt", "nl", "pl", "sv", "ru", "ja", "zh",
+	"zh-Hant", "ko", "tr", "id", "cs", "da", "fi", "nb", "hu", "ro", "el",
+	"uk", "ar", "he", "hi", "th", "vi", "sk", "bg", "hr", "ms", "lt", "lv", "et",
+}
+
+// countryNames is the set of folded, lower-cased country names in
+// countryLangs, from CLDR via x/text, built on first use.
+var countryNames = sync.OnceValue(func() map[string]bool {
+	set := make(map[string]bool, 10000)
+	var regions []language.Region
+	for a := 'A'; a <= 'Z'; a++ {
+		for b := 'A'; b <= 'Z'; b++ {
+			r, err := language.ParseRegion(string([]rune{a, b}))
+			if err == nil && r.IsCountry() {
+				regions = append(regions, r)
+			}
+		}
+	}
+	for _, l := range countryLangs {
+		namer := display.Regions(language.MustParse(l))
+		for _, r := range regions {
+			if n := namer.Name(r); n != "" {
+				set[normalize(n)] = true
+			}
+		}
+	}
+	for _, extra := range []string{"usa", "us", "uk", "great britain", "england", "russia", "south korea", "korea", "vietnam", "holland", "czech republic", "turkey", "macedonia", "swaziland", "burma", "ivory coast", "cape verde", "vatican"} {
+		set[extra] = true
+	}
+	return set
+})
+
+var usStates = func() map[string]bool {
+	set := map[string]bool{}
+	for _, s := range []string{
+		"alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "district of columbia", "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio", "oklahoma", "oregon", "pennsylvania", "rhode island", "south carolina", "south dakota", "tennessee", "texas", "utah", "vermont", "virginia", "washington", "west virginia", "wisconsin", "wyoming", "puerto rico", "guam", "american samoa", "virgin islands", "armed forces americas", "armed forces europe", "armed forces pacific",
+		"al", "ak", "az", "ar", "ca", "co", "ct", "de", "dc", "fl", "ga", "hi", "id", "il", "in", "ia", "ks", "ky", "la", "me", "md", "ma", "mi", "mn", "ms", "mo", "mt", "ne", "nv", "nh", "nj", "nm", "ny", "nc", "nd", "oh", "ok", "or", "pa", "ri", "sc", "sd", "tn", "tx", "ut", "vt", "va", "wa", "wv", "wi", "wy", "pr", "gu", "as", "vi", "aa", "ae", "ap",
+		// Canadian provinces share US state pickers on North American forms.
+		"alberta", "british columbia", "manitoba", "new brunswick", "newfoundland and labrador", "nova scotia", "ontario", "prince edward island", "quebec", "saskatchewan", "northwest territories", "nunavut", "yukon",
+	} {
+		set[s] = true
+	}
+	return set
+}()
+
+// monthPrefixes are the first three letters (folded) of month names in the
+// supported languages; monthWords are month names in scripts where a
+// prefix is not a word.
+var monthPrefixes = func() map[string]bool {
+	set := map[string]bool{}
+	for _, l := range []string{
+		"jan feb mar apr may jun jul aug sep oct nov dec", // en, sv, nl, da, no
+		"mai okt dez maa mei maj",                         // de, nl, sv
+		"jan fev avr jui aou sep dec",                     // fr, pt
+		"ene abr ago dic",                                 // es
+		"gen mag giu lug set ott",                         // it
+		"out",                                             // pt
+		"sty lut kwi cze lip sie wrz paz lis gru",         // pl
+		"oca sub nis haz tem agu eyl eki kas ara",         // tr
+		"ags des", // id
+		"led uno bre dub kve cer cvc zar rij lis pro", // cs
+		"tam hel maa huh kes hei elo syy lok mar jou", // fi
+		"ian iun iul noi", // ro
+		"янв фев мар апр май июн июл авг сен окт ноя дек",      // ru
+		"січ лют бер кві тра чер лип сер вер жов лис гру",      // uk
+		"ιαν φεβ μαρ απρ μαι ιου ιουλ αυγ σεπ οκτ νοε δεκ",     // el
+		"jan feb mar apr maj jun jul aug szep okt nov dec sze", // hu
+	} {
+		for _, w := range strings.Fields(l) {
+			set[fold(w)] = true
+		}
+	}
+	return set
+}()
+
+// genderWords and honorificWords are option texts (folded, lower case) of
+// gender and title pickers, comma-separated so entries may hold spaces.
+var genderWords = wordSet("male, female, m, f, man, woman, men, women, mann, frau, mannlich, weiblich, divers, " +
+	"homme, femme, masculin, feminin, hombre, mujer, masculino, femenino, uomo, donna, maschio, femmina, " +
+	"maschile, femminile, vrouw, mezczyzna, kobieta, kvinna, mand, kvinde, mies, nainen, muz, zena, ferfi, " +
+	"barbat, femeie, мужской, женский, мужчина, женщина, чоловік, жінка, 男, 女, 男性, 女性, 남, 여, 남성, 여성, " +
+	"남자, 여자, erkek, kadin, pria, wanita, laki laki, perempuan, other, andere, autre, otro, altro, outro, " +
+	"anders, inne, annat, diverse, nonbinary, non binary")
+
+var honorificWords = wordSet("mr, mrs, ms, miss, mx, dr, prof, herr, frau, m, mme, mlle, sr, sra, srta, sig, sig ra, " +
+	"signor, signora, dhr, mevr, pan, pani, hr, fr, г н, г жа, господин, госпожа, bay, bayan, bapak, ibu, sdr, sdri")
+
+// wordSet normalizes a comma-separated list into a set, so entries match
+// normalized option texts.
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Split(s, ",") {
+		if w = normalize(w); w != "" {
+			set[w] = true
+		}
+	}
+	return set
+}
+
+// optionTexts returns the normalized texts of a select's options, without
+// placeholders ("Select...", "--", empty values).
+func optionTexts(c *form.Control) (texts, values, raws []string) {
+	for i, o := range c.Options {
+		if i >= maxOptions {
+			break
+		}
+		t := normalize(o.Text)
+		if t == "" {
+			t = normalize(o.Label)
+		}
+		if o.Value == "" && i == 0 || t == "" {
+			continue
+		}
+		texts = append(texts, t)
+		values = append(values, strings.TrimSpace(o.Value))
+		raws = append(raws, o.Text)
+	}
+	return texts, values, raws
+}
+
+// optionShape classifies the options of a select, or the value and text of
+// a radio button.
+func optionShape(c *form.Control) shape {
+	if c.Type == "radio" {
+		if len(c.Options) == 0 {
+			return shapeNone
+		}
+		o := c.Options[0]
+		switch {
+		case genderWords[normalize(o.Text)] && len(o.Text) > 1 || genderWords[normalize(o.Value)] && len(o.Value) > 1:
+			// Single letters ("M", "F") say little on one radio button.
+			return shapeGender
+		case honorificWords[normalize(o.Text)]:
+			return shapeHonorific
+		}
+		return shapeNone
+	}
+	if c.Tag != "select" {
+		return shapeNone
+	}
+	texts, values, raws := optionTexts(c)
+	n := len(texts)
+	if n == 0 {
+		return shapeNone
+	}
+	var country, dial, state, month, gender, honor int
+	var nums []int
+	for i, t := range texts {
+		if dialCode.MatchString(raws[i]) {
+			dial++
+		}
+		if ct := countryText(t); countryNames()[ct] || countryNames()[stripParen(ct)] {
+			country++
+		}
+		if usStates[t] {
+			state++
+		}
+		if isMonth(t) {
+			month++
+		}
+		if genderWords[t] {
+			gender++
+		}
+		if honorificWords[t] {
+			honor++
+		}
+		if v, err := strconv.Atoi(values[i]); err == nil && len(values[i]) == 4 && v >= 1900 && v <= 2100 {
+			// "22" shown for the value "2022": the value says the year.
+			nums = append(nums, v)
+		} else if v, err := strconv.Atoi(t); err == nil {
+			nums = append(nums, v)
+		} else if v, err := strconv.Atoi(values[i]); err == nil && len(values[i]) == len(t) {
+			nums = append(nums, v)
+		}
+	}
+	switch {
+	case n >= 5 && country*10 >= n*6:
+		// Country names with calling codes ("Germany (+49)") are still a
+		// country picker: the person picks a country.
+		return shapeCountry
+	case n >= 5 && dial*10 >= n*6:
+		return shapeDialCode
+	case n >= 10 && state*10 >= n*7:
+		return shapeUSState
+	case n >= 12 && n <= 13 && month >= 12:
+		return shapeMonth
+	case gender >= 2 && gender*10 >= n*6:
+		return shapeGender
+	case honor >= 2 && honor*10 >= n*6:
+		return shapeHonorific
+	}
+	return numericShape(nums, n)
+}
+
+// dialCode matches a calling code in an option's raw text ("+49",
+// "(+1)"), which normalize would drop.
+var dialCode = regexp.MustCompile(`\+ ?\d{1,4}\b`)
+
+// numericShape recognises day (1-31), month (1-12) and year lists.
+func numericShape(nums []int, n int) shape {
+	if len(nums) < 5 || len(nums)*10 < n*9 {
+		return shapeNone
+	}
+	lo, hi := nums[0], nums[0]
+	for _, v := range nums {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	switch {
+	case lo >= 0 && hi == 12 && len(nums) >= 12 && len(nums) <= 13:
+		return shapeMonth
+	case lo >= 0 && lo <= 1 && hi >= 28 && hi <= 31 && len(nums) >= 28 && len(nums) <= 32:
+		return shapeDay
+	case lo >= 1900 && hi <= 2100 && hi <= 2015:
+		return shapeYearPast
+	case lo >= 1900 && hi <= 2100 && lo >= 2015:
+		return shapeYearFuture
+	case lo >= 1900 && hi <= 2100 && lo <= 1990:
+		return shapeYearPast
+	}
+	return shapeNone
+}
+
+// isMonth reports whether a normalized option text is a month name (or a
+// CJK "N月"/"N월").
+func isMonth(t string) bool {
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "月"), "월")
+	if v, err := strconv.Atoi(strings.TrimSpace(t)); err == nil {
+		return v >= 1 && v <= 12
+	}
+	w, _, _ := strings.Cut(t, " ")
+	if v, err := strconv.Atoi(w); err == nil && v >= 1 && v <= 12 {
+		// "01 - January", "1 Jan"
+		return true
+	}
+	r := []rune(w)
+	if len(r) < 3 {
+		return false
+	}
+	return monthPrefixes[string(r[:3])] || (len(r) >= 4 && monthPrefixes[string(r[:4])])
+}
+
+// countryText drops the numbers from a normalized option text, leaving
+// the country name of "germany 49" or "49 germany".
+func countryText(t string) string {
+	if !strings.ContainsAny(t, "0123456789") {
+		return t
+	}
+	f := strings.Fields(t)
+	out := f[:0]
+	for _, w := range f {
+		if _, err := strconv.Atoi(w); err != nil {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func stripParen(t string) string {
+	if i := strings.IndexAny(t, "(["); i > 0 {
+		return strings.TrimSpace(t[:i])
+	}
+	return t
+}
+
+// fromOptions refines or supplies a token from the options of a select or
+// the value of a radio button. hint is the token the keywords gave ("" when
+// none); a shape alone (a list of months, say) names a token only when the
+// hint or the shape is unambiguous.
+func fromOptions(c *form.Control, hint string) (token string, conf float64, ruleID string) {
+	sh := optionShape(c)
+	switch sh {
+	case shapeDialCode:
+		switch hint {
+		case "country":
+			// "Country" with "+49" beside each name: the country is what
+			// the person picks; the calling code follows from it.
+			return "country", 0.9, "options:country"
+		case "", "tel", "tel-country-code":
+			return "tel-country-code", 0.85, "options:dial-code"
+		}
+	case shapeCountry:
+		if hint == "" || hint == "country" || addressPart[hint] {
+			return "country", 0.9, "options:country"
+		}
+	case shapeUSState:
+		if hint == "" || addressPart[hint] {
+			return "address-level1", 0.9, "options:us-state"
+		}
+	case shapeMonth:
+		switch {
+		case strings.HasPrefix(hint, "cc-exp"):
+			return "cc-exp-month", 0.9, "options:month"
+		case strings.HasPrefix(hint, "bday"):
+			return "bday-month", 0.9, "options:month"
+		}
+	case shapeDay:
+		if strings.HasPrefix(hint, "bday") {
+			return "bday-day", 0.9, "options:day"
+		}
+	case shapeYearPast:
+		if strings.HasPrefix(hint, "bday") {
+			return "bday-year", 0.9, "options:year-past"
+		}
+	case shapeYearFuture:
+		if strings.HasPrefix(hint, "cc-exp") {
+			return "cc-exp-year", 0.9, "options:year-future"
+		}
+	case shapeGender:
+		if hint == "" || hint == "sex" || hint == "honorific-prefix" {
+			return "sex", 0.8, "options:gender"
+		}
+	case shapeHonorific:
+		if hint == "" || hint == "honorific-prefix" || hint == "sex" {
+			return "honorific-prefix", lowValue, "options:honorific"
+		}
+	}
+	return "", 0, ""
+}

@@ -1,0 +1,553 @@
+package heuristics
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/tessera-app/tessera/form"
+)
+
+// A pass is a structural rule over neighbouring controls of one form: it
+// reads and refines the per-control results. Passes run in order.
+type pass struct {
+	id  string
+	run func(g *group)
+}
+
+// passes is the ordered table of structural passes.
+var passes = []pass{
+	{"radio-group", radioGroups},
+	{"name-pair", namePairs},
+	{"address-run", addressRuns},
+	{"address-row", addressRows},
+	{"phone-split", phoneSplits},
+	{"birth-date", birthDates},
+	{"card-expiry", cardExpiry},
+	{"card-fields", cardFields},
+	{"passwords", passwords},
+}
+
+// A group is the sequence of fillable controls of one form (or of
+// the controls outside any form) that passes look at.
+type group struct {
+	s    *form.Snapshot
+	out  []Result
+	seq  []int // indexes into s.Controls, document order
+	pass string
+}
+
+func (g *group) c(k int) *form.Control { return &g.s.Controls[g.seq[k]] }
+func (g *group) r(k int) *Result       { return &g.out[g.seq[k]] }
+func (g *group) tok(k int) string      { return g.out[g.seq[k]].Token }
+
+// set records a pass's decision for the k-th control of the group. A token
+// the page declared in autocomplete is kept: neighbours are weaker evidence.
+func (g *group) set(k int, token string, conf float64) {
+	r := g.r(k)
+	if len(r.Evidence) > 0 && r.Evidence[0].Rule == "autocomplete" {
+		return
+	}
+	r.Token, r.Confidence = token, conf
+	r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: token}}, r.Evidence...)
+}
+
+// rule returns the id of the keyword rule that decided the k-th control
+// ("" when none did).
+func (g *group) rule(k int) string {
+	for _, e := range g.r(k).Evidence {
+		if !strings.HasPrefix(e.Signal, "pass:") && e.Signal != "options" {
+			return e.Rule
+		}
+	}
+	return ""
+}
+
+// text returns the normalized text that decided the k-th control.
+func (g *group) text(k int) string {
+	for _, e := range g.r(k).Evidence {
+		if !strings.HasPrefix(e.Signal, "pass:") && e.Signal != "options" {
+			return e.Text
+		}
+	}
+	return ""
+}
+
+// blank reports whether the k-th control carried no text evidence at all:
+// such controls take their meaning from the neighbour they follow.
+func (g *group) blank(k int) bool {
+	return g.tok(k) == "" && len(g.r(k).Evidence) == 0
+}
+
+// applyPasses runs every structural pass over each form's controls, and
+// over the controls outside any form.
+func applyPasses(s *form.Snapshot, out []Result) {
+	var groups [][]int
+	for _, f := range s.Forms {
+		groups = append(groups, f.Controls)
+	}
+	var loose []int
+	for i := range s.Controls {
+		if s.Controls[i].FormIndex < 0 || s.Controls[i].FormIndex >= len(s.Forms) {
+			loose = append(loose, i)
+		}
+	}
+	groups = append(groups, loose)
+	for _, idx := range groups {
+		g := &group{s: s, out: out}
+		for _, i := range idx {
+			if i < 0 || i >= len(s.Controls) {
+				continue
+			}
+			c := &s.Controls[i]
+			// Hidden controls stay in the sequence: a billing block hidden
+			// until "same as shipping" is unticked has the same structure.
+			if controlKind(c) == 0 {
+				continue
+			}
+			g.seq = append(g.seq, i)
+		}
+		for _, p := range passes {
+			g.pass = p.id
+			p.run(g)
+		}
+	}
+}
+
+// radioGroups gives every radio button of a group the token of any member
+// (name="gender" with labels "Male"/"Female" is one field).
+func radioGroups(g *group) {
+	byName := map[string][]int{}
+	for k := range g.seq {
+		c := g.c(k)
+		if c.Type == "radio" && c.Name != "" {
+			byName[c.Name] = append(byName[c.Name], k)
+		}
+	}
+	for _, ks := range byName {
+		tok, conf := "", 0.0
+		for _, k := range ks {
+			if t := g.tok(k); t == "sex" || t == "honorific-prefix" {
+				if g.r(k).Confidence > conf {
+					tok, conf = t, g.r(k).Confidence
+				}
+			}
+		}
+		if tok == "" {
+			continue
+		}
+		for _, k := range ks {
+			if g.tok(k) != tok {
+				g.set(k, tok, conf)
+			}
+		}
+	}
+}
+
+// namePairs resolves a generic "Name" next to an explicit first or last
+// name: "Name" + "Surname" is given + family, "Name" + "Vorname" is family +
+// given.
+func namePairs(g *group) {
+	for k := 0; k+1 < len(g.seq); k++ {
+		a, b := g.rule(k), g.rule(k+1)
+		switch {
+		case (a == "name" || a == "full-name") && g.tok(k) == "name" && g.tok(k+1) == "family-name":
+			g.set(k, "given-name", 0.8)
+		case a == "name" && g.tok(k) == "name" && g.tok(k+1) == "given-name":
+			g.set(k, "family-name", 0.8)
+		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "given-name":
+			g.set(k+1, "family-name", 0.8)
+		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "family-name":
+			g.set(k+1, "given-name", 0.8)
+		}
+	}
+}
+
+// addressRuns numbers runs of street address lines: "Address" followed by
+// another "Address" (or an unlabelled box) is line 1 and line 2.
+func addressRuns(g *group) {
+	for k := 0; k < len(g.seq); k++ {
+		if g.tok(k) != "address-line1" || g.c(k).Tag == "textarea" {
+			continue
+		}
+		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" {
+			// A street box beside a house-number box holds the street
+			// name only: neither a full address line nor anything the
+			// profile has on its own.
+			g.set(k, "", 0)
+			continue
+		}
+		line := 1
+		for j := k + 1; j < len(g.seq) && line < 3; j++ {
+			c := g.c(j)
+			if controlKind(c) != ckText {
+				break
+			}
+			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
+			cont := g.tok(j) == "address-line1" && line == 1
+			if !same && !cont && !g.blank(j) {
+				break
+			}
+			line++
+			g.set(j, "address-line"+string(rune('0'+line)), 0.75)
+			k = j
+		}
+	}
+}
+
+// addressRows spreads a combined label ("City, State, ZIP" or "PLZ / Ort")
+// over the controls of its row, in the order the label names them.
+func addressRows(g *group) {
+	for k := 0; k < len(g.seq); k++ {
+		if !addressPart[g.rule(k)] || !addressPart[g.tok(k)] {
+			continue
+		}
+		text := g.text(k)
+		parts := labelParts(text)
+		if len(parts) < 2 {
+			continue
+		}
+		next := 1
+		for j := k + 1; j < len(g.seq) && next < len(parts); j++ {
+			if !(g.blank(j) || g.text(j) == text || slices.Contains(parts, g.tok(j))) {
+				break
+			}
+			if optionShape(g.c(j)) != shapeNone {
+				// A list that says what it is (countries, states) speaks
+				// for itself.
+				if t := g.tok(j); slices.Contains(parts[next:], t) {
+					next = slices.Index(parts, t) + 1
+				}
+				continue
+			}
+			if t := g.tok(j); slices.Contains(parts[next:], t) && g.text(j) != text {
+				// The control named itself (a state picker, say): keep it
+				// and move past its part.
+				next = slices.Index(parts, t) + 1
+				continue
+			}
+			g.set(j, parts[next], 0.7)
+			next++
+		}
+	}
+}
+
+// labelParts lists the address parts a combined label names, in the order
+// they appear in it.
+func labelParts(text string) []string {
+	type at struct {
+		pos int
+		tok string
+	}
+	var found []at
+	for id := range addressPart {
+		if id == "country" {
+			// "Country/Region" names one field, not a row of two.
+			continue
+		}
+		r := rulesByID[id]
+		if loc := r.re.FindStringIndex(text); loc != nil {
+			found = append(found, at{loc[0], r.token})
+		}
+	}
+	slices.SortFunc(found, func(a, b at) int { return a.pos - b.pos })
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.tok
+	}
+	return out
+}
+
+// phoneSplits recognises a telephone number split over adjacent short boxes
+// (country code, area code, local prefix, local suffix), by their lengths.
+func phoneSplits(g *group) {
+	for k := 0; k < len(g.seq); k++ {
+		if !strings.HasPrefix(g.tok(k), "tel") {
+			continue
+		}
+		run := []int{k}
+		limit := 3
+		if g.tok(k) == "tel-country-code" || g.c(k).Tag == "select" {
+			limit = 4
+		}
+		for j := k + 1; j < len(g.seq) && len(run) < limit; j++ {
+			c := g.c(j)
+			if controlKind(c) != ckText && !(c.Tag == "select" && g.tok(j) == "") {
+				break
+			}
+			if !(g.blank(j) || strings.HasPrefix(g.tok(j), "tel") && g.tok(j) != "tel-extension") {
+				break
+			}
+			if strings.HasPrefix(g.tok(j), "tel") && g.text(j) != g.text(k) && g.tok(j) == "tel" && !short(g.c(j-1)) {
+				break
+			}
+			run = append(run, j)
+		}
+		if len(run) < 2 {
+			continue
+		}
+		shortAll := true
+		for _, j := range run[:len(run)-1] {
+			if !short(g.c(j)) {
+				shortAll = false
+			}
+		}
+		if !shortAll {
+			continue
+		}
+		var toks []string
+		switch len(run) {
+		case 2:
+			toks = []string{"tel-area-code", "tel-local"}
+			if g.tok(run[0]) == "tel-country-code" || g.c(run[0]).Tag == "select" {
+				toks = []string{"tel-country-code", "tel-national"}
+			}
+		case 3:
+			toks = []string{"tel-area-code", "tel-local-prefix", "tel-local-suffix"}
+			if g.tok(run[0]) == "tel-country-code" || g.c(run[0]).Tag == "select" {
+				toks = []string{"tel-country-code", "tel-area-code", "tel-local"}
+			}
+		case 4:
+			toks = []string{"tel-country-code", "tel-area-code", "tel-local-prefix", "tel-local-suffix"}
+		}
+		for i, j := range run {
+			g.set(j, toks[i], 0.8)
+		}
+		k = run[len(run)-1]
+	}
+}
+
+// short reports whether a text box is sized for a part of a number (at most
+// five characters), or is a select (a country-code picker).
+func short(c *form.Control) bool {
+	if c.Tag == "select" {
+		return true
+	}
+	m := c.Constraints.MaxLength
+	return m > 0 && m <= 5
+}
+
+// datePart matches words naming a day, month or year part of a date, in the
+// supported languages.
+var (
+	dayPart   = regexp.MustCompile(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|日|일|gun|hari|tgl)(?: |$)`)
+	monthPart = regexp.MustCompile(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|月|월|ay|bulan|bln)(?: |$)`)
+	yearPart  = regexp.MustCompile(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anno|jaar|rok|ar|год|年|년|yil|tahun|thn)(?: |$)`)
+)
+
+// partOf names the date part a control asks for, from its option shape,
+// its words or (a four-character box) its length, or "" when it does not
+// say.
+func partOf(c *form.Control) string {
+	if p := namedPart(c); p != "" {
+		return p
+	}
+	if c.Constraints.MaxLength == 4 {
+		return "year"
+	}
+	return ""
+}
+
+// namedPart is the date part a control's options or words name.
+func namedPart(c *form.Control) string {
+	switch optionShape(c) {
+	case shapeDay:
+		return "day"
+	case shapeMonth:
+		return "month"
+	case shapeYearPast, shapeYearFuture:
+		return "year"
+	}
+	for _, t := range []string{c.Placeholder, c.Name, c.ID, c.LabelElementText, c.AriaLabel, c.Label} {
+		n := normalize(t)
+		if n == "" {
+			continue
+		}
+		switch {
+		case dayPart.MatchString(n):
+			return "day"
+		case monthPart.MatchString(n):
+			return "month"
+		case yearPart.MatchString(n):
+			return "year"
+		}
+	}
+	return ""
+}
+
+// birthDates splits a birth date asked in parts (three selects or boxes)
+// into day, month and year.
+func birthDates(g *group) {
+	for k := 0; k < len(g.seq); k++ {
+		tok := g.tok(k)
+		anchored := strings.HasPrefix(tok, "bday")
+		if !anchored && !(g.blank(k) && optionShape(g.c(k)) != shapeNone) {
+			continue
+		}
+		var run, unnamed []int
+		parts := map[string]int{}
+		for j := k; j < len(g.seq) && len(run) < 3; j++ {
+			if j > k && !(g.blank(j) || strings.HasPrefix(g.tok(j), "bday")) {
+				break
+			}
+			p := partOf(g.c(j))
+			if p == "" {
+				if !anchored || !twoChars(g.c(j)) {
+					break
+				}
+				// A two-character box: day or month, told by the order.
+				unnamed = append(unnamed, j)
+				run = append(run, j)
+				continue
+			}
+			if _, dup := parts[p]; dup {
+				break
+			}
+			parts[p] = j
+			run = append(run, j)
+		}
+		if !dateOrder(g, run, unnamed, parts) {
+			continue
+		}
+		if len(run) < 2 {
+			if tok == "bday" && g.c(k).Type != "date" {
+				// One box or list of a birth date that names its part
+				// ("Year of birth").
+				if p := namedPart(g.c(k)); p != "" {
+					g.set(k, "bday-"+p, 0.8)
+				}
+			}
+			continue
+		}
+		if !anchored {
+			// Without a birth label, only day + month + past-year lists are
+			// a birth date (future years are a card expiry).
+			y, ok := parts["year"]
+			if len(run) < 3 || !ok || optionShape(g.c(y)) != shapeYearPast {
+				continue
+			}
+		}
+		conf := 0.85
+		if !anchored {
+			conf = 0.65
+		}
+		for p, j := range parts {
+			g.set(j, "bday-"+p, conf)
+		}
+		k = run[len(run)-1]
+	}
+}
+
+func twoChars(c *form.Control) bool {
+	return c.Tag == "input" && c.Constraints.MaxLength == 2
+}
+
+// dateOrder names the two-character boxes of a birth date by the order of
+// its parts: after a year they are month then day (year-first dates, as in
+// East Asia and ISO 8601); before one, month then day in US English pages
+// and day then month elsewhere. It reports whether the run is usable.
+func dateOrder(g *group, run, unnamed []int, parts map[string]int) bool {
+	if len(unnamed) == 0 {
+		return true
+	}
+	if len(run) != 3 || len(unnamed) != 2 {
+		return false
+	}
+	y, ok := parts["year"]
+	if !ok {
+		return false
+	}
+	order := []string{"day", "month"}
+	switch {
+	case y == run[0]:
+		order = []string{"month", "day"}
+	case strings.EqualFold(g.s.Lang, "en-us") || strings.EqualFold(g.s.Lang, "en"):
+		order = []string{"month", "day"}
+	}
+	for i, j := range unnamed {
+		parts[order[i]] = j
+	}
+	return true
+}
+
+// combinedDate matches the text of one box that takes month and year
+// together ("MM / YY", "month/year"): it is not half of a pair.
+var combinedDate = regexp.MustCompile(`(?:^| )(?:mm|month|monat|mois|mes)\s?(?:yy|yyyy|aa|jj|year|jahr)\b`)
+
+// cardExpiry splits an expiry date asked in two parts into month and year.
+func cardExpiry(g *group) {
+	for k := 0; k+1 < len(g.seq); k++ {
+		if g.tok(k) == "" && g.tok(k+1) == "" && optionShape(g.c(k)) == shapeMonth && optionShape(g.c(k+1)) == shapeYearFuture {
+			// A list of months beside a list of coming years is an expiry
+			// date, whatever the labels say.
+			g.set(k, "cc-exp-month", 0.7)
+			g.set(k+1, "cc-exp-year", 0.7)
+			k++
+			continue
+		}
+		if !strings.HasPrefix(g.tok(k), "cc-exp") {
+			continue
+		}
+		j := k + 1
+		if !(g.blank(j) || strings.HasPrefix(g.tok(j), "cc-exp")) || combinedDate.MatchString(g.text(k)) {
+			continue
+		}
+		a, b := partOf(g.c(k)), partOf(g.c(j))
+		switch {
+		case g.tok(k) == "cc-exp" && g.tok(j) == "cc-exp" || g.tok(k) == "cc-exp" && g.blank(j):
+			if a == "year" && b != "year" {
+				g.set(k, "cc-exp-year", 0.8)
+				g.set(j, "cc-exp-month", 0.8)
+			} else if b != "month" {
+				g.set(k, "cc-exp-month", 0.8)
+				g.set(j, "cc-exp-year", 0.8)
+			}
+			k = j
+		case g.tok(k) == "cc-exp-month" && g.blank(j) && b != "month" && b != "day":
+			g.set(j, "cc-exp-year", 0.8)
+			k = j
+		}
+	}
+}
+
+// passwords marks every password box of a form with two or more of them as
+// a new password (sign-up and change-password forms ask twice).
+func passwords(g *group) {
+	var ks []int
+	for k := range g.seq {
+		if g.c(k).Type == "password" {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) < 2 {
+		return
+	}
+	for _, k := range ks[len(ks)-2:] {
+		if g.tok(k) == "current-password" {
+			g.set(k, "new-password", 0.9)
+		}
+	}
+}
+
+// cardFields reads a bare "Name" or "Number" inside a payment card block
+// (next to a card number, expiry or security code) as the card's holder or
+// number: the profile's name does not belong there.
+func cardFields(g *group) {
+	card := func(k int) bool {
+		return k >= 0 && k < len(g.seq) && strings.HasPrefix(g.tok(k), "cc-")
+	}
+	for k := range g.seq {
+		if !card(k-1) && !card(k+1) && !(card(k-2) && card(k+2)) {
+			continue
+		}
+		switch {
+		case g.tok(k) == "name" || g.tok(k) == "given-name" && g.text(k) == "name":
+			g.set(k, "cc-name", 0.8)
+		case g.tok(k) == "" && bareNumber.MatchString(g.text(k)) && g.c(k).Tag == "input":
+			g.set(k, "cc-number", 0.75)
+		}
+	}
+}
+
+// bareNumber matches a control named only "number" (in a card block).
+var bareNumber = regexp.MustCompile(`^(number|num|no|nummer|numero|numer|номер)$`)

@@ -1,0 +1,1214 @@
+package heuristics
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A ruleKind says what a keyword rule's match means for filling.
+type ruleKind int
+
+const (
+	// kindTarget rules name a profile or payment field.
+	kindTarget ruleKind = iota
+	// kindGuard rules name a credential or one-time code: the control gets
+	// that token so that nothing from the profile is ever put in it.
+	kindGuard
+	// kindVeto rules name something that is not profile data at all
+	// (search, coupon, captcha, quantity, comments, ...): no token.
+	kindVeto
+)
+
+// controlKinds is a bit set of the kinds of control a rule may apply to.
+type controlKinds uint8
+
+const (
+	ckText controlKinds = 1 << iota // text-like inputs (text, email, tel, number, ...)
+	ckSelect
+	ckTextarea
+	ckChoice  // radio buttons
+	ckDefault = ckText | ckSelect
+)
+
+// A lang groups the keywords of one language. Keywords are RE2 fragments
+// over normalized text (lower case, folded diacritics, words separated by
+// one space). In scripts that separate words with spaces a keyword must
+// start a word; in the others (CJK, Thai) it may start anywhere.
+type lang struct {
+	code  string
+	words []string
+}
+
+// unspaced lists the languages whose keywords may match inside a word.
+var unspaced = map[string]bool{"ja": true, "zh": true, "ko": true, "th": true}
+
+// A rule maps keyword evidence to a token. Rules are tried in order and the
+// first whose keywords match a piece of evidence wins, so specific rules
+// ("company name", "name on card") come before general ones ("name").
+type rule struct {
+	// id names the rule in evidence.
+	id string
+	// token is the autofill field name the rule predicts ("" for vetoes).
+	token string
+	kind  ruleKind
+	// kinds limits the controls the rule applies to (0: ckDefault).
+	kinds controlKinds
+	// weak marks generic words that identifiers often carry as context
+	// ("txt_postal_code_new_address", "post_code_search" for an address
+	// lookup); reading an identifier from the right, they count only when
+	// nothing else matched.
+	weak bool
+	// whole requires the keyword to be the entire text (for short words
+	// that are ambiguous inside longer labels, like "title" or "ad").
+	whole bool
+	// weight scales the confidence of a match (0: 1).
+	weight float64
+	langs  []lang
+	re     *regexp.Regexp
+}
+
+// rules is the ordered keyword table, strongest and most specific first.
+var rules = []rule{
+	// Things that are never profile data. They come first so that "promo
+	// code" is not a postal code and "search by name" is not a name.
+	{id: "captcha", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
+		{"en", []string{`captcha`, `recaptcha`, `security check`, `type the (characters|text|code)`, `enter the (characters|text) (you see|shown)`, `human verification`}},
+		{"de", []string{`sicherheitscode eingeben`, `zeichen eingeben`}},
+		{"ru", []string{`код с картинки`, `символы с картинки`}},
+		{"zh", []string{`图形验证码`, `图片验证码`}},
+	}},
+	{id: "search", kind: kindVeto, kinds: ckDefault | ckTextarea, weak: true, langs: []lang{
+		{"en", []string{`search`, `keywords?\b`, `find\b`, `look ?up\b`, `query\b`, `^q$`}},
+		{"de", []string{`suche`, `suchbegriff`, `durchsuchen`}},
+		{"fr", []string{`recherche`, `rechercher`}},
+		{"es", []string{`buscar`, `busqueda`, `buscador`}},
+		{"it", []string{`cerca`, `ricerca`}},
+		{"pt", []string{`pesquisa`, `pesquisar`, `procurar`, `busca\b`}},
+		{"nl", []string{`zoeken`, `zoek`}},
+		{"pl", []string{`szukaj`, `wyszukaj`}},
+		{"sv", []string{`sok\b`, `soka\b`}},
+		{"ru", []string{`поиск`, `найти`, `искать`}},
+		{"ja", []string{`検索`}},
+		{"zh", []string{`搜索`, `搜尋`, `查找`}},
+		{"ko", []string{`검색`}},
+		{"tr", []string{`arama`, `ara\b`}},
+		{"id", []string{`cari\b`, `pencarian`}},
+		{"cs", []string{`hledat`, `vyhledat`}},
+		{"fi", []string{`haku`, `hae\b`}},
+		{"hu", []string{`kereses`, `keres\b`}},
+		{"ro", []string{`cauta`, `cautare`}},
+		{"el", []string{`αναζητηση`}},
+		{"uk", []string{`пошук`}},
+		{"ar", []string{`بحث`}},
+		{"he", []string{`חיפוש`}},
+		{"th", []string{`ค้นหา`}},
+		{"vi", []string{`tim kiem`}},
+	}},
+	{id: "coupon", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
+		{"en", []string{`coupon`, `promo`, `voucher`, `gift ?card`, `gift ?certificate`, `discount`, `redeem`, `redemption`, `claim code`, `offer code`, `source code`, `rabatt`}},
+		{"de", []string{`gutschein`, `rabatt`, `aktionscode`, `geschenkkarte`}},
+		{"fr", []string{`code promo`, `bon de reduction`, `reduction`, `carte cadeau`, `cheque cadeau`, `code avantage`}},
+		{"es", []string{`cupon`, `codigo promocional`, `descuento`, `tarjeta regalo`, `vale\b`}},
+		{"it", []string{`buono`, `sconto`, `codice promozionale`, `carta regalo`}},
+		{"pt", []string{`cupom`, `cupao`, `desconto`, `vale presente`, `cartao presente`}},
+		{"nl", []string{`kortingscode`, `korting`, `cadeaukaart`, `cadeaubon`, `waardebon`}},
+		{"pl", []string{`kupon`, `rabat`, `kod promocyjny`, `bon\b`, `karta podarunkowa`}},
+		{"sv", []string{`rabattkod`, `presentkort`, `kampanjkod`}},
+		{"ru", []string{`купон`, `промокод`, `скидк`, `подарочн`}},
+		{"ja", []string{`クーポン`, `割引`, `プロモーション`, `ギフト`}},
+		{"zh", []string{`优惠`, `折扣`, `礼品卡`, `兑换`, `優惠`}},
+		{"ko", []string{`쿠폰`, `할인`, `상품권`}},
+		{"tr", []string{`kupon`, `indirim`, `hediye ceki`}},
+		{"id", []string{`kupon`, `kode promo`, `diskon`, `voucher`}},
+		{"da", []string{`rabatkode`, `gavekort`}},
+		{"fi", []string{`alennuskoodi`, `lahjakortti`}},
+		{"cs", []string{`slevovy`, `sleva`, `darkovy`}},
+		{"hu", []string{`kupon`, `kedvezmeny`}},
+		{"ro", []string{`cupon`, `reducere`}},
+	}},
+	{id: "quantity", kind: kindVeto, langs: []lang{
+		{"en", []string{`qty`, `quantity`, `amount of items`, `how many`}},
+		{"de", []string{`menge`, `anzahl`, `stuckzahl`}},
+		{"fr", []string{`quantite`}},
+		{"es", []string{`cantidad`}},
+		{"it", []string{`quantita`}},
+		{"pt", []string{`quantidade`}},
+		{"nl", []string{`aantal`, `hoeveelheid`}},
+		{"pl", []string{`ilosc`}},
+		{"sv", []string{`antal`}},
+		{"ru", []string{`количество`, `кол во`}},
+		{"ja", []string{`数量`}},
+		{"zh", []string{`数量`, `數量`}},
+		{"ko", []string{`수량`}},
+		{"tr", []string{`adet`, `miktar`}},
+		{"id", []string{`jumlah barang`, `kuantitas`}},
+	}},
+	// A street asked together with its number is the first address line;
+	// a house number asked alone is not one (and makes its street box a
+	// street name, not a line).
+	{id: "street-with-number", token: "address-line1", langs: []lang{
+		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street address (and|&) number`}},
+		{"de", []string{`strasse (und|mit|&|\+|/) ?(hausnummer|hausnr|nr)`, `strasse nr`, `strasse hausnummer`}},
+		{"fr", []string{`(numero|n) et (nom de )?(la )?rue`}},
+		{"es", []string{`calle y numero`}},
+		{"it", []string{`via e (numero )?civico`}},
+		{"pt", []string{`rua e numero`}},
+		{"nl", []string{`straat (en|\+|&) huisnummer`, `straatnaam en huisnummer`}},
+		{"pl", []string{`ulica i (numer|nr)`}},
+		{"sv", []string{`gatuadress och nummer`}},
+		{"ru", []string{`улица дом`, `улица и дом`}},
+	}},
+	{id: "house-number", kind: kindVeto, langs: []lang{
+		{"en", []string{`house ?(number|no|nr|num)`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
+		{"de", []string{`hausnummer`, `hausnr`, `haus nr`}},
+		{"fr", []string{`numero de (rue|voie)`, `n de rue`}},
+		{"es", []string{`numero exterior`, `numero de (la )?calle`, `^numero$`}},
+		{"it", []string{`numero civico`, `civico`}},
+		{"pt", []string{`numero da casa`, `^numero$`}},
+		{"nl", []string{`huisnummer`, `huisnr`}},
+		{"pl", []string{`numer domu`, `nr domu`}},
+		{"sv", []string{`gatunummer`}},
+		{"ru", []string{`дом\b`, `номер дома`}},
+		{"cs", []string{`cislo popisne`}},
+	}},
+	{id: "marital-status", kind: kindVeto, langs: []lang{
+		{"en", []string{`marital`, `civil status`}},
+		{"de", []string{`familienstand`}},
+		{"fr", []string{`(etat|situation) (civil|familiale)`}},
+		{"es", []string{`estado civil`}},
+		{"it", []string{`stato civile`}},
+		{"pt", []string{`estado civil`}},
+		{"nl", []string{`burgerlijke staat`}},
+		{"pl", []string{`stan cywilny`}},
+		{"sv", []string{`civilstand`}},
+		{"ru", []string{`семейное положение`}},
+		{"tr", []string{`medeni hal`}},
+		{"id", []string{`status perkawinan`}},
+	}},
+	{id: "birthplace", kind: kindVeto, langs: []lang{
+		{"en", []string{`(place|country|city|town|state) of birth`, `birth ?place`}},
+		{"de", []string{`geburtsort`, `geburtsland`}},
+		{"fr", []string{`lieu de naissance`, `pays de naissance`}},
+		{"es", []string{`lugar de nacimiento`, `pais de nacimiento`}},
+		{"it", []string{`luogo di nascita`, `comune di nascita`, `provincia di nascita`}},
+		{"pt", []string{`local de nascimento`, `naturalidade`}},
+		{"nl", []string{`geboorteplaats`, `geboorteland`}},
+		{"pl", []string{`miejsce urodzenia`}},
+		{"sv", []string{`fodelseort`}},
+		{"ru", []string{`место рождения`}},
+		{"ja", []string{`出生地`}},
+		{"zh", []string{`出生地`, `籍贯`}},
+		{"tr", []string{`dogum yeri`}},
+		{"id", []string{`tempat lahir`}},
+	}},
+	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
+		{"en", []string{`comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `domain`, `file ?name`, `upload`, `gift message`, `^ext`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|company|business|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project|company|business|organi[sz]ation)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
+		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
+		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
+		{"it", []string{`commento`, `messaggio`, `oggetto`, `note`, `codice fiscale`, `partita iva`}},
+		{"pt", []string{`comentario`, `mensagem`, `assunto`, `observac`, `cpf`, `cnpj`, `nif\b`}},
+		{"nl", []string{`opmerking`, `bericht`, `onderwerp`}},
+		{"pl", []string{`komentarz`, `wiadomosc`, `temat`, `uwagi`, `nip\b`, `pesel`}},
+		{"sv", []string{`kommentar`, `meddelande`, `amne`, `personnummer`}},
+		{"ru", []string{`комментар`, `сообщение`, `тема`, `вопрос`, `инн`, `паспорт`}},
+		{"ja", []string{`お問い合わせ内容`, `コメント`, `メッセージ`, `備考`, `件名`}},
+		{"zh", []string{`留言`, `备注`, `評論`, `评论`, `主题`, `身份证`}},
+		{"ko", []string{`메시지`, `문의`, `제목`, `내용`}},
+		{"tr", []string{`yorum`, `mesaj`, `konu`, `tc kimlik`, `vergi`}},
+		{"id", []string{`komentar`, `pesan`, `catatan`, `subjek`, `nik\b`, `npwp`}},
+	}},
+
+	// Credentials and one-time codes: recognised so they are never filled
+	// with profile data.
+	{id: "one-time-code", token: "one-time-code", kind: kindGuard, langs: []lang{
+		{"en", []string{`one ?time`, `otp\b`, `verification code`, `verify code`, `confirmation code`, `security code sent`, `sms code`, `(2fa|mfa|two factor|authenticat\w*) code`, `^pin$`, `pin (number|no)\b`, `enter (your )?pin`, `passcode`, `activation code`, `token\b`}},
+		{"de", []string{`bestatigungscode`, `verifizierungscode`, `sicherheitscode per`, `einmal`}},
+		{"fr", []string{`code de (verification|confirmation|securite recu)`, `code sms`, `code a usage unique`}},
+		{"es", []string{`codigo de (verificacion|confirmacion)`, `codigo sms`}},
+		{"it", []string{`codice di (verifica|conferma)`, `codice sms`}},
+		{"pt", []string{`codigo de (verificacao|confirmacao)`, `codigo sms`}},
+		{"nl", []string{`verificatiecode`, `bevestigingscode`}},
+		{"pl", []string{`kod (weryfikacyjny|potwierdzajacy|sms)`}},
+		{"sv", []string{`verifieringskod`, `engangskod`}},
+		{"ru", []string{`код подтверждения`, `код из смс`, `одноразов`, `смс код`}},
+		{"ja", []string{`認証コード`, `確認コード`, `ワンタイム`}},
+		{"zh", []string{`验证码`, `驗證碼`, `校验码`, `动态码`}},
+		{"ko", []string{`인증번호`, `인증 번호`, `인증코드`}},
+		{"tr", []string{`dogrulama kodu`, `onay kodu`, `tek kullanimlik`}},
+		{"id", []string{`kode (verifikasi|otp)`}},
+	}},
+	{id: "new-password", token: "new-password", kind: kindGuard, kinds: ckText, langs: []lang{
+		{"en", []string{`(new|confirm|repeat|retype|re ?enter|verify|create|choose) (your )?pass`, `pass(word)? (again|confirm\w*|repeat)`, `confirm ?pass`, `new ?pass`, `password 2`, `pass 2`}},
+		{"de", []string{`neues passwort`, `passwort (wiederholen|bestatigen)`, `kennwort (wiederholen|bestatigen)`}},
+		{"fr", []string{`nouveau mot de passe`, `confirme\w* (le |votre )?mot de passe`, `mot de passe \(?confirm`}},
+		{"es", []string{`nueva contrasena`, `(repetir|confirmar|repite|confirma) (la |tu )?contrasena`}},
+		{"it", []string{`nuova password`, `(conferma|ripeti) (la )?password`}},
+		{"pt", []string{`nova senha`, `(confirmar|repetir|confirme|repita) (a |sua )?senha`}},
+		{"nl", []string{`nieuw wachtwoord`, `(herhaal|bevestig) (je |uw )?wachtwoord`}},
+		{"pl", []string{`nowe haslo`, `(powtorz|potwierdz) haslo`}},
+		{"sv", []string{`nytt losenord`, `(upprepa|bekrafta) losenord`}},
+		{"ru", []string{`новый пароль`, `(повторите|подтвердите|подтверждение) пароль`, `пароль еще раз`}},
+		{"ja", []string{`新しいパスワード`, `パスワード(確認|の確認|再入力)`}},
+		{"zh", []string{`新密码`, `确认密码`, `重复密码`, `確認密碼`}},
+		{"ko", []string{`새 비밀번호`, `비밀번호 확인`}},
+		{"tr", []string{`yeni sifre`, `sifre (tekrar|onay)`}},
+		{"id", []string{`kata sandi baru`, `konfirmasi (kata sandi|password)`, `ulangi (kata sandi|password)`}},
+	}},
+	{id: "current-password", token: "current-password", kind: kindGuard, kinds: ckText, langs: []lang{
+		{"en", []string{`password`, `passwd`, `pass ?phrase`, `pwd\b`, `^pass$`, `^pw$`}},
+		{"de", []string{`passwort`, `kennwort`}},
+		{"fr", []string{`mot de passe`, `mdp\b`}},
+		{"es", []string{`contrasena`, `clave\b`}},
+		{"it", []string{`parola d'ordine`, `parola chiave`}},
+		{"pt", []string{`senha`, `palavra passe`}},
+		{"nl", []string{`wachtwoord`}},
+		{"pl", []string{`haslo`}},
+		{"sv", []string{`losenord`}},
+		{"da", []string{`adgangskode`}},
+		{"fi", []string{`salasana`}},
+		{"cs", []string{`heslo`}},
+		{"hu", []string{`jelszo`}},
+		{"ro", []string{`parola`}},
+		{"el", []string{`κωδικος`}},
+		{"ru", []string{`пароль`}},
+		{"uk", []string{`пароль`}},
+		{"ja", []string{`パスワード`}},
+		{"zh", []string{`密码`, `密碼`}},
+		{"ko", []string{`비밀번호`, `패스워드`}},
+		{"tr", []string{`sifre`, `parola`}},
+		{"id", []string{`kata sandi`, `sandi`}},
+		{"ar", []string{`كلمة المرور`, `كلمة السر`}},
+		{"he", []string{`סיסמה`, `סיסמא`}},
+		{"th", []string{`รหัสผ่าน`}},
+		{"vi", []string{`mat khau`}},
+	}},
+	{id: "username", token: "username", kind: kindGuard, kinds: ckText, langs: []lang{
+		{"en", []string{`e ?mail (address )?or (mobile |phone |cell )?(phone|number|user|login|mobile)`, `(phone|mobile|cell)( number)? or e ?mail`, `user ?(name|id)\b`, `^login$`, `^log ?in (name|id)$`, `(email|e mail) (address )?(or|/) (user|login)`, `(user|login)\w* (or|/) (email|e mail)`, `(log|sign) ?in (name|id)`, `account id`, `^user$`, `^uid$`, `member name`}},
+		{"de", []string{`benutzer`, `anmeldename`}},
+		{"fr", []string{`(nom|identifiant) d'utilisateur`, `identifiant`, `pseudo`}},
+		{"es", []string{`(nombre de )?usuario`}},
+		{"it", []string{`nome utente`, `utente`}},
+		{"pt", []string{`(nome de )?usuario`, `utilizador`}},
+		{"nl", []string{`gebruikersnaam`}},
+		{"pl", []string{`nazwa uzytkownika`}},
+		{"sv", []string{`anvandarnamn`}},
+		{"da", []string{`brugernavn`}},
+		{"fi", []string{`kayttajatunnus`}},
+		{"cs", []string{`uzivatelske jmeno`}},
+		{"ru", []string{`логин`, `имя пользователя`}},
+		{"uk", []string{`логін`}},
+		{"ja", []string{`ユーザー名`, `ユーザid`, `ログイン`}},
+		{"zh", []string{`用户名`, `用戶名`, `帐号`, `账号`, `帳號`}},
+		{"ko", []string{`아이디`, `사용자 이름`}},
+		{"tr", []string{`kullanici adi`}},
+		{"id", []string{`nama pengguna`}},
+		{"hu", []string{`felhasznalonev`}},
+		{"ro", []string{`nume de utilizator`}},
+		{"el", []string{`ονομα χρηστη`}},
+		{"uk", []string{`ім'я користувача`}},
+		{"ar", []string{`اسم المستخدم`}},
+		{"he", []string{`שם משתמש`}},
+		{"hi", []string{`उपयोगकर्ता नाम`}},
+		{"th", []string{`ชื่อผู้ใช้`}},
+		{"vi", []string{`ten dang nhap`}},
+	}},
+
+	// Payment cards: recognised so that they are never filled from the
+	// profile, but classified to help the person see what a form asks.
+	{id: "cc-given-name", token: "cc-given-name", kinds: ckText, langs: []lang{
+		{"en", []string{`first name (on|as on) (the )?card`, `card ?holder'?s? first name`}},
+		{"de", []string{`vorname (des )?karteninhaber`}},
+		{"fr", []string{`prenom du titulaire`}},
+	}},
+	{id: "cc-additional-name", token: "cc-additional-name", kinds: ckText, langs: []lang{
+		{"en", []string{`middle name (on|as on) (the )?card`, `card ?holder'?s? middle name`}},
+	}},
+	{id: "cc-family-name", token: "cc-family-name", kinds: ckText, langs: []lang{
+		{"en", []string{`last name (on|as on) (the )?card`, `card ?holder'?s? last name`}},
+		{"de", []string{`nachname (des )?karteninhaber`}},
+		{"fr", []string{`nom du titulaire de la carte`}},
+	}},
+	{id: "cc-name", token: "cc-name", langs: []lang{
+		{"en", []string{`name as (it )?(appears|shown|printed|written) on (the |your )?card`, `(name|holder) on (the |your )?card`, `card ?holder( ?name)?`, `card owner`, `cc ?name`, `name of card`, `card name`, `cardname`}},
+		{"de", []string{`karteninhaber`, `name auf der karte`}},
+		{"fr", []string{`titulaire de la carte`, `nom sur la carte`, `nom du titulaire`}},
+		{"es", []string{`titular de la tarjeta`, `nombre en la tarjeta`, `nombre del titular`}},
+		{"it", []string{`titolare della carta`, `intestatario`}},
+		{"pt", []string{`titular do cartao`, `nome (no|impresso no) cartao`}},
+		{"nl", []string{`kaarthouder`, `naam op (de )?kaart`}},
+		{"pl", []string{`wlasciciel karty`, `imie i nazwisko na karcie`}},
+		{"sv", []string{`kortinnehavare`, `namn pa kortet`}},
+		{"ru", []string{`владелец карты`, `имя на карте`, `держатель карты`}},
+		{"ja", []string{`カード名義`, `名義人`}},
+		{"zh", []string{`持卡人`}},
+		{"ko", []string{`카드 소유자`, `소유자명`}},
+		{"tr", []string{`kart sahibi`, `kart uzerindeki isim`}},
+		{"id", []string{`nama (pemegang|pada) kartu`}},
+	}},
+	{id: "cc-csc", token: "cc-csc", langs: []lang{
+		{"en", []string{`cvv`, `cvc`, `vcode\b`, `cv2`, `cvn`, `csc\b`, `cid\b`, `security code`, `card code`, `verification (number|value)`, `card verification`, `security number`, `ccv`}},
+		{"de", []string{`prufnummer`, `prufziffer`, `sicherheitscode`, `kartenprufnummer`}},
+		{"fr", []string{`cryptogramme`, `code de securite`, `code securite`}},
+		{"es", []string{`codigo de seguridad`}},
+		{"it", []string{`codice di sicurezza`}},
+		{"pt", []string{`codigo de seguranca`}},
+		{"nl", []string{`beveiligingscode`, `kaartcode`}},
+		{"pl", []string{`kod zabezpieczajacy`}},
+		{"sv", []string{`sakerhetskod`}},
+		{"ru", []string{`код безопасности`}},
+		{"ja", []string{`セキュリティコード`}},
+		{"zh", []string{`安全码`, `安全碼`}},
+		{"ko", []string{`보안 코드`, `보안코드`}},
+		{"tr", []string{`guvenlik kodu`}},
+		{"id", []string{`kode keamanan`}},
+	}},
+	{id: "cc-exp-month", token: "cc-exp-month", langs: []lang{
+		{"en", []string{`(exp|expiry|expiration|expires)\w* ?(date )?month`, `(card|cc) ?month`, `month of expir`, `cc ?exp ?m`, `exp ?mo\b`, `exp ?mm$`}},
+		{"de", []string{`ablaufmonat`, `gultig bis monat`}},
+		{"fr", []string{`mois d'expiration`}},
+		{"es", []string{`mes de (vencimiento|caducidad|expiracion)`}},
+		{"it", []string{`mese di scadenza`}},
+		{"pt", []string{`mes de (validade|vencimento|expiracao)`}},
+		{"nl", []string{`vervalmaand`}},
+		{"ru", []string{`месяц окончания`}},
+	}},
+	{id: "cc-exp-year", token: "cc-exp-year", langs: []lang{
+		{"en", []string{`(exp|expiry|expiration|expires)\w* ?(date )?year`, `(card|cc) ?year`, `year of expir`, `cc ?exp ?y`, `exp ?yr\b`, `exp ?yy`}},
+		{"de", []string{`ablaufjahr`, `gultig bis jahr`}},
+		{"fr", []string{`annee d'expiration`}},
+		{"es", []string{`ano de (vencimiento|caducidad|expiracion)`}},
+		{"it", []string{`anno di scadenza`}},
+		{"pt", []string{`ano de (validade|vencimento|expiracao)`}},
+		{"nl", []string{`vervaljaar`}},
+		{"ru", []string{`год окончания`}},
+	}},
+	{id: "cc-exp", token: "cc-exp", langs: []lang{
+		{"en", []string{`expir`, `exp ?date`, `valid (thru|through|until|to)`, `^exp\b`, `mm ?/ ?yy`, `mm yy`, `cc ?exp`}},
+		{"de", []string{`ablaufdatum`, `gultig bis`, `verfallsdatum`}},
+		{"fr", []string{`date d'expiration`, `date de validite`, `expire`}},
+		{"es", []string{`fecha de (vencimiento|caducidad|expiracion)`, `vencimiento`, `caducidad`}},
+		{"it", []string{`scadenza`}},
+		{"pt", []string{`validade`, `data de vencimento`}},
+		{"nl", []string{`vervaldatum`, `geldig tot`}},
+		{"pl", []string{`data waznosci`, `wazna do`}},
+		{"sv", []string{`utgangsdatum`, `giltig till`}},
+		{"ru", []string{`срок действия`}},
+		{"ja", []string{`有効期限`}},
+		{"zh", []string{`有效期`, `到期`}},
+		{"ko", []string{`유효기간`, `만료`}},
+		{"tr", []string{`son kullanma`}},
+		{"id", []string{`masa berlaku`, `kadaluarsa`}},
+	}},
+	{id: "cc-number", token: "cc-number", langs: []lang{
+		{"en", []string{`card ?(number|no|num|#)`, `cc ?(number|num|no)`, `ccnum`, `credit ?card`, `debit card`, `^card$`, `pan\b`, `acct ?num`}},
+		{"de", []string{`kartennummer`, `kreditkarte`}},
+		{"fr", []string{`numero de (la )?carte`, `carte de credit`, `carte bancaire`}},
+		{"es", []string{`numero de (la )?tarjeta`, `tarjeta de credito`}},
+		{"it", []string{`numero (della )?carta`, `carta di credito`}},
+		{"pt", []string{`numero do cartao`, `cartao de credito`}},
+		{"nl", []string{`kaartnummer`, `creditcard`}},
+		{"pl", []string{`numer karty`}},
+		{"sv", []string{`kortnummer`}},
+		{"ru", []string{`номер карты`}},
+		{"ja", []string{`カード番号`}},
+		{"zh", []string{`卡号`, `卡號`, `信用卡`}},
+		{"ko", []string{`카드 번호`, `카드번호`}},
+		{"tr", []string{`kart numarasi`, `kart no`}},
+		{"id", []string{`nomor kartu`}},
+	}},
+	{id: "cc-type", token: "cc-type", weight: lowValue, kinds: ckDefault | ckChoice, langs: []lang{
+		{"en", []string{`card ?type`, `type of card`, `card brand`, `payment method`}},
+		{"de", []string{`kartentyp`, `kartenart`}},
+		{"fr", []string{`type de carte`}},
+		{"es", []string{`tipo de tarjeta`}},
+		{"it", []string{`tipo (di )?carta`}},
+		{"pt", []string{`tipo de cartao`, `bandeira`}},
+		{"nl", []string{`kaarttype`}},
+		{"ru", []string{`тип карты`}},
+		{"zh", []string{`卡类型`}},
+	}},
+
+	// Contact.
+	{id: "email", token: "email", langs: []lang{
+		{"en", []string{`e ?mail( ?address)?( ?\d)?`, `mail address`, `^mail$`}},
+		{"de", []string{`e ?mail ?adresse`}},
+		{"fr", []string{`courriel`, `adresse (e ?)?mail`, `adresse electronique`, `mel\b`}},
+		{"es", []string{`correo`}},
+		{"it", []string{`posta elettronica`, `indirizzo (e ?)?mail`}},
+		{"pt", []string{`correio eletronico`, `e ?mail`}},
+		{"nl", []string{`e ?mailadres`}},
+		{"pl", []string{`adres e ?mail`, `poczta`}},
+		{"sv", []string{`e ?post`, `mejl`}},
+		{"da", []string{`e ?mail`}},
+		{"fi", []string{`sahkoposti`}},
+		{"no", []string{`e ?post`}},
+		{"cs", []string{`e ?mail`}},
+		{"hu", []string{`e ?mail cim`}},
+		{"el", []string{`ηλεκτρονικο ταχυδρομειο`, `email`}},
+		{"ru", []string{`эл почта`, `электронная почта`, `почта`, `e mail`}},
+		{"uk", []string{`електронна пошта`, `ел пошта`}},
+		{"ja", []string{`メール`, `メールアドレス`}},
+		{"zh", []string{`邮箱`, `电子邮件`, `郵箱`, `電子郵件`, `邮件`}},
+		{"ko", []string{`이메일`, `메일`}},
+		{"tr", []string{`e ?posta`}},
+		{"id", []string{`surel`, `surat elektronik`}},
+		{"ar", []string{`البريد الالكتروني`, `البريد`}},
+		{"he", []string{`דוא"ל`, `דואל`, `אימייל`, `דואר אלקטרוני`}},
+		{"hi", []string{`ईमेल`}},
+		{"th", []string{`อีเมล`}},
+		{"vi", []string{`thu dien tu`}},
+	}},
+	{id: "tel-with-area", token: "tel", kinds: ckText, langs: []lang{
+		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`}},
+		{"de", []string{`telefon\w* mit vorwahl`}},
+	}},
+	{id: "tel-country-code", token: "tel-country-code", kinds: ckText, langs: []lang{
+		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `phone ?(country|cc)\b`, `country ?phone`, `^\+$`}},
+		{"de", []string{`landervorwahl`, `landesvorwahl`}},
+		{"fr", []string{`indicatif`}},
+		{"es", []string{`codigo (de )?pais`, `prefijo (internacional|de pais|telefonico)`}},
+		{"it", []string{`prefisso internazionale`}},
+		{"pt", []string{`codigo do pais`, `ddi\b`}},
+		{"nl", []string{`landcode`, `landnummer`}},
+		{"pl", []string{`kierunkowy kraju`}},
+		{"ru", []string{`код страны`}},
+		{"ja", []string{`国番号`}},
+		{"zh", []string{`国家代码`, `区号`}},
+		{"ko", []string{`국가 번호`}},
+		{"tr", []string{`ulke kodu`}},
+		{"id", []string{`kode negara`}},
+	}},
+	{id: "tel-area-code", token: "tel-area-code", langs: []lang{
+		{"en", []string{`area ?code`, `phone ?(area|1)\b`}},
+		{"de", []string{`vorwahl`}},
+		{"es", []string{`codigo de area`, `lada\b`}},
+		{"pt", []string{`ddd\b`, `codigo de area`}},
+		{"it", []string{`prefisso`}},
+		{"nl", []string{`netnummer`}},
+		{"ru", []string{`код города`}},
+		{"ja", []string{`市外局番`}},
+	}},
+	{id: "tel-national", token: "tel-national", kinds: ckText, langs: []lang{
+		{"en", []string{`national (phone )?number`, `phone number without (the )?country code`}},
+		{"de", []string{`rufnummer ohne landervorwahl`}},
+	}},
+	{id: "tel-local-prefix", token: "tel-local-prefix", kinds: ckText, langs: []lang{
+		{"en", []string{`phone ?(prefix|exchange)`, `exchange\b`}},
+	}},
+	{id: "tel-local-suffix", token: "tel-local-suffix", kinds: ckText, langs: []lang{
+		{"en", []string{`phone ?suffix`, `line number`}},
+	}},
+	{id: "tel-local", token: "tel-local", kinds: ckText, langs: []lang{
+		{"en", []string{`local (phone )?number`, `number without area code`}},
+		{"de", []string{`rufnummer ohne vorwahl`}},
+	}},
+	{id: "tel-extension", token: "tel-extension", langs: []lang{
+		{"en", []string{`phone ?ext`, `extension\b`, `^ext\b`}},
+		{"de", []string{`durchwahl`}},
+		{"es", []string{`extension`}},
+		{"ru", []string{`добавочный`}},
+		{"ja", []string{`内線`}},
+	}},
+	{id: "tel", token: "tel", kinds: ckText, langs: []lang{
+		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`}},
+		{"de", []string{`telefon`, `handy`, `mobil`, `rufnummer`}},
+		{"fr", []string{`telephone`, `portable`, `mobile`}},
+		{"es", []string{`telefono`, `celular`, `movil`}},
+		{"it", []string{`telefono`, `cellulare`}},
+		{"pt", []string{`telefone`, `telemovel`, `celular`, `contacto telefonico`}},
+		{"nl", []string{`telefoon`, `mobiel`, `gsm\b`}},
+		{"pl", []string{`telefon`, `komork`, `nr tel`}},
+		{"sv", []string{`telefon`, `mobilnummer`, `mobil`}},
+		{"da", []string{`telefon`, `mobil`}},
+		{"fi", []string{`puhelin`, `matkapuhelin`}},
+		{"no", []string{`telefon`, `mobil`}},
+		{"cs", []string{`telefon`, `mobil`}},
+		{"hu", []string{`telefon`, `mobil`}},
+		{"ro", []string{`telefon`, `mobil`}},
+		{"el", []string{`τηλεφωνο`, `κινητο`}},
+		{"ru", []string{`телефон`, `мобильн`}},
+		{"uk", []string{`телефон`, `мобільн`}},
+		{"ja", []string{`電話`, `携帯`, `tel`}},
+		{"zh", []string{`电话`, `電話`, `手机`, `手機`}},
+		{"ko", []string{`전화`, `휴대폰`, `핸드폰`, `연락처`}},
+		{"tr", []string{`telefon`, `cep (telefonu|tel|no|numarasi)`, `gsm\b`}},
+		{"id", []string{`telepon`, `telp`, `ponsel`, `nomor hp`, `no hp`, `handphone`, `whatsapp`}},
+		{"ar", []string{`هاتف`, `الهاتف`, `جوال`, `الجوال`, `موبايل`}},
+		{"he", []string{`טלפון`, `נייד`}},
+		{"hi", []string{`फोन`, `फ़ोन`, `मोबाइल`}},
+		{"th", []string{`โทรศัพท์`, `เบอร์โทร`, `มือถือ`}},
+		{"vi", []string{`dien thoai`, `so dt`}},
+	}},
+
+	// Organisation.
+	{id: "organization-title", token: "organization-title", weight: lowValue, langs: []lang{
+		{"en", []string{`job ?title`, `position`, `job role`, `occupation`, `designation`}},
+		{"de", []string{`berufsbezeichnung`, `position`, `beruf`}},
+		{"fr", []string{`fonction`, `poste\b`, `profession`}},
+		{"es", []string{`cargo\b`, `puesto`, `profesion`}},
+		{"it", []string{`qualifica`, `professione`}},
+		{"pt", []string{`cargo\b`, `profissao`}},
+		{"nl", []string{`functie`, `beroep`}},
+		{"pl", []string{`stanowisko`, `zawod`}},
+		{"ru", []string{`должность`}},
+		{"ja", []string{`役職`}},
+		{"zh", []string{`职位`, `職稱`}},
+		{"ko", []string{`직책`, `직위`}},
+		{"tr", []string{`unvan`, `meslek`}},
+		{"id", []string{`jabatan`, `pekerjaan`}},
+	}},
+	{id: "organization", token: "organization", langs: []lang{
+		{"en", []string{`company( ?name)?`, `organi[sz]ation( ?name)?`, `business name`, `(agency|school|university|employer) ?name`, `employer`, `firm\b`, `^org$`, `institution`, `corporation`}},
+		{"de", []string{`firma`, `unternehmen`, `firmenname`, `arbeitgeber`}},
+		{"fr", []string{`societe`, `entreprise`, `raison sociale`, `organisme`}},
+		{"es", []string{`empresa`, `compania`, `organizacion`, `razon social`}},
+		{"it", []string{`azienda`, `societa`, `ragione sociale`, `ditta`}},
+		{"pt", []string{`empresa`, `companhia`, `organizacao`}},
+		{"nl", []string{`bedrijf`, `organisatie`, `firma`, `bedrijfsnaam`}},
+		{"pl", []string{`firma`, `nazwa firmy`, `organizacja`}},
+		{"sv", []string{`foretag`, `organisation`}},
+		{"da", []string{`firma`, `virksomhed`}},
+		{"fi", []string{`yritys`}},
+		{"cs", []string{`firma`, `spolecnost`}},
+		{"ru", []string{`компания`, `организация`, `организации`}},
+		{"ja", []string{`会社`, `企業`, `法人名`}},
+		{"zh", []string{`公司`, `单位`, `機構`, `机构`}},
+		{"ko", []string{`회사`, `기업`}},
+		{"tr", []string{`sirket`, `firma`, `kurum`}},
+		{"id", []string{`perusahaan`, `instansi`}},
+	}},
+
+	// Addresses, most specific first.
+	{id: "address-line3", token: "address-line3", langs: []lang{
+		{"en", []string{`(address|addr|street|line) ?(3|three)\b`, `address line 3`, `third line`}},
+		{"de", []string{`adresszeile 3`}},
+		{"fr", []string{`adresse 3`, `ligne 3`}},
+		{"es", []string{`direccion 3`, `linea 3`}},
+	}},
+	{id: "address-line2", token: "address-line2", kinds: ckText, langs: []lang{
+		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `c ?/ ?o\b`, `care of`, `address (complement|details|additional)`, `additional address`, `second line`}},
+		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`}},
+		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`}},
+		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`}},
+		{"it", []string{`interno\b`, `scala\b`, `presso`, `indirizzo 2`}},
+		{"pt", []string{`complemento`, `apartamento`, `andar\b`}},
+		{"nl", []string{`toevoeging`, `adresregel 2`}},
+		{"pl", []string{`numer (lokalu|mieszkania)`, `nr (lokalu|mieszkania)`, `lokal\b`, `mieszkani`, `adres 2`}},
+		{"sv", []string{`c ?o adress`, `adressrad 2`, `lagenhet`}},
+		{"ru", []string{`квартира`, `кв\b`, `офис`, `корпус`}},
+		{"ja", []string{`建物`, `マンション`, `番地以降`}},
+		{"zh", []string{`地址2`, `地址 2`}},
+		{"ko", []string{`상세주소`, `상세 주소`, `나머지 주소`}},
+		{"tr", []string{`adres 2`, `daire`}},
+		{"id", []string{`alamat 2`}},
+	}},
+	{id: "address-level3", token: "address-level3", langs: []lang{
+		{"en", []string{`neighbou?rhood`}},
+		{"es", []string{`colonia`, `barrio`, `corregimiento`, `comuna`}},
+		{"pt", []string{`bairro`, `freguesia`}},
+		{"ja", []string{`町名`}},
+		{"ko", []string{`동\b`}},
+		{"tr", []string{`mahalle`}},
+		{"id", []string{`kelurahan`, `kecamatan`, `desa\b`}},
+	}},
+	{id: "address-level4", token: "address-level4", langs: []lang{
+		{"en", []string{`sub ?district`, `village`}},
+		{"ja", []string{`丁目`}},
+	}},
+	{id: "postal-code", token: "postal-code", langs: []lang{
+		{"en", []string{`zip`, `post ?code`, `postal ?(code|index|number|no)`, `^postal$`, `pin ?code`, `^pc$`, `eircode`}},
+		{"de", []string{`plz\b`, `postleitzahl`}},
+		{"fr", []string{`code postal`, `^cp$`}},
+		{"es", []string{`codigo postal`, `^cp$`, `c p\b`}},
+		{"it", []string{`cap\b`, `codice postale`}},
+		{"pt", []string{`cep\b`, `codigo postal`}},
+		{"nl", []string{`postcode`}},
+		{"pl", []string{`kod pocztowy`}},
+		{"sv", []string{`postnummer`, `postnr`}},
+		{"da", []string{`postnummer`, `postnr`}},
+		{"fi", []string{`postinumero`}},
+		{"no", []string{`postnummer`}},
+		{"cs", []string{`psc\b`}},
+		{"hu", []string{`iranyitoszam`}},
+		{"ro", []string{`cod postal`}},
+		{"el", []string{`ταχυδρομικος κωδικας`, `τ κ\b`}},
+		{"ru", []string{`индекс`, `почтовый код`}},
+		{"uk", []string{`індекс`}},
+		{"ja", []string{`郵便番号`, `〒`}},
+		{"zh", []string{`邮编`, `邮政编码`, `郵遞區號`, `郵政編碼`}},
+		{"ko", []string{`우편번호`}},
+		{"tr", []string{`posta kodu`}},
+		{"id", []string{`kode pos`}},
+		{"ar", []string{`الرمز البريدي`}},
+		{"he", []string{`מיקוד`}},
+		{"th", []string{`รหัสไปรษณีย์`}},
+		{"vi", []string{`ma buu chinh`}},
+	}},
+	{id: "country-name", token: "country-name", kinds: ckText, langs: []lang{
+		{"en", []string{`country name`}},
+		{"de", []string{`landesname`}},
+		{"fr", []string{`nom du pays`}},
+		{"es", []string{`nombre del pais`}},
+	}},
+	{id: "country", token: "country", langs: []lang{
+		{"en", []string{`country`, `nation\b`, `united states`}},
+		{"de", []string{`land\b`, `staat\b`}},
+		{"fr", []string{`pays`}},
+		{"es", []string{`pais`}},
+		{"it", []string{`paese`, `nazione`, `stato\b`}},
+		{"pt", []string{`pais`}},
+		{"nl", []string{`land\b`}},
+		{"pl", []string{`kraj`, `panstwo`}},
+		{"sv", []string{`land\b`}},
+		{"fi", []string{`maa\b`}},
+		{"cs", []string{`zeme`, `stat\b`}},
+		{"hu", []string{`orszag`}},
+		{"ro", []string{`tara\b`}},
+		{"el", []string{`χωρα`}},
+		{"ru", []string{`страна`}},
+		{"uk", []string{`країна`}},
+		{"ja", []string{`国`}},
+		{"zh", []string{`国家`, `國家`}},
+		{"ko", []string{`국가`}},
+		{"tr", []string{`ulke`}},
+		{"id", []string{`negara`}},
+		{"ar", []string{`الدولة`, `البلد`}},
+		{"he", []string{`מדינה`, `ארץ`}},
+		{"th", []string{`ประเทศ`}},
+		{"vi", []string{`quoc gia`}},
+	}},
+	{id: "address-level1", token: "address-level1", langs: []lang{
+		{"en", []string{`state`, `province`, `region`, `county`, `prefecture`, `territory`}},
+		{"de", []string{`bundesland`, `kanton`}},
+		{"fr", []string{`province`, `region`, `departement`}},
+		{"es", []string{`provincia`, `estado`, `region`, `comunidad autonoma`, `departamento`}},
+		{"it", []string{`provincia`, `regione`}},
+		{"pt", []string{`estado`, `provincia`, `distrito`, `uf\b`}},
+		{"nl", []string{`provincie`}},
+		{"pl", []string{`wojewodztwo`}},
+		{"sv", []string{`lan\b`}},
+		{"ro", []string{`judet`}},
+		{"ru", []string{`область`, `регион`, `край\b`}},
+		{"uk", []string{`область`}},
+		{"ja", []string{`都道府県`}},
+		{"zh", []string{`省`, `州`}},
+		{"ko", []string{`시 ?도`}},
+		{"tr", []string{`^il$`, `sehir`}},
+		{"id", []string{`provinsi`}},
+		{"vi", []string{`tinh thanh`}},
+	}},
+	{id: "address-level2", token: "address-level2", langs: []lang{
+		{"en", []string{`city( ?name)?`, `town`, `suburb ?/ ?city`}},
+		{"de", []string{`stadt`, `ort\b`, `wohnort`}},
+		{"fr", []string{`ville`, `localite`, `commune`}},
+		{"es", []string{`ciudad`, `localidad`, `poblacion`, `municipio`}},
+		{"it", []string{`citta`, `comune`, `localita`}},
+		{"pt", []string{`cidade`, `localidade`, `municipio`, `concelho`}},
+		{"nl", []string{`plaats`, `woonplaats`, `stad`}},
+		{"pl", []string{`miasto`, `miejscowosc`}},
+		{"sv", []string{`ort\b`, `postort`, `stad\b`}},
+		{"da", []string{`bynavn`}},
+		{"fi", []string{`kaupunki`, `postitoimipaikka`}},
+		{"no", []string{`poststed`, `sted\b`}},
+		{"cs", []string{`mesto`, `obec`}},
+		{"hu", []string{`varos`, `telepules`}},
+		{"ro", []string{`oras`, `localitate`}},
+		{"el", []string{`πολη`}},
+		{"ru", []string{`город`, `населенный пункт`}},
+		{"uk", []string{`місто`}},
+		{"ja", []string{`市区町村`}},
+		{"zh", []string{`城市`, `市\b`}},
+		{"ko", []string{`도시`, `시 ?군 ?구`}},
+		{"tr", []string{`ilce`}},
+		{"id", []string{`kota`, `kabupaten`}},
+		{"ar", []string{`المدينة`}},
+		{"he", []string{`עיר`, `יישוב`}},
+		{"th", []string{`เมือง`, `อำเภอ`}},
+		{"vi", []string{`thanh pho`}},
+	}},
+	{id: "street-address", token: "street-address", kinds: ckTextarea, langs: []lang{
+		{"en", []string{`address`, `street`}},
+		{"de", []string{`anschrift`, `adresse`, `strasse`}},
+		{"fr", []string{`adresse`}},
+		{"es", []string{`direccion`, `domicilio`}},
+		{"it", []string{`indirizzo`}},
+		{"pt", []string{`endereco`, `morada`}},
+		{"nl", []string{`adres`}},
+		{"pl", []string{`adres`}},
+		{"sv", []string{`adress`}},
+		{"ru", []string{`адрес`}},
+		{"ja", []string{`住所`}},
+		{"zh", []string{`地址`}},
+		{"ko", []string{`주소`}},
+		{"tr", []string{`adres`}},
+		{"id", []string{`alamat`}},
+	}},
+	{id: "address-line1", token: "address-line1", kinds: ckDefault | ckTextarea, langs: []lang{
+		{"en", []string{`(address|addr|street|line) ?(1|one)\b`, `street`, `^line$`, `address line`, `first line`}},
+		{"de", []string{`strasse`, `str\b`}},
+		{"fr", []string{`rue\b`, `voie\b`, `adresse 1`}},
+		{"es", []string{`calle`, `direccion 1`}},
+		{"it", []string{`via\b`}},
+		{"pt", []string{`rua\b`, `logradouro`}},
+		{"nl", []string{`straat`, `straatnaam`}},
+		{"pl", []string{`ulica`}},
+		{"sv", []string{`gatuadress`}},
+		{"da", []string{`vej\b`}},
+		{"fi", []string{`katuosoite`}},
+		{"no", []string{`gateadresse`}},
+		{"cs", []string{`ulice`}},
+		{"hu", []string{`utca`}},
+		{"ro", []string{`strada`}},
+		{"el", []string{`οδος`}},
+		{"ru", []string{`улица`}},
+		{"uk", []string{`вулиця`}},
+		{"ja", []string{`番地`}},
+		{"zh", []string{`街道`}},
+		{"tr", []string{`sokak`, `cadde`}},
+		{"id", []string{`jalan`}},
+		{"he", []string{`רחוב`}},
+	}},
+	{id: "address", token: "address-line1", weak: true, kinds: ckDefault | ckTextarea, langs: []lang{
+		{"en", []string{`address`, `addr\b`}},
+		{"de", []string{`anschrift`, `adresse`}},
+		{"fr", []string{`adresse`}},
+		{"es", []string{`direccion`, `domicilio`}},
+		{"it", []string{`indirizzo`}},
+		{"pt", []string{`endereco`, `morada`}},
+		{"nl", []string{`adres`}},
+		{"pl", []string{`adres`}},
+		{"sv", []string{`adress`}},
+		{"da", []string{`adresse`}},
+		{"fi", []string{`osoite`}},
+		{"no", []string{`adresse`}},
+		{"cs", []string{`adresa`}},
+		{"hu", []string{`cim\b`, `lakcim`}},
+		{"ro", []string{`adresa`}},
+		{"el", []string{`διευθυνση`}},
+		{"ru", []string{`адрес`}},
+		{"uk", []string{`адреса`}},
+		{"ja", []string{`住所`}},
+		{"zh", []string{`地址`}},
+		{"ko", []string{`주소`}},
+		{"tr", []string{`adres`}},
+		{"id", []string{`alamat`}},
+		{"ar", []string{`العنوان`}},
+		{"he", []string{`כתובת`}},
+		{"hi", []string{`पता`}},
+		{"th", []string{`ที่อยู่`}},
+		{"vi", []string{`dia chi`}},
+	}},
+
+	// Dates and personal facts.
+	{id: "bday-day", token: "bday-day", langs: []lang{
+		{"en", []string{`(birth|dob|bday|birthday) day\b`, `day of birth`}},
+		{"de", []string{`geburtstag tag`, `tag der geburt`}},
+		{"fr", []string{`jour de naissance`}},
+		{"es", []string{`dia de nacimiento`}},
+		{"it", []string{`giorno di nascita`}},
+		{"pt", []string{`dia de nascimento`}},
+		{"nl", []string{`geboortedag`}},
+		{"pl", []string{`dzien urodzenia`}},
+		{"ru", []string{`день рождения`}},
+		{"tr", []string{`dogum gunu`}},
+	}},
+	{id: "bday-month", token: "bday-month", langs: []lang{
+		{"en", []string{`(birth|dob|bday) ?month`, `month of birth`}},
+		{"de", []string{`geburtsmonat`}},
+		{"fr", []string{`mois de naissance`}},
+		{"es", []string{`mes de nacimiento`}},
+		{"it", []string{`mese di nascita`}},
+		{"pt", []string{`mes de nascimento`}},
+		{"nl", []string{`geboortemaand`}},
+		{"pl", []string{`miesiac urodzenia`}},
+		{"ru", []string{`месяц рождения`}},
+		{"tr", []string{`dogum ayi`}},
+	}},
+	{id: "bday-year", token: "bday-year", langs: []lang{
+		{"en", []string{`(birth|dob|bday) ?year`, `year of (your )?birth`}},
+		{"de", []string{`geburtsjahr`}},
+		{"fr", []string{`annee de naissance`}},
+		{"es", []string{`ano de nacimiento`}},
+		{"it", []string{`anno di nascita`}},
+		{"pt", []string{`ano de nascimento`}},
+		{"nl", []string{`geboortejaar`}},
+		{"pl", []string{`rok urodzenia`}},
+		{"sv", []string{`fodelsear`}},
+		{"ru", []string{`год рождения`}},
+		{"ja", []string{`生まれ年`}},
+		{"tr", []string{`dogum yili`}},
+	}},
+	{id: "bday", token: "bday", kinds: ckDefault, langs: []lang{
+		{"en", []string{`birth`, `dob\b`, `d o b\b`, `bday`}},
+		{"de", []string{`geburt`}},
+		{"fr", []string{`naissance`}},
+		{"es", []string{`nacimiento`, `cumpleanos`}},
+		{"it", []string{`nascita`, `compleanno`}},
+		{"pt", []string{`nascimento`, `aniversario`}},
+		{"nl", []string{`geboorte`, `verjaardag`}},
+		{"pl", []string{`urodzen`}},
+		{"sv", []string{`fodelse`}},
+		{"da", []string{`fodsels`}},
+		{"fi", []string{`syntyma`}},
+		{"no", []string{`fodsels`}},
+		{"cs", []string{`narozeni`}},
+		{"hu", []string{`szuletes`}},
+		{"ro", []string{`nasterii`, `nastere`}},
+		{"el", []string{`γεννησης`}},
+		{"ru", []string{`рождени`}},
+		{"uk", []string{`народження`}},
+		{"ja", []string{`生年月日`, `誕生日`}},
+		{"zh", []string{`出生`, `生日`}},
+		{"ko", []string{`생년월일`, `생일`}},
+		{"tr", []string{`dogum`}},
+		{"id", []string{`tanggal lahir`, `tgl lahir`}},
+		{"ar", []string{`تاريخ الميلاد`}},
+		{"he", []string{`תאריך לידה`}},
+		{"th", []string{`วันเกิด`}},
+		{"vi", []string{`ngay sinh`}},
+	}},
+	{id: "sex", token: "sex", kinds: ckDefault | ckChoice, langs: []lang{
+		{"en", []string{`gender`, `sex\b`}},
+		{"de", []string{`geschlecht`}},
+		{"fr", []string{`sexe`, `genre`}},
+		{"es", []string{`sexo`, `genero`}},
+		{"it", []string{`sesso`, `genere`}},
+		{"pt", []string{`sexo`, `genero`}},
+		{"nl", []string{`geslacht`}},
+		{"pl", []string{`plec`}},
+		{"sv", []string{`kon\b`}},
+		{"da", []string{`kon\b`}},
+		{"fi", []string{`sukupuoli`}},
+		{"cs", []string{`pohlavi`}},
+		{"hu", []string{`^nem$`}},
+		{"ro", []string{`sex\b`}},
+		{"el", []string{`φυλο`}},
+		{"ru", []string{`пол\b`}},
+		{"uk", []string{`стать`}},
+		{"ja", []string{`性別`}},
+		{"zh", []string{`性别`, `性別`}},
+		{"ko", []string{`성별`}},
+		{"tr", []string{`cinsiyet`}},
+		{"id", []string{`jenis kelamin`}},
+		{"ar", []string{`الجنس`}},
+		{"he", []string{`מין`}},
+		{"th", []string{`เพศ`}},
+		{"vi", []string{`gioi tinh`}},
+	}},
+	{id: "url", token: "url", weight: lowValue, kinds: ckText, langs: []lang{
+		{"en", []string{`website`, `web site`, `homepage`, `home page`, `url\b`, `blog\b`, `web address`}},
+		{"de", []string{`webseite`, `internetseite`}},
+		{"fr", []string{`site web`, `site internet`}},
+		{"es", []string{`sitio web`, `pagina web`}},
+		{"it", []string{`sito web`, `sito internet`}},
+		{"pt", []string{`site\b`, `pagina web`}},
+		{"nl", []string{`webpagina`, `webadres`}},
+		{"pl", []string{`strona (www|internetowa)`}},
+		{"sv", []string{`webbplats`, `hemsida`}},
+		{"ru", []string{`сайт`}},
+		{"ja", []string{`ウェブサイト`, `ホームページ`}},
+		{"zh", []string{`网站`, `网址`, `網站`}},
+		{"ko", []string{`웹사이트`, `홈페이지`}},
+		{"tr", []string{`web sitesi`}},
+		{"id", []string{`situs`}},
+	}},
+	{id: "impp", token: "impp", kinds: ckText, langs: []lang{
+		{"en", []string{`skype`, `icq`, `jabber`, `xmpp`, `instant messag`, `^im$`, `wechat`, `telegram`, `^qq$`}},
+	}},
+	{id: "photo", token: "photo", kinds: ckText, langs: []lang{
+		{"en", []string{`photo url`, `avatar url`, `picture url`, `image url`}},
+	}},
+	{id: "language", token: "language", weight: lowValue, kinds: ckSelect, langs: []lang{
+		{"en", []string{`preferred language`, `^language$`, `mother tongue`, `native language`}},
+		{"de", []string{`^sprache$`, `muttersprache`, `bevorzugte sprache`}},
+		{"fr", []string{`^langue$`, `langue maternelle`, `langue preferee`}},
+		{"es", []string{`^idioma$`, `idioma preferido`, `lengua materna`}},
+		{"it", []string{`^lingua$`, `madrelingua`}},
+		{"nl", []string{`^taal$`, `moedertaal`}},
+		{"ru", []string{`^язык$`, `родной язык`}},
+	}},
+	{id: "transaction-currency", token: "transaction-currency", weight: lowValue, kinds: ckSelect, langs: []lang{
+		{"en", []string{`^currency$`, `payment currency`}},
+		{"de", []string{`^wahrung$`}},
+		{"fr", []string{`^devise$`}},
+		{"es", []string{`^moneda$`}},
+	}},
+	{id: "transaction-amount", token: "transaction-amount", weight: lowValue, kinds: ckText, langs: []lang{
+		{"en", []string{`(donation|payment|transfer) amount`, `amount to (pay|donate|transfer)`}},
+		{"de", []string{`spendenbetrag`, `zahlungsbetrag`}},
+		{"fr", []string{`montant du (don|paiement)`}},
+		{"es", []string{`importe a pagar`, `monto a pagar`}},
+	}},
+
+	// Names, most specific first.
+	{id: "honorific-prefix", token: "honorific-prefix", weight: lowValue, kinds: ckDefault | ckChoice, whole: true, langs: []lang{
+		{"en", []string{`title`, `salutation`, `prefix`, `honorific`, `name prefix`, `mr mrs( ms)?`, `form of address`}},
+		{"de", []string{`anrede`, `titel`}},
+		{"fr", []string{`civilite`, `titre`}},
+		{"es", []string{`tratamiento`, `titulo`}},
+		{"it", []string{`titolo`, `appellativo`}},
+		{"pt", []string{`tratamento`, `titulo`}},
+		{"nl", []string{`aanhef`, `titel`}},
+		{"pl", []string{`zwrot grzecznosciowy`, `tytul`}},
+		{"sv", []string{`titel`}},
+		{"ru", []string{`обращение`}},
+		{"ja", []string{`敬称`}},
+		{"zh", []string{`称谓`, `稱謂`}},
+		{"ko", []string{`호칭`}},
+		{"tr", []string{`hitap`}},
+		{"id", []string{`sapaan`, `gelar`}},
+	}},
+	{id: "honorific-suffix", token: "honorific-suffix", weight: lowValue, whole: true, langs: []lang{
+		{"en", []string{`suffix`, `name suffix`, `jr sr`}},
+	}},
+	{id: "nickname", token: "nickname", kinds: ckText, weight: lowValue, langs: []lang{
+		{"en", []string{`nick ?name`, `display ?name`, `screen ?name`, `preferred name`, `known as`}},
+		{"de", []string{`spitzname`, `rufname`}},
+		{"fr", []string{`surnom`}},
+		{"es", []string{`apodo`}},
+		{"it", []string{`soprannome`}},
+		{"pt", []string{`apelido`}},
+		{"ja", []string{`ニックネーム`}},
+		{"zh", []string{`昵称`, `暱稱`}},
+		{"ko", []string{`닉네임`, `별명`}},
+		{"tr", []string{`takma ad`}},
+		{"id", []string{`nama panggilan`}},
+	}},
+	{id: "full-name", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name and surname`, `complete name`, `customer name`, `legal name`}},
+		{"de", []string{`vor ?(und|u) ?nachname`, `vollstandiger name`, `ihr name`}},
+		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
+		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
+		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`}},
+		{"pt", []string{`nome completo`, `seu nome`}},
+		{"nl", []string{`volledige naam`, `voor (en|&) achternaam`, `uw naam`, `je naam`}},
+		{"pl", []string{`imie (i|&) nazwisko`}},
+		{"sv", []string{`for ?(och|&) efternamn`, `fullstandigt namn`}},
+		{"da", []string{`fulde navn`, `fulde navn`}},
+		{"fi", []string{`koko nimi`}},
+		{"no", []string{`fullt navn`}},
+		{"cs", []string{`jmeno a prijmeni`, `cele jmeno`}},
+		{"hu", []string{`teljes nev`}},
+		{"ro", []string{`nume complet`, `nume si prenume`}},
+		{"el", []string{`ονοματεπωνυμο`}},
+		{"ru", []string{`фио`, `ф и о`, `полное имя`, `имя и фамилия`}},
+		{"uk", []string{`піб`, `повне ім'я`}},
+		{"ja", []string{`氏名`, `お名前`, `フルネーム`}},
+		{"zh", []string{`姓名`, `全名`, `收货人`, `收件人`}},
+		{"ko", []string{`성명`, `성함`}},
+		{"tr", []string{`ad soyad`, `adiniz soyadiniz`, `isim soyisim`, `ad ve soyad`}},
+		{"id", []string{`nama lengkap`}},
+		{"ar", []string{`الاسم الكامل`}},
+		{"he", []string{`שם מלא`}},
+		{"th", []string{`ชื่อ นามสกุล`, `ชื่อ-นามสกุล`}},
+		{"vi", []string{`ho (va )?ten`, `ho ten`}},
+	}},
+	{id: "additional-name", token: "additional-name", kinds: ckText, langs: []lang{
+		{"en", []string{`middle ?(name|initial)`, `^mi$`, `^m i$`, `middle`, `mname`}},
+		{"de", []string{`zweiter vorname`, `weitere vornamen`}},
+		{"fr", []string{`deuxieme prenom`, `second prenom`}},
+		{"es", []string{`segundo nombre`}},
+		{"it", []string{`secondo nome`}},
+		{"pt", []string{`nome do meio`}},
+		{"nl", []string{`tussenvoegsel`}},
+		{"pl", []string{`drugie imie`}},
+		{"sv", []string{`mellannamn`}},
+		{"ru", []string{`отчество`}},
+		{"uk", []string{`по батькові`}},
+		{"tr", []string{`ikinci ad`}},
+		{"id", []string{`nama tengah`}},
+	}},
+	{id: "family-name", token: "family-name", kinds: ckText, langs: []lang{
+		{"en", []string{`last ?name`, `name ?last`, `surname`, `family ?name`, `lname`, `l name`, `sur ?name`, `^last$`, `second name`}},
+		{"de", []string{`nachname`, `familienname`, `zuname`}},
+		{"fr", []string{`nom de famille`, `^nom$`, `nom de naissance`}},
+		{"es", []string{`apellido`}},
+		{"it", []string{`cognome`}},
+		{"pt", []string{`sobrenome`, `apelido`, `ultimo nome`}},
+		{"nl", []string{`achternaam`}},
+		{"pl", []string{`nazwisko`}},
+		{"sv", []string{`efternamn`}},
+		{"da", []string{`efternavn`}},
+		{"fi", []string{`sukunimi`}},
+		{"no", []string{`etternavn`}},
+		{"cs", []string{`prijmeni`}},
+		{"hu", []string{`vezeteknev`}},
+		{"ro", []string{`nume de familie`, `^nume$`}},
+		{"el", []string{`επωνυμο`}},
+		{"ru", []string{`фамилия`}},
+		{"uk", []string{`прізвище`}},
+		{"ja", []string{`^姓`, `苗字`, `名字`, `せい$`, `セイ$`}},
+		{"zh", []string{`^姓$`, `^姓氏`}},
+		{"ko", []string{`^성$`}},
+		{"tr", []string{`soyad`, `soyisim`}},
+		{"id", []string{`nama belakang`}},
+		{"ar", []string{`اسم العائلة`}},
+		{"he", []string{`שם משפחה`}},
+		{"hi", []string{`उपनाम`}},
+		{"th", []string{`นามสกุล`}},
+		{"vi", []string{`^ho$`}},
+	}},
+	{id: "given-name", token: "given-name", kinds: ckText, langs: []lang{
+		{"en", []string{`first ?name`, `name ?first`, `fname`, `f name`, `given ?name`, `forename`, `^first$`, `christian name`}},
+		{"de", []string{`vorname`}},
+		{"fr", []string{`prenom`}},
+		{"es", []string{`primer nombre`}},
+		{"pt", []string{`primeiro nome`}},
+		{"nl", []string{`voornaam`}},
+		{"pl", []string{`imie`}},
+		{"sv", []string{`fornamn`}},
+		{"da", []string{`fornavn`}},
+		{"fi", []string{`etunimi`}},
+		{"no", []string{`fornavn`}},
+		{"cs", []string{`jmeno`, `krestni`}},
+		{"hu", []string{`keresztnev`, `utonev`}},
+		{"ro", []string{`prenume`}},
+		{"el", []string{`ονομα`}},
+		{"ru", []string{`имя`}},
+		{"uk", []string{`ім'я`}},
+		{"ja", []string{`^名`, `めい$`, `メイ$`}},
+		{"zh", []string{`^名$`, `^名字$`}},
+		{"tr", []string{`^ad$`, `^adi$`, `^adiniz$`, `^isim$`}},
+		{"id", []string{`nama depan`}},
+		{"ar", []string{`الاسم الأول`, `الاسم الاول`}},
+		{"he", []string{`שם פרטי`}},
+		{"hi", []string{`पहला नाम`}},
+		{"th", []string{`^ชื่อ$`}},
+		{"vi", []string{`^ten$`}},
+	}},
+	{id: "name", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`name\b`}},
+		{"de", []string{`^name$`}},
+		{"fr", []string{`^nom$`}},
+		{"es", []string{`^nombres?$`}},
+		{"it", []string{`^nome$`}},
+		{"pt", []string{`^nome$`}},
+		{"nl", []string{`^naam$`}},
+		{"sv", []string{`^namn$`}},
+		{"da", []string{`^navn$`}},
+		{"fi", []string{`^nimi$`}},
+		{"cs", []string{`^jmeno$`}},
+		{"hu", []string{`^nev$`}},
+		{"pl", []string{`^imie$`}},
+		{"el", []string{`^ονομα$`}},
+		{"ru", []string{`^имя$`}},
+		{"ja", []string{`名前`}},
+		{"zh", []string{`名字`}},
+		{"ko", []string{`이름`}},
+		{"tr", []string{`^isim$`}},
+		{"id", []string{`^nama$`}},
+		{"ar", []string{`الاسم`}},
+		{"he", []string{`^שם$`}},
+		{"hi", []string{`नाम`}},
+		{"th", []string{`ชื่อ`}},
+		{"vi", []string{`^ten$`}},
+	}},
+}
+
+// lowValue is the weight of rules for fields that are rarely worth filling
+// and often mislabelled (titles, card types, job titles, web sites): their
+// matches fall under MinConfidence, so they are recognised (the evidence
+// says so) but not predicted unless the page's autocomplete names them.
+const lowValue = 0.45
+
+// rulesByID indexes rules by id, for structural passes and tests.
+var rulesByID = map[string]*rule{}
+
+func init() {
+	for i := range rules {
+		r := &rules[i]
+		r.re = compileRule(r)
+		if r.kinds == 0 {
+			r.kinds = ckDefault
+		}
+		if r.weight == 0 {
+			r.weight = 1
+		}
+		rulesByID[r.id] = r
+	}
+}
+
+// wordEnd ends a keyword at a word boundary in any script.
+const wordEnd = `(?:[^\pL\pN]|$)`
+
+// compileRule builds one regular expression for all of a rule's keywords.
+// Keywords are folded like page text so that they may be written with or
+// without diacritics.
+func compileRule(r *rule) *regexp.Regexp {
+	var bounded, free []string
+	for _, l := range r.langs {
+		for _, w := range l.words {
+			w = letterFold.Replace(fold(w))
+			// RE2's \b knows only ASCII word characters; spell the word end
+			// out so it also works after Cyrillic or Greek letters.
+			w = strings.ReplaceAll(w, `\b`, wordEnd)
+			if unspaced[l.code] {
+				free = append(free, w)
+			} else {
+				bounded = append(bounded, w)
+			}
+		}
+	}
+	var alts []string
+	if len(bounded) > 0 {
+		alts = append(alts, `(?:^| )(?:`+strings.Join(bounded, "|")+`)`)
+	}
+	if len(free) > 0 {
+		alts = append(alts, `(?:`+strings.Join(free, "|")+`)`)
+	}
+	expr := strings.Join(alts, "|")
+	if r.whole {
+		expr = `^(?:` + strings.Join(append(bounded, free...), "|") + `)$`
+	}
+	return regexp.MustCompile(expr)
+}
+
+// match returns the first rule, in table order, whose keywords match the
+// normalized text and that applies to the control kind. With rightmost it
+// returns instead the rule whose match ends last (the longest of those):
+// identifiers put context first and the field last
+// ("checkout_shipping_address_first_name").
+func match(text string, kind controlKinds, rightmost bool) *rule {
+	if text == "" {
+		return nil
+	}
+	if rightmost {
+		var best, weak *rule
+		bestStart, bestEnd := 0, -1
+		for i := range rules {
+			r := &rules[i]
+			if r.kinds&kind == 0 {
+				continue
+			}
+			if r.weak {
+				if weak == nil && r.re.MatchString(text) {
+					weak = r
+				}
+				continue
+			}
+			if !r.re.MatchString(text) {
+				continue
+			}
+			locs := r.re.FindAllStringIndex(text, -1)
+			loc := locs[len(locs)-1]
+			if loc[1] > bestEnd || loc[1] == bestEnd && loc[0] < bestStart {
+				best, bestStart, bestEnd = r, loc[0], loc[1]
+			}
+		}
+		if best == nil {
+			return weak
+		}
+		return best
+	}
+	for i := range rules {
+		r := &rules[i]
+		if r.kinds&kind == 0 {
+			continue
+		}
+		if r.re.MatchString(text) {
+			return r
+		}
+	}
+	return nil
+}

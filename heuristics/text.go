@@ -1,0 +1,107 @@
+package heuristics
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/width"
+)
+
+// maxTextLen bounds the text of one signal that rules look at: labels past
+// this length are prose (terms and conditions, help paragraphs), and
+// bounding it keeps classification linear in page size.
+const maxTextLen = 200
+
+// foldChain removes diacritics and folds full-width forms, so that keyword
+// lists are written once ("telefono" matches "teléfono", "ｅｍａｉｌ" matches
+// "email"). It is applied to keywords and to page text alike.
+func fold(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	t := transform.Chain(width.Fold, norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		return s
+	}
+	return out
+}
+
+// letterFold spells out letters that have no decomposition, so keywords
+// can be written in plain Latin ("strasse" matches "Straße").
+var letterFold = strings.NewReplacer("ß", "ss", "ẞ", "ss", "đ", "d", "Đ", "d", "ł", "l", "Ł", "l", "ø", "o", "Ø", "o", "æ", "ae", "Æ", "ae", "ı", "i", "İ", "i")
+
+// normalize turns one piece of evidence (a label, a name or id, a
+// placeholder) into lower-case words separated by single spaces: camelCase,
+// snake_case, kebab-case and brackets are split ("billing[firstName]" ->
+// "billing first name"), letters and digits are separated ("address2" ->
+// "address 2"), diacritics and widths are folded.
+func normalize(s string) string {
+	if len(s) > 4*maxTextLen {
+		s = s[:4*maxTextLen]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	s = letterFold.Replace(fold(s))
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	var prev rune
+	space := true
+	n := 0
+	for _, r := range s {
+		if n >= maxTextLen {
+			break
+		}
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if !space && boundary(prev, r) {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			space = false
+			n++
+		case r == '\'' || r == '’':
+			// Apostrophes join words ("nom d'utilisateur") rather than split
+			// them, which keeps French and Italian keywords simple.
+			if !space {
+				b.WriteByte('\'')
+			}
+		default:
+			if !space {
+				b.WriteByte(' ')
+				space = true
+				n++
+			}
+		}
+		prev = r
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// boundary reports whether a word break belongs between two adjacent runes
+// of an identifier: lower->Upper (camelCase) and letter<->digit.
+func boundary(prev, r rune) bool {
+	switch {
+	case unicode.IsLower(prev) && unicode.IsUpper(r):
+		return true
+	case unicode.IsLetter(prev) && unicode.IsDigit(r):
+		return true
+	case unicode.IsDigit(prev) && unicode.IsLetter(r):
+		return true
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

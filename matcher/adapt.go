@@ -1,0 +1,107 @@
+package matcher
+
+import (
+	"strings"
+
+	"github.com/tessera-app/tessera/heuristics"
+)
+
+// forms are the spellings of one value for one field. text lists the
+// spellings a free-text field may take, best first; tiers groups the
+// spellings an option may match, most specific group first (nil: one tier
+// per text spelling).
+type forms struct {
+	text   []string
+	tiers  [][]string
+	factor float64
+}
+
+func one(v string) forms { return forms{text: []string{v}, factor: 1} }
+
+// adapt shapes candidate c for field f: it picks the first spelling that
+// satisfies the field's constraints, or the option the value means.
+func (r *run) adapt(f *Field, id Identity, c candidate) (string, float64, string) {
+	fs, ok := r.forms(f, partOf(f, id), c)
+	if !ok || len(fs.text) == 0 && len(fs.tiers) == 0 {
+		return "", 0, SkipNoValue
+	}
+	if isChoice(f) || len(f.Options) > 0 && f.InputType == "" {
+		tiers := fs.tiers
+		if tiers == nil {
+			for _, t := range fs.text {
+				tiers = append(tiers, []string{t})
+			}
+		}
+		if v, ok := r.chooseOption(f.Options, tiers); ok {
+			return v, fs.factor, ""
+		}
+		return "", 0, SkipInvalidValue
+	}
+	why := SkipInvalidValue
+	for _, v := range fs.text {
+		switch s := check(f, v, r.pc); s {
+		case "":
+			return v, fs.factor, ""
+		case SkipPattern:
+			why = s
+		}
+	}
+	return "", 0, why
+}
+
+// forms dispatches on the concept the value was found under (the field's own
+// concept for field-key matches).
+func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
+	concept := c.concept
+	if concept == "" {
+		if id, ok := r.opts.Sidecars.Resolve(f); ok {
+			concept = CanonicalConcept(id.Concept)
+		}
+	}
+	v := strings.TrimSpace(c.value)
+	switch concept {
+	case heuristics.ConceptStreetAddress:
+		return r.addressForms(f, part, c.value)
+	case heuristics.ConceptAddressRegion:
+		return regionForms(r.country(), v), true
+	case heuristics.ConceptAddressCountry:
+		return countryForms(f, part, v)
+	case heuristics.ConceptTelephone, heuristics.ConceptFax:
+		return r.phoneForms(f, part, v, r.country())
+	case heuristics.ConceptPostalCode:
+		return postalForms(v), true
+	case heuristics.ConceptHonorificPrefix:
+		return honorificForms(v), true
+	case heuristics.ConceptBirthDate:
+		return dateForms(f, part, v)
+	}
+	if isISODate(v) {
+		return dateForms(f, part, v)
+	}
+	return one(v), true
+}
+
+// country is the profile's ISO 3166-1 country code, upper case, or "".
+func (r *run) country() string {
+	v, _, ok := r.entry(heuristics.ConceptAddressCountry)
+	if !ok {
+		return ""
+	}
+	if cc, ok := countryCode(v); ok {
+		return cc
+	}
+	return ""
+}
+
+var stripSeparators = strings.NewReplacer(" ", "", "-", "")
+
+// postalForms: as stored, then without spaces or hyphens for fields whose
+// length or pattern wants the bare code (UK "SW1A 1AA", JP "100-0001").
+func postalForms(v string) forms {
+	fs := one(v)
+	bare := stripSeparators.Replace(v)
+	if bare != v {
+		fs.text = append(fs.text, bare)
+	}
+	return fs
+}

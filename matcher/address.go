@@ -1,0 +1,284 @@
+package matcher
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+)
+
+// addressForms shapes a street address (lines separated by "\n") for one
+// part: the whole address, one of lines 1–3, or the house number or street
+// name of line 1.
+func (r *run) addressForms(f *Field, part, v string) (forms, bool) {
+	var lines []string
+	for _, l := range strings.Split(v, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if level3, _, ok := r.entry(CanonicalConcept("ext:address-level3")); ok && !r.hasLevel3 {
+		// The form has no field for the dependent locality: it belongs on
+		// the street lines then, or it is lost.
+		lines = append(lines, level3)
+	}
+	if len(lines) == 0 {
+		return forms{}, false
+	}
+	line := func(n int) (forms, bool) {
+		last := n
+		if !r.lineParts["address-line"+itoa(n+2)] {
+			last = len(lines) - 1 // no later line field: the rest goes here
+		}
+		if n >= len(lines) {
+			return forms{}, false
+		}
+		return forms{text: []string{strings.Join(lines[n:last+1], ", ")}, factor: 1}, true
+	}
+	switch part {
+	case "address-line1":
+		return line(0)
+	case "address-line2":
+		return line(1)
+	case "address-line3":
+		return line(2)
+	case "house-number", "street-name":
+		num, street, ok := splitStreet(lines[0])
+		if !ok {
+			return forms{}, false
+		}
+		if part == "house-number" {
+			return forms{text: []string{num}, factor: factorDerived}, true
+		}
+		return forms{text: []string{street}, factor: factorDerived}, true
+	}
+	fs := forms{factor: 1}
+	if f.InputType == "textarea" || f.DataType == "text" {
+		fs.text = append(fs.text, strings.Join(lines, "\n"))
+	}
+	fs.text = append(fs.text, strings.Join(lines, ", "))
+	return fs, true
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
+
+// splitStreet splits a street line into house number and street name. The
+// number leads in English and French addresses ("221B Baker Street", "12,
+// rue de la Paix") and trails in most of continental Europe and Latin
+// America ("Hauptstraße 5a", "Rua Augusta, 123").
+func splitStreet(s string) (num, street string, ok bool) {
+	toks := strings.Fields(s)
+	if len(toks) < 2 {
+		return "", "", false
+	}
+	isNum := func(t string) bool {
+		t = strings.Trim(t, ",")
+		return t != "" && t[0] >= '0' && t[0] <= '9' && len(t) <= 8 && !strings.ContainsFunc(t, unicode.IsSpace)
+	}
+	if isNum(toks[0]) {
+		return strings.Trim(toks[0], ","), strings.TrimLeft(strings.Join(toks[1:], " "), ", "), true
+	}
+	last := toks[len(toks)-1]
+	if isNum(last) {
+		return last, strings.TrimRight(strings.Join(toks[:len(toks)-1], " "), ", "), true
+	}
+	return "", "", false
+}
+
+//go:embed data/regions.tsv
+var regionsTSV string
+
+// A region is one first-level subdivision: its ISO 3166-2 code without the
+// country prefix, its common abbreviation when different, and its names.
+type region struct {
+	code, abbr string
+	names      []string
+}
+
+var (
+	regionsOnce sync.Once
+	regions     map[string][]region // by country code
+)
+
+func loadRegions() {
+	regions = map[string][]region{}
+	for _, l := range strings.Split(regionsTSV, "\n") {
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		cols := strings.Split(l, "\t")
+		if len(cols) < 4 {
+			continue
+		}
+		regions[cols[0]] = append(regions[cols[0]], region{code: cols[1], abbr: cols[2], names: strings.Split(cols[3], "|")})
+	}
+}
+
+// findRegion finds a region of a country by code, abbreviation, ISO 3166-2
+// code ("US-CA") or any name.
+func findRegion(country, v string) (region, bool) {
+	regionsOnce.Do(loadRegions)
+	fv := fold(v)
+	if i := strings.IndexByte(v, '-'); i == 2 && country == "" {
+		country = strings.ToUpper(v[:2])
+	}
+	if len(v) > 3 && strings.EqualFold(v[:3], country+"-") {
+		fv = fold(v[3:])
+	}
+	for _, rg := range regions[country] {
+		if fold(rg.code) == fv || rg.abbr != "" && fold(rg.abbr) == fv {
+			return rg, true
+		}
+		for _, n := range rg.names {
+			if fold(n) == fv {
+				return rg, true
+			}
+		}
+	}
+	return region{}, false
+}
+
+// regionForms: as stored, then the full name, the abbreviation, the ISO
+// 3166-2 code. A select matches any; a text field takes the first that fits.
+func regionForms(country, v string) forms {
+	fs := one(v)
+	rg, ok := findRegion(country, v)
+	if !ok {
+		return fs
+	}
+	abbr := rg.abbr
+	if abbr == "" {
+		abbr = rg.code
+	}
+	cc := country
+	if cc == "" && len(v) > 3 && v[2] == '-' {
+		cc = strings.ToUpper(v[:2])
+	}
+	all := []string{v}
+	all = append(all, rg.names...)
+	all = append(all, abbr, rg.code, cc+"-"+rg.code)
+	fs.text = dedupe(append([]string{v}, rg.names[0], abbr))
+	fs.tiers = [][]string{all}
+	return fs
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, s := range in {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// countryAliases are English names people and forms use that CLDR does not.
+var countryAliases = map[string]string{
+	"usa": "US", "united states of america": "US", "america": "US", "uk": "GB", "great britain": "GB",
+	"england": "GB", "holland": "NL", "the netherlands": "NL", "deutschland": "DE", "espana": "ES",
+	"brasil": "BR", "nippon": "JP", "nihon": "JP",
+}
+
+var (
+	countryNamesOnce sync.Once
+	countryByName    map[string]string
+)
+
+// countryNameLangs are the languages whose country names are recognised in
+// stored values.
+var countryNameLangs = []string{"en", "de", "fr", "es", "it", "pt", "nl", "ja", "zh", "ko", "sv", "pl"}
+
+// countryCode returns the ISO 3166-1 alpha-2 code of a country given as a
+// code (alpha-2 or alpha-3) or a name.
+func countryCode(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	if len(v) == 2 || len(v) == 3 {
+		if rg, err := language.ParseRegion(v); err == nil && rg.IsCountry() {
+			return rg.String(), true
+		}
+	}
+	countryNamesOnce.Do(func() {
+		countryByName = map[string]string{}
+		for a, cc := range countryAliases {
+			countryByName[a] = cc
+		}
+		for _, l := range countryNameLangs {
+			n := display.Regions(language.Make(l))
+			for _, cc := range allCountries() {
+				if name := n.Name(language.MustParseRegion(cc)); name != "" {
+					countryByName[fold(name)] = cc
+				}
+			}
+		}
+	})
+	cc, ok := countryByName[fold(v)]
+	return cc, ok
+}
+
+var (
+	countriesOnce sync.Once
+	countries     []string
+)
+
+// allCountries lists the ISO 3166-1 alpha-2 codes CLDR names.
+func allCountries() []string {
+	countriesOnce.Do(func() {
+		for a := 'A'; a <= 'Z'; a++ {
+			for b := 'A'; b <= 'Z'; b++ {
+				rg, err := language.ParseRegion(string([]rune{a, b}))
+				if err == nil && rg.IsCountry() && display.English.Regions().Name(rg) != "" && rg.String() == string([]rune{a, b}) {
+					countries = append(countries, rg.String())
+				}
+			}
+		}
+	})
+	return countries
+}
+
+// countryForms: for "country" the code, then names; for "country-name" the
+// name in the page's language, then English. Options match code, alpha-3,
+// English, page-language or native names.
+func countryForms(f *Field, part, v string) (forms, bool) {
+	cc, ok := countryCode(v)
+	if !ok {
+		return one(v), true
+	}
+	rg := language.MustParseRegion(cc)
+	english := display.English.Regions().Name(rg)
+	local := english
+	if f.Lang != "" {
+		if t, err := language.Parse(f.Lang); err == nil {
+			if n := display.Regions(t).Name(rg); n != "" {
+				local = n
+			}
+		}
+	}
+	native := ""
+	// The country's likely language names it natively ("Deutschland").
+	if b, conf := language.Make("und-" + cc).Base(); conf != language.No {
+		native = display.Regions(language.Make(b.String())).Name(rg)
+	}
+	fs := forms{factor: 1}
+	alpha3 := rg.ISO3()
+	names := dedupe([]string{local, english, native})
+	// The autofill token "country" means the code; a field that only says it
+	// wants a country (Formspec, a heuristic guess) reads better with a name.
+	if part != "country" {
+		fs.text = append(names, cc)
+	} else {
+		fs.text = append([]string{cc}, names...)
+	}
+	var aliases []string
+	for a, c := range countryAliases {
+		if c == cc {
+			aliases = append(aliases, a)
+		}
+	}
+	fs.tiers = [][]string{{cc, alpha3}, names, aliases}
+	return fs, true
+}

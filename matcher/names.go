@@ -1,0 +1,164 @@
+package matcher
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
+)
+
+// honorificGroups maps the folded spelling of an honorific to its meaning,
+// across the languages Tessera's forms come in, so that "Mr" picks "Herr" on
+// a German form. "f" groups Mrs, Ms and Miss: a form that offers several of
+// them is ambiguous for a profile that says "Frau", and gets no choice.
+var honorificGroups = map[string]string{
+	// en
+	"mr": "m", "mister": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "dr", "doctor": "dr", "prof": "prof", "professor": "prof", "mx": "x",
+	// de
+	"herr": "m", "frau": "f", "doktor": "dr",
+	// fr
+	"m": "m", "monsieur": "m", "mme": "f", "madame": "f", "mlle": "f", "mademoiselle": "f", "docteur": "dr", "professeur": "prof",
+	// es, pt
+	"sr": "m", "senor": "m", "senhor": "m", "sra": "f", "senora": "f", "senhora": "f", "srta": "f", "senorita": "f", "dra": "dr",
+	// it
+	"sig": "m", "signor": "m", "signore": "m", "sig ra": "f", "signora": "f", "sigra": "f", "dott": "dr", "dottore": "dr", "dottoressa": "dr",
+	// nl
+	"dhr": "m", "de heer": "m", "mevr": "f", "mevrouw": "f",
+}
+
+// honorificForms: the stored title, then its synonyms in other languages.
+func honorificForms(v string) forms {
+	fs := one(v)
+	fs.tiers = [][]string{{v}}
+	if g, ok := honorificGroups[fold(v)]; ok {
+		var syn []string
+		for k, gg := range honorificGroups {
+			if gg == g && k != fold(v) {
+				syn = append(syn, k)
+			}
+		}
+		fs.tiers = append(fs.tiers, syn)
+	}
+	return fs
+}
+
+// isHonorific reports whether a name token is a title ("Dr.", "Mme"). A bare
+// "M" is an initial unless written "M.".
+func isHonorific(tok string) bool {
+	if tok == "M" || tok == "m" {
+		return false
+	}
+	_, ok := honorificGroups[fold(tok)]
+	return ok
+}
+
+var nameSuffixes = map[string]bool{"jr": true, "sr": true, "ii": true, "iii": true, "iv": true, "phd": true, "md": true, "esq": true}
+
+// familyParticles join the following word into the family name ("van der
+// Berg", "de la Cruz").
+var familyParticles = map[string]bool{
+	"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true, "la": true, "le": true,
+	"da": true, "di": true, "du": true, "dos": true, "das": true, "do": true, "ten": true, "ter": true, "bin": true, "al": true, "zu": true,
+}
+
+// nameParts is a split full name.
+type nameParts struct{ prefix, given, additional, family string }
+
+// familyFirst reports whether names are written family name first on this
+// page: East Asian languages, when the name is in an East Asian script.
+func familyFirst(lang, name string) bool {
+	switch baseLang(lang) {
+	case "ja", "zh", "ko":
+	default:
+		return false
+	}
+	for _, r := range name {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+	}
+	return false
+}
+
+func baseLang(lang string) string {
+	if i := strings.IndexAny(lang, "-_"); i >= 0 {
+		lang = lang[:i]
+	}
+	return strings.ToLower(lang)
+}
+
+// splitName splits a full name; ok is false when it has no family part.
+func splitName(name, lang string) (nameParts, bool) {
+	toks := strings.Fields(name)
+	var p nameParts
+	for len(toks) > 1 && isHonorific(toks[0]) {
+		p.prefix = strings.TrimSpace(p.prefix + " " + toks[0])
+		toks = toks[1:]
+	}
+	for len(toks) > 2 && nameSuffixes[fold(toks[len(toks)-1])] {
+		toks = toks[:len(toks)-1]
+	}
+	if len(toks) < 2 {
+		return p, false
+	}
+	if familyFirst(lang, name) {
+		p.family, p.given = toks[0], strings.Join(toks[1:], " ")
+		return p, true
+	}
+	i := len(toks) - 1
+	for i > 1 && familyParticles[strings.ToLower(toks[i-1])] {
+		i--
+	}
+	p.given = toks[0]
+	p.additional = strings.Join(toks[1:i], " ")
+	p.family = strings.Join(toks[i:], " ")
+	return p, true
+}
+
+// deriveName derives a name concept missing from the profile: a full name
+// from the parts (lossless), a part from the full name (a rule that can be
+// wrong, hence factorDerived). The profile's explicit parts always win: they
+// are looked up before deriveName is called.
+func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64, bool) {
+	switch canon {
+	case heuristics.ConceptName:
+		given, eg, okG := r.entry(heuristics.ConceptGivenName)
+		family, ef, okF := r.entry(heuristics.ConceptFamilyName)
+		if !okG || !okF {
+			return "", profile.Entry{}, 0, false
+		}
+		add, _, _ := r.entry(heuristics.ConceptAdditionalName)
+		e := eg
+		if confOf(ef) < confOf(eg) {
+			e = ef
+		}
+		if familyFirst(f.Lang, family+given) {
+			return family + " " + given, e, 1, true
+		}
+		return strings.Join(strings.Fields(given+" "+add+" "+family), " "), e, 1, true
+	case heuristics.ConceptGivenName, heuristics.ConceptFamilyName, heuristics.ConceptAdditionalName, heuristics.ConceptHonorificPrefix:
+		full, e, ok := r.entry(heuristics.ConceptName)
+		if !ok {
+			return "", profile.Entry{}, 0, false
+		}
+		p, ok := splitName(full, f.Lang)
+		if !ok {
+			return "", profile.Entry{}, 0, false
+		}
+		v := map[string]string{
+			heuristics.ConceptGivenName: p.given, heuristics.ConceptFamilyName: p.family,
+			heuristics.ConceptAdditionalName: p.additional, heuristics.ConceptHonorificPrefix: p.prefix,
+		}[canon]
+		return v, e, factorDerived, v != ""
+	}
+	return "", profile.Entry{}, 0, false
+}
+
+// confOf is an entry's effective confidence (0 meaning unstated, so 1).
+func confOf(e profile.Entry) float64 {
+	if c := clamp01(e.Confidence); c > 0 {
+		return c
+	}
+	return 1
+}

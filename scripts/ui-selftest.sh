@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The desktop window tested for real under Xvfb, in three parts:
+#
+# 1. UI self-test: a build with the selftest tag drives the real window
+#    (status screen, every section, a browser connecting live over the real
+#    channel) and writes a JSON report; the window is screenshotted and the
+#    shot must not be blank.                    -> build/ui-selftest.{json,png,log}
+# 2. Fresh machine: scripts/run.sh in an empty HOME (only the Go, npm and
+#    build caches are kept) must bring the "Tessera" window up.
+#                                               -> build/run-window.png, build/run.log
+# 3. `tessera --hidden` starts with its window unmapped, and launching
+#    `tessera` again shows that window (D-Bus single-instance message).
+#
+#   scripts/ui-selftest.sh            both parts
+#   SKIP_FRESH=1 scripts/ui-selftest.sh   the self-test only
+#
+# Needs xvfb, xauth, imagemagick, x11-utils (scripts/deps-debian.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+mkdir -p build
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "ui-selftest: FAIL: $*" >&2; exit 1; }
+
+# distinct_colours FILE prints how many colours a screenshot has: a window
+# that never painted is one or two flat colours.
+distinct_colours() { /usr/bin/convert "$1" -format %k info:; }
+min_colours=50
+
+# ---- 1. the self-test --------------------------------------------------------
+TESSERA_TAGS=selftest OUT=build/bin/tessera-selftest scripts/build-desktop.sh
+
+export TESSERA_HOME=$tmp/home TESSERA_RUNTIME_DIR=$tmp/run
+export TESSERA_SELFTEST_REPORT=$tmp/report.json TESSERA_SELFTEST_HOLD=30s
+# No accessibility bus: it only adds noise and a daemon to every run.
+export NO_AT_BRIDGE=1
+rm -f build/ui-selftest.png build/ui-selftest.json
+session=()
+command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
+# The inner script starts the app, waits (bounded) for its report, waits
+# for the window to paint (WebKit paints after the DOM is ready, so a shot
+# taken at once can be blank), screenshots it, then stops the app with
+# SIGTERM and hands back the app's exit status.
+"${session[@]}" xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+  set -u
+  build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
+  for _ in $(seq 600); do
+    [ -s "$TESSERA_SELFTEST_REPORT" ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+  done
+  for _ in $(seq 50); do
+    import -window root "$0/shot.png" 2>/dev/null &&
+      [ "$(/usr/bin/convert "$0/shot.png" -format %k info:)" -ge '"$min_colours"' ] && break
+    sleep 0.2
+  done
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  echo $? >"$0/rc"
+' "$tmp" || true
+
+[ -f "$tmp/app.log" ] && cp "$tmp/app.log" build/ui-selftest.log
+[ -s "$TESSERA_SELFTEST_REPORT" ] || fail "no self-test report written"
+cp "$TESSERA_SELFTEST_REPORT" build/ui-selftest.json
+[ -f "$tmp/shot.png" ] && cp "$tmp/shot.png" build/ui-selftest.png
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  for (const c of r.checks) console.error((c.ok ? "  ok   " : "  FAIL ") + c.name + (c.ok ? "" : ": " + c.detail));
+  process.exit(r.ok === true && r.checks.length > 0 ? 0 : 1);
+' build/ui-selftest.json || fail "self-test checks failed (build/ui-selftest.json)"
+rc=$(cat "$tmp/rc" 2>/dev/null || echo missing)
+[ "$rc" = 0 ] || fail "self-test app exited with status $rc"
+[ -f build/ui-selftest.png ] || fail "no screenshot taken"
+colours=$(distinct_colours build/ui-selftest.png)
+[ "$colours" -ge $min_colours ] || fail "screenshot looks blank ($colours colours): build/ui-selftest.png"
+echo "ui-selftest: self-test passed; screenshot build/ui-selftest.png ($colours colours)" >&2
+
+[ -n "${SKIP_FRESH:-}" ] && exit 0
+
+# ---- 2. fresh machine: scripts/run.sh brings the window up ---------------------
+# A new HOME stands for a new user; the caches are kept so that this checks
+# the run command, not the network.
+export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+export npm_config_cache=$(npm config get cache 2>/dev/null)
+unset TESSERA_HOME TESSERA_SELFTEST_REPORT TESSERA_SELFTEST_HOLD XDG_CONFIG_HOME XDG_DATA_HOME
+export HOME=$tmp/fresh-home TESSERA_RUNTIME_DIR=$tmp/fresh-run
+mkdir -p "$HOME"
+rm -f build/run-window.png
+"${session[@]}" xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+  set -u
+  setsid scripts/run.sh >"$0/run.log" 2>&1 & pid=$!
+  up=no
+  for _ in $(seq 1800); do
+    if xwininfo -name Tessera 2>/dev/null | grep -q "Map State: IsViewable"; then up=yes; break; fi
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.2
+  done
+  if [ $up = yes ]; then
+    for _ in $(seq 50); do
+      import -window root "$0/run.png" 2>/dev/null &&
+        [ "$(/usr/bin/convert "$0/run.png" -format %k info:)" -ge '"$min_colours"' ] && break
+      sleep 0.2
+    done
+  fi
+  echo $up >"$0/up"
+  # run.sh execs the app in its own session: stop that whole group.
+  kill -TERM -- -$pid 2>/dev/null
+  wait $pid
+' "$tmp" || true
+
+cp "$tmp/run.log" build/run.log 2>/dev/null || true
+[ "$(cat "$tmp/up" 2>/dev/null)" = yes ] || { tail -n 30 build/run.log >&2; fail "scripts/run.sh did not bring the Tessera window up"; }
+[ -f "$tmp/run.png" ] && cp "$tmp/run.png" build/run-window.png
+[ -f build/run-window.png ] || fail "no screenshot of the run window"
+colours=$(distinct_colours build/run-window.png)
+[ "$colours" -ge $min_colours ] || fail "run window screenshot looks blank ($colours colours): build/run-window.png"
+echo "ui-selftest: fresh-machine run passed; screenshot build/run-window.png ($colours colours)" >&2
+
+# ---- 3. --hidden starts without a window; a second launch shows it ------------
+if [ ${#session[@]} -eq 0 ]; then
+  echo "ui-selftest: no dbus-run-session; skipping the --hidden / second-launch check" >&2
+  exit 0
+fi
+export TESSERA_RUNTIME_DIR=$tmp/hidden-run
+"${session[@]}" xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+  set -u
+  state() { xwininfo -name Tessera 2>/dev/null | sed -n "s/.*Map State: //p"; }
+  build/bin/tessera --hidden 2>>"$0/hidden.log" & pid=$!
+  for _ in $(seq 300); do [ -n "$(state)" ] && break; sleep 0.1; done
+  sleep 1 # give a wrongly shown window time to map
+  echo "$(state)" >"$0/hidden-first"
+  build/bin/tessera 2>>"$0/hidden.log"
+  for _ in $(seq 100); do [ "$(state)" = IsViewable ] && break; sleep 0.1; done
+  echo "$(state)" >"$0/hidden-second"
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+' "$tmp" || true
+first=$(cat "$tmp/hidden-first" 2>/dev/null || true)
+second=$(cat "$tmp/hidden-second" 2>/dev/null || true)
+cp "$tmp/hidden.log" build/hidden.log 2>/dev/null || true
+[ "$first" = IsUnMapped ] || fail "tessera --hidden: window state '$first', want IsUnMapped (build/hidden.log)"
+[ "$second" = IsViewable ] || fail "second launch did not show the hidden window: state '$second' (build/hidden.log)"
+echo "ui-selftest: --hidden starts unmapped; a second launch shows the window" >&2
