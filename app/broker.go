@@ -246,8 +246,11 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		inflight.Add(1)
 		go func() {
 			defer inflight.Done()
-			defer func() { <-s.slots }()
-			a.respond(s, m, a.call(ctx, h, s, m.Params))
+			out := a.call(ctx, h, s, m.Params)
+			// Free the slot before answering, so a client that has its
+			// answer may send the next request without meeting BUSY.
+			<-s.slots
+			a.respond(s, m, out)
 		}()
 	}
 }

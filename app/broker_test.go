@@ -60,7 +60,7 @@ func send(t *testing.T, c net.Conn, msg string) {
 
 func recv(t *testing.T, c net.Conn) map[string]any {
 	t.Helper()
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	c.SetReadDeadline(time.Now().Add(60 * time.Second))
 	f, err := nativemsg.ReadFrame(c, nativemsg.MaxIncoming)
 	if err != nil {
 		t.Fatalf("read: %v", err)

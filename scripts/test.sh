@@ -29,7 +29,7 @@ npm_build() {
 
 extension() {
   npm_build extension
-  (cd extension && npm test --silent)
+  (cd extension && npm run --silent typecheck && npm test --silent)
 }
 
 frontend() { npm_build frontend; }
@@ -41,6 +41,7 @@ lint() {
   CGO_ENABLED=0 go vet ./...
   GOOS=windows CGO_ENABLED=0 go vet ./...
   GOOS=darwin CGO_ENABLED=0 go vet ./...
+  for tags in e2e browser selftest keyring; do CGO_ENABLED=0 go vet -tags "$tags" ./...; done
 }
 
 unit() { CGO_ENABLED=0 go test -count=1 ./...; }
@@ -51,7 +52,7 @@ desktop() { scripts/build-desktop.sh; }
 
 e2e() { go test -count=1 -tags e2e ./e2e/...; }
 
-webmcp_browser() { go test -count=1 -tags browser -run Chromium ./form/; }
+webmcp_browser() { go test -count=1 -tags browser -run TestChromiumWebMCPGoldens ./form/; }
 
 ui() { scripts/ui-selftest.sh; }
 

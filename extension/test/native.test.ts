@@ -204,3 +204,49 @@ describe('NativeClient', () => {
     expect(states).toEqual(['connecting', 'connected']);
   });
 });
+
+describe('NativeClient split responses', () => {
+  function pieces(id: string, response: unknown, size: number) {
+    const bytes = new TextEncoder().encode(JSON.stringify(response));
+    const b64 = btoa(String.fromCharCode(...bytes));
+    const parts: string[] = [];
+    // Split on raw-byte boundaries as the app does (multiples of 3 keep base64 whole).
+    for (let i = 0; i < b64.length; i += size * 4) parts.push(b64.slice(i, i + size * 4));
+    return parts.map((data, index) => ({
+      jsonrpc: '2.0',
+      method: 'session.chunk',
+      params: { id, index, count: parts.length, data },
+    }));
+  }
+
+  it('reassembles session.chunk pieces into the response, UTF-8 intact', async () => {
+    await connect();
+    const call = c.call('session.ping', { payload: 'x' });
+    const id = env.port.last().id;
+    const payload = 'é€'.repeat(50);
+    for (const p of pieces(id, result(id, { payload }), 9)) env.port.deliver(p);
+    await expect(call).resolves.toEqual({ payload });
+  });
+
+  it('ignores pieces out of order or for requests not pending', async () => {
+    await connect();
+    const call = c.call('session.ping', {}, 1000);
+    const id = env.port.last().id;
+    const ps = pieces(id, result(id, { payload: 'abcdefghijklmnop' }), 3);
+    expect(ps.length).toBeGreaterThan(2);
+    env.port.deliver(ps[1]);
+    env.port.deliver(ps[0]);
+    for (const p of pieces('999', result('999', 'other'), 3)) env.port.deliver(p);
+    const settled = expect(call).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await vi.advanceTimersByTimeAsync(1001);
+    await settled;
+  });
+
+  it('rejects a split response that is not valid JSON', async () => {
+    await connect();
+    const call = c.call('session.ping', {});
+    const id = env.port.last().id;
+    env.port.deliver({ jsonrpc: '2.0', method: 'session.chunk', params: { id, index: 0, count: 1, data: btoa('{nope') } });
+    await expect(call).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+});

@@ -87,6 +87,33 @@ export const DEFAULT_OPTIONS: NativeOptions = {
 const NOT_FOUND_RE = /native messaging host not found|no such native application/i;
 const FORBIDDEN_RE = /native messaging host is forbidden|does not have permission to use native/i;
 
+// A response too large for one native frame arrives as session.chunk
+// notifications (PROTOCOL.md §5). MAX_CHUNKS bounds what one response may
+// make the worker buffer (64 × 600 KiB).
+const CHUNK_METHOD = 'session.chunk';
+const MAX_CHUNKS = 64;
+
+interface ChunkParams {
+  id: string;
+  index: number;
+  count: number;
+  data: string;
+}
+
+function isChunk(p: unknown): p is ChunkParams {
+  const c = p as Partial<ChunkParams> | null;
+  return (
+    typeof c?.id === 'string' &&
+    Number.isInteger(c.index) &&
+    Number.isInteger(c.count) &&
+    typeof c.data === 'string' &&
+    c.count! > 0 &&
+    c.count! <= MAX_CHUNKS &&
+    c.index! >= 0 &&
+    c.index! < c.count!
+  );
+}
+
 interface Pending {
   resolve(v: unknown): void;
   reject(e: RpcError): void;
@@ -104,6 +131,7 @@ export class NativeClient {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly pending = new Map<string, Pending>();
+  private readonly chunks = new Map<string, string[]>();
   private current: Status = { state: 'disconnected' };
   private readonly statusListeners = new Set<(s: Status) => void>();
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
@@ -249,6 +277,10 @@ export class NativeClient {
     if (m === null) return;
     switch (m.kind) {
       case 'notification':
+        if (m.method === CHUNK_METHOD) {
+          this.chunk(m.params);
+          return;
+        }
         if (m.method === 'vault.stateChanged' && this.current.state === 'connected') {
           const state = (m.params as { state?: unknown } | null)?.state;
           if (state === 'uninitialized' || state === 'locked' || state === 'unlocked') {
@@ -271,6 +303,37 @@ export class NativeClient {
         return;
       }
     }
+  }
+
+  /**
+   * chunk collects one piece of a split response; pieces must come in order
+   * and belong to a pending request, else the partial response is dropped and
+   * the request times out as if never answered.
+   */
+  private chunk(params: unknown): void {
+    if (!isChunk(params) || !this.pending.has(params.id)) return;
+    const parts = this.chunks.get(params.id) ?? [];
+    if (parts.length !== params.index) {
+      this.chunks.delete(params.id);
+      return;
+    }
+    parts.push(params.data);
+    if (parts.length < params.count) {
+      this.chunks.set(params.id, parts);
+      return;
+    }
+    this.chunks.delete(params.id);
+    let whole: unknown;
+    try {
+      const bytes = Uint8Array.from(atob(parts.join('')), (ch) => ch.charCodeAt(0));
+      whole = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      this.settle(params.id, (p) => p.reject(new RpcError(Codes.Internal, 'a split response could not be reassembled')));
+      return;
+    }
+    const inner = classify(whole);
+    // Only a response to the same request may arrive this way.
+    if (inner !== null && inner.kind !== 'notification' && inner.id === params.id) this.receive(whole);
   }
 
   private settle(id: string, f: (p: Pending) => void): void {
@@ -308,6 +371,7 @@ export class NativeClient {
   }
 
   private failPending(why: string): void {
+    this.chunks.clear();
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(new RpcError(Codes.Disconnected, why));

@@ -53,6 +53,8 @@ export const Codes = {
   Timeout: 'TIMEOUT',
   /** Disconnected is local: the port closed before the answer came. */
   Disconnected: 'DISCONNECTED',
+  /** Internal is the app's INTERNAL, also used locally for a response that cannot be decoded. */
+  Internal: 'INTERNAL',
   /** NotConnected is local: a call was made while no session was open. */
   NotConnected: 'NOT_CONNECTED',
 } as const;
