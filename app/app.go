@@ -1,6 +1,9 @@
 package app
 
 import (
+	"fmt"
+
+	"github.com/tessera-app/tessera/nativemsg"
 	"io"
 	"net"
 	"sync"
@@ -104,4 +107,15 @@ func (a *App) vaultState() string {
 		return "uninitialized"
 	}
 	return a.cfg.Vault.State()
+}
+
+// markUserQuit records that the person quit the app from its window, so the
+// browser's host does not start it again in the background.
+func (a *App) markUserQuit() {
+	if a.cfg.SocketDir == "" {
+		return
+	}
+	if err := nativemsg.MarkUserQuit(a.cfg.SocketDir); err != nil {
+		fmt.Fprintf(a.cfg.Log, "tessera: %v\n", err)
+	}
 }

@@ -90,6 +90,10 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		fmt.Fprintln(env.stderr, msg)
 		return nil
 	}
+	if !opts.Hidden {
+		// A person started the app: browsers may start it again from now on.
+		nativemsg.ClearUserQuit(dir)
+	}
 	if reason != "" {
 		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)
 		return a.Serve(ctx)

@@ -26,6 +26,7 @@ func (u *UI) Status() (Status, error) { return u.app.Status(), nil }
 // Quit ends the app: the window closes and the broker stops serving
 // browsers. (Closing the window only hides it.)
 func (u *UI) Quit() error {
+	u.app.markUserQuit()
 	u.quit()
 	return nil
 }

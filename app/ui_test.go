@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tessera-app/tessera/nativemsg"
 	"sync"
 	"testing"
 )
@@ -83,5 +84,28 @@ func TestUIQuitBeforeStart(t *testing.T) {
 	u2.Quit()
 	if sh2.quits != 1 {
 		t.Errorf("Quit() after start reached the runtime %d times, want 1", sh2.quits)
+	}
+}
+
+// Regression: after Quit Tessera, the extension's reconnect made the host
+// start the app again in the background. Quitting from the window must leave
+// the marker the host checks.
+func TestUIQuitMarksUserQuit(t *testing.T) {
+	dir := t.TempDir()
+	a, err := New(Config{SocketDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newUI(a)
+	u.start(&fakeShell{})
+	if nativemsg.UserQuit(dir) {
+		t.Fatal("UserQuit before Quit")
+	}
+	u.Quit()
+	if !nativemsg.UserQuit(dir) {
+		t.Fatal("Quit() left no user-quit marker")
+	}
+	if err := nativemsg.ClearUserQuit(dir); err != nil || nativemsg.UserQuit(dir) {
+		t.Fatalf("ClearUserQuit = %v, marker still there: %v", err, nativemsg.UserQuit(dir))
 	}
 }

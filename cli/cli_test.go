@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/tessera-app/tessera/nativemsg"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,5 +88,29 @@ func TestHostModeForeignOrigin(t *testing.T) {
 	err := Run(context.Background(), []string{"chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"}, env)
 	if err == nil || !strings.Contains(out.String(), "FORBIDDEN") {
 		t.Fatalf("host with a foreign origin: err %v, stdout %q", err, out.String())
+	}
+}
+
+func TestHostDoesNotRestartQuitApp(t *testing.T) {
+	dir := t.TempDir()
+	if err := nativemsg.MarkUserQuit(dir); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	env := testEnv(&out, &bytes.Buffer{}, map[string]string{"TESSERA_RUNTIME_DIR": dir})
+	hello := []byte(`{"jsonrpc":"2.0","id":"1","method":"session.hello","params":{"protocol":[1]}}`)
+	var in bytes.Buffer
+	nativemsg.WriteFrame(&in, hello)
+	env.Stdin = &in
+	// The executable would be started if the marker were ignored; it does
+	// not exist, so a start attempt would also fail, but with another error.
+	env.Executable = filepath.Join(dir, "no-such-tessera")
+	var stderr bytes.Buffer
+	env.Stderr = &stderr
+	if err := Run(context.Background(), []string{"chrome-extension://" + nativemsg.ChromeExtensionID + "/"}, env); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "APP_UNAVAILABLE") || !strings.Contains(stderr.String(), nativemsg.ErrUserQuit.Error()) {
+		t.Fatalf("host after a user quit: stdout %q, stderr %q", out.String(), stderr.String())
 	}
 }

@@ -28,6 +28,9 @@ func runHost(ctx context.Context, env *Env, origin string) error {
 		Dir:    dir,
 		Log:    env.Stderr,
 		StartApp: func() error {
+			if nativemsg.UserQuit(dir) {
+				return nativemsg.ErrUserQuit
+			}
 			return nativemsg.StartDetached(env.Executable, []string{"--hidden"}, filepath.Join(logDir(dir), "app.log"))
 		},
 	})
