@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/tessera-app/tessera/nativemsg"
@@ -117,5 +118,35 @@ func (a *App) markUserQuit() {
 	}
 	if err := nativemsg.MarkUserQuit(a.cfg.SocketDir); err != nil {
 		fmt.Fprintf(a.cfg.Log, "tessera: %v\n", err)
+	}
+}
+
+// idleLocker is implemented by a vault that locks itself after idle time.
+type idleLocker interface {
+	LockIfIdle() bool
+}
+
+// watchVault locks an idle vault every interval until ctx is done, and tells
+// the window and every connected browser when the state changes.
+func (a *App) watchVault(ctx context.Context, interval time.Duration) {
+	l, ok := a.cfg.Vault.(idleLocker)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	last := a.Status().Vault
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l.LockIfIdle()
+			if st := a.Status().Vault; st != last {
+				last = st
+				a.Broadcast("vault.stateChanged", map[string]string{"state": st})
+				a.changed()
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -236,5 +237,47 @@ func TestOversizedFromPeer(t *testing.T) {
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := nativemsg.ReadFrame(c, 100); err == nil {
 		t.Fatal("connection still open after an oversized frame")
+	}
+}
+
+// idleVault locks on the first LockIfIdle call.
+type idleVault struct {
+	mu     sync.Mutex
+	locked bool
+}
+
+func (v *idleVault) State() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.locked {
+		return "locked"
+	}
+	return "unlocked"
+}
+
+func (v *idleVault) LockIfIdle() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.locked = true
+	return true
+}
+
+func TestIdleLockIsAnnounced(t *testing.T) {
+	v := &idleVault{}
+	a, dial := serve(t, Config{Vault: v})
+	c := dial()
+	send(t, c, hello)
+	if m := recv(t, c); m["result"].(map[string]any)["vault"].(map[string]any)["state"] != "unlocked" {
+		t.Fatalf("hello = %v, want vault unlocked", m)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go a.watchVault(ctx, 10*time.Millisecond)
+	m := recv(t, c)
+	if m["method"] != "vault.stateChanged" || m["params"].(map[string]any)["state"] != "locked" {
+		t.Fatalf("after idle lock the browser got %v, want vault.stateChanged locked", m)
+	}
+	if st := a.Status().Vault; st != "locked" {
+		t.Fatalf("Status().Vault = %q, want locked", st)
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // DesktopOptions configures RunDesktop.
@@ -71,12 +71,6 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 	if version == "" {
 		version = "dev"
 	}
-	a, err := New(Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv})
-	if err != nil {
-		return fmt.Errorf("start app: %w", err)
-	}
-	defer a.Close()
-
 	reason := headlessReason(opts, env)
 	if running(ctx, dir) {
 		msg := "tessera: already running (channel " + dir + ")"
@@ -94,6 +88,17 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		// A person started the app: browsers may start it again from now on.
 		nativemsg.ClearUserQuit(dir)
 	}
+	cfg := Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv}
+	if v := openVault(home, env); v != nil {
+		defer v.Close()
+		cfg.Vault = v
+	}
+	a, err := New(cfg)
+	if err != nil {
+		return fmt.Errorf("start app: %w", err)
+	}
+	defer a.Close()
+	go a.watchVault(ctx, vaultCheckEvery)
 	if reason != "" {
 		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)
 		return a.Serve(ctx)
@@ -117,14 +122,30 @@ func headlessReason(opts DesktopOptions, env desktopEnv) string {
 // desktopHome returns the app's data directory: $TESSERA_HOME, else
 // "tessera" in the user's configuration directory.
 func desktopHome(getenv func(string) string) (string, error) {
-	if h := getenv("TESSERA_HOME"); h != "" {
-		return h, nil
-	}
-	base, err := os.UserConfigDir()
+	return vault.DefaultDir(getenv)
+}
+
+// vaultIdleLock is how long an unlocked vault stays unlocked without use.
+const vaultIdleLock = 15 * time.Minute
+
+// vaultCheckEvery is how often the app checks for the idle lock.
+const vaultCheckEvery = 30 * time.Second
+
+// openVault opens (creating on first run) the vault in home, unlocked through
+// the OS keyring when one works. Without a keyring the vault stays locked or
+// uninitialized until the person gives a passphrase; the app still serves
+// browsers, which see that state in session.hello. It returns nil when the
+// vault cannot be opened at all (the reason is logged).
+func openVault(home string, env desktopEnv) *vault.Vault {
+	v, unlockErr, err := vault.OpenDefault(home, vault.Options{Keyring: vault.SystemKeyring(), IdleTimeout: vaultIdleLock})
 	if err != nil {
-		return "", fmt.Errorf("data directory: %w", err)
+		fmt.Fprintf(env.stderr, "tessera: vault unavailable: %v\n", err)
+		return nil
 	}
-	return filepath.Join(base, "tessera"), nil
+	if unlockErr != nil {
+		fmt.Fprintf(env.stderr, "tessera: vault %s: %v\n", v.State(), unlockErr)
+	}
+	return v
 }
 
 // running reports whether another app instance answers on the channel in

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/tessera-app/tessera/vault"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,11 +50,11 @@ func TestDesktopHome(t *testing.T) {
 	if err != nil || got != "/srv/tessera" {
 		t.Errorf("desktopHome(TESSERA_HOME=/srv/tessera) = %q, %v, want %q", got, err, "/srv/tessera")
 	}
-	t.Setenv("XDG_CONFIG_HOME", "/home/ada/.config")
-	t.Setenv("HOME", "/home/ada")
-	got, err = desktopHome(getenvFrom(nil))
-	if err != nil || filepath.Base(got) != "tessera" || !filepath.IsAbs(got) {
-		t.Errorf("desktopHome() = %q, %v, want an absolute .../tessera", got, err)
+	// The app and the CLI must agree on where the vault lives.
+	got, err = desktopHome(getenvFrom(map[string]string{"HOME": "/home/ada"}))
+	want, _ := vault.DefaultDir(getenvFrom(map[string]string{"HOME": "/home/ada"}))
+	if err != nil || got != want || !filepath.IsAbs(got) {
+		t.Errorf("desktopHome(HOME=/home/ada) = %q, %v, want %q", got, err, want)
 	}
 }
 

@@ -2,9 +2,498 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"filippo.io/age"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
 
+// schemaOrg prefixes a bare concept name given on the command line:
+// "email" means https://schema.org/email.
+const schemaOrg = "https://schema.org/"
+
+// runProfile is `tessera profile list|show|set|unset|delete|import|export`.
+// Values are printed only by show and export; every command unlocks the
+// vault for itself (see runVault).
 func runProfile(ctx context.Context, env *Env, args []string) error {
-	return errors.New("profile: not implemented yet")
+	if len(args) == 0 {
+		profileUsage(env.Stderr)
+		return fmt.Errorf("%w: profile: missing subcommand", ErrUsage)
+	}
+	sub, args := args[0], args[1:]
+	run, ok := map[string]func(*Env, []string) error{
+		"list":   profileList,
+		"show":   profileShow,
+		"set":    profileSet,
+		"unset":  profileUnset,
+		"delete": profileDelete,
+		"import": profileImport,
+		"export": profileExport,
+	}[sub]
+	if !ok {
+		if sub == "help" || sub == "-h" || sub == "--help" {
+			profileUsage(env.Stdout)
+			return nil
+		}
+		profileUsage(env.Stderr)
+		return fmt.Errorf("%w: profile: unknown subcommand %q", ErrUsage, sub)
+	}
+	return run(env, args)
+}
+
+func profileUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: tessera profile list
+       tessera profile show ID
+       tessera profile set [--field] [--json-value] [--label LABEL] ID KEY VALUE
+       tessera profile unset [--field] ID KEY
+       tessera profile delete ID
+       tessera profile import [--format vcf|json|bundle] [--identity FILE] [--bundle-passphrase-file FILE] FILE
+       tessera profile export [--to RECIPIENT]... [--bundle-passphrase-file FILE [--work-factor N]] [--plain] [--out FILE] [ID...]
+All take --passphrase-file FILE (- for stdin); without it the OS keyring
+unlocks the vault. All but export take --json. KEY is a concept IRI, a schema.org property name
+(email), or with --field a form field path.
+`)
+}
+
+// profileCmd parses a profile subcommand's flags and opens and unlocks the
+// vault; the caller closes it.
+type profileCmd struct {
+	cliFlags
+	name string
+	fs   *flag.FlagSet
+	args []string
+}
+
+func newProfileCmd(env *Env, name, usage string) *profileCmd {
+	c := &profileCmd{name: name, fs: newFlagSet(env, "profile "+name, usage)}
+	c.register(c.fs)
+	return c
+}
+
+// parse returns flag.ErrHelp for -h, which the caller turns into success.
+func (c *profileCmd) parse(args []string, minArgs, maxArgs int) error {
+	pos, err := parseInterspersed(c.fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: profile %s: %v", ErrUsage, c.name, err)
+	}
+	if len(pos) < minArgs || (maxArgs >= 0 && len(pos) > maxArgs) {
+		c.fs.Usage()
+		return fmt.Errorf("%w: profile %s: wrong number of arguments", ErrUsage, c.name)
+	}
+	c.args = pos
+	return nil
+}
+
+func (c *profileCmd) open(env *Env) (*vault.Vault, error) {
+	v, err := openVault(env, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := unlockVault(env, v, c.passphraseFile); err != nil {
+		v.Close()
+		return nil, err
+	}
+	return v, nil
+}
+
+func helpOK(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}
+
+func profileList(env *Env, args []string) error {
+	c := newProfileCmd(env, "list", "tessera profile list [--json]")
+	if err := c.parse(args, 0, 0); err != nil {
+		return helpOK(err)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	ps, err := v.Profiles()
+	if err != nil {
+		return err
+	}
+	type item struct {
+		ID      string `json:"id"`
+		Label   string `json:"label"`
+		Entries int    `json:"entries"`
+		Updated string `json:"updated"`
+	}
+	items := make([]item, 0, len(ps))
+	for _, p := range ps {
+		items = append(items, item{p.ID, p.Label, len(p.Concepts) + len(p.Fields), p.Updated})
+	}
+	if c.json {
+		return jsonOut(env.Stdout, items)
+	}
+	for _, it := range items {
+		fmt.Fprintf(env.Stdout, "%s\t%s\t%d entries\n", it.ID, it.Label, it.Entries)
+	}
+	return nil
+}
+
+func profileShow(env *Env, args []string) error {
+	c := newProfileCmd(env, "show", "tessera profile show [--json] ID")
+	if err := c.parse(args, 1, 1); err != nil {
+		return helpOK(err)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	p, err := v.Profile(c.args[0])
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, p)
+	}
+	fmt.Fprintf(env.Stdout, "%s (%s)\n", p.Label, p.ID)
+	for _, part := range []struct {
+		kind string
+		m    map[string]profile.Entry
+	}{{"concept", p.Concepts}, {"field", p.Fields}} {
+		names := make([]string, 0, len(part.m))
+		for n := range part.m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			val := string(part.m[n].Value)
+			if s, ok := part.m[n].StringValue(); ok {
+				val = s
+			}
+			fmt.Fprintf(env.Stdout, "  %s %s = %s\n", part.kind, n, val)
+		}
+	}
+	return nil
+}
+
+func entryKey(name string, field bool) vault.Key {
+	if field {
+		return vault.FieldKey(name)
+	}
+	if !strings.Contains(name, ":") {
+		name = schemaOrg + name
+	}
+	return vault.ConceptKey(name)
+}
+
+func profileSet(env *Env, args []string) error {
+	c := newProfileCmd(env, "set", "tessera profile set [--field] [--json-value] [--label LABEL] ID KEY VALUE")
+	field := c.fs.Bool("field", false, "KEY is a form field path, not a concept")
+	rawJSON := c.fs.Bool("json-value", false, "VALUE is JSON, not a string")
+	label := c.fs.String("label", "", "label of the profile when set creates it (default: ID)")
+	if err := c.parse(args, 3, 3); err != nil {
+		return helpOK(err)
+	}
+	value := json.RawMessage(c.args[2])
+	if !*rawJSON {
+		value, _ = json.Marshal(c.args[2])
+	} else if !json.Valid(value) {
+		return fmt.Errorf("%w: profile set: VALUE is not valid JSON", ErrUsage)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	id, key := c.args[0], entryKey(c.args[1], *field)
+	created := false
+	if _, err := v.Profile(id); errors.Is(err, vault.ErrNotFound) {
+		l := *label
+		if l == "" {
+			l = id
+		}
+		if _, err := v.CreateProfile(id, l); err != nil {
+			return err
+		}
+		created = true
+	} else if err != nil {
+		return err
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	e := profile.Entry{Value: value, Confidence: 1, Verified: true, Source: profile.Source{Type: "manual", Timestamp: now}}
+	if err := v.SetEntry(id, key, e); err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, map[string]any{"profile": id, "key": key.String(), "created": created})
+	}
+	if created {
+		fmt.Fprintf(env.Stdout, "created profile %s\n", id)
+	}
+	fmt.Fprintf(env.Stdout, "set %s in %s\n", key, id)
+	return nil
+}
+
+func profileUnset(env *Env, args []string) error {
+	c := newProfileCmd(env, "unset", "tessera profile unset [--field] ID KEY")
+	field := c.fs.Bool("field", false, "KEY is a form field path, not a concept")
+	if err := c.parse(args, 2, 2); err != nil {
+		return helpOK(err)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	key := entryKey(c.args[1], *field)
+	if err := v.DeleteEntry(c.args[0], key); err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, map[string]any{"profile": c.args[0], "key": key.String(), "removed": true})
+	}
+	fmt.Fprintf(env.Stdout, "removed %s from %s\n", key, c.args[0])
+	return nil
+}
+
+func profileDelete(env *Env, args []string) error {
+	c := newProfileCmd(env, "delete", "tessera profile delete ID")
+	if err := c.parse(args, 1, 1); err != nil {
+		return helpOK(err)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if err := v.DeleteProfile(c.args[0]); err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, map[string]any{"profile": c.args[0], "deleted": true})
+	}
+	fmt.Fprintf(env.Stdout, "deleted profile %s\n", c.args[0])
+	return nil
+}
+
+// importFormat picks the import format from --format, the file name, or
+// the first bytes.
+func importFormat(flagValue, name string, head []byte) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".vcf", ".vcard":
+		return "vcf"
+	case ".json":
+		return "json"
+	case ".age", ".tessera":
+		return "bundle"
+	}
+	h := strings.TrimSpace(string(head))
+	switch {
+	case strings.HasPrefix(strings.ToUpper(h), "BEGIN:VCARD"):
+		return "vcf"
+	case strings.HasPrefix(h, "{") || strings.HasPrefix(h, "["):
+		return "json"
+	}
+	return "bundle"
+}
+
+func profileImport(env *Env, args []string) error {
+	c := newProfileCmd(env, "import", "tessera profile import [--format vcf|json|bundle] [--identity FILE] [--bundle-passphrase-file FILE] FILE")
+	format := c.fs.String("format", "", "vcf, json or bundle (default: from the file)")
+	identity := c.fs.String("identity", "", "age identity `FILE` that opens the bundle")
+	bundlePass := c.fs.String("bundle-passphrase-file", "", "read the bundle passphrase from `FILE` (- for stdin)")
+	if err := c.parse(args, 1, 1); err != nil {
+		return helpOK(err)
+	}
+	switch *format {
+	case "", "vcf", "json", "bundle":
+	default:
+		return fmt.Errorf("%w: profile import: unknown --format %q", ErrUsage, *format)
+	}
+	stdins := 0
+	for _, f := range []string{c.args[0], *bundlePass, c.passphraseFile} {
+		if f == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return fmt.Errorf("%w: profile import: only one input can come from stdin", ErrUsage)
+	}
+	var data []byte
+	var err error
+	if c.args[0] == "-" {
+		data, err = io.ReadAll(io.LimitReader(env.Stdin, vault.MaxImportSize+1))
+	} else {
+		data, err = readFileLimited(c.args[0], vault.MaxImportSize)
+	}
+	if err != nil {
+		return fmt.Errorf("profile import: %w", err)
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	var ps []profile.UserProfile
+	switch importFormat(*format, c.args[0], data[:min(len(data), 64)]) {
+	case "vcf":
+		ps, err = vault.ParseVCards(strings.NewReader(string(data)), now)
+	case "json":
+		ps, err = vault.ParseProfilesJSON(strings.NewReader(string(data)), now)
+	default:
+		var ids []age.Identity
+		if ids, err = bundleIdentities(env, *identity, *bundlePass); err == nil {
+			ps, err = vault.ReadBundle(strings.NewReader(string(data)), now, ids...)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("profile import %s: %w", c.args[0], err)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	res, err := v.Import(ps)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, res)
+	}
+	fmt.Fprintf(env.Stdout, "imported %d profiles: %d created, %d entries learned, %d unchanged, %d kept as candidates\n",
+		len(ps), res.Created, res.Learned, res.Unchanged, res.Candidates)
+	return nil
+}
+
+func readFileLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: %w", path, vault.ErrTooLarge)
+	}
+	return data, err
+}
+
+func bundleIdentities(env *Env, identityFile, passFile string) ([]age.Identity, error) {
+	switch {
+	case identityFile != "" && passFile != "":
+		return nil, fmt.Errorf("%w: give --identity or --bundle-passphrase-file, not both", ErrUsage)
+	case identityFile != "":
+		f, err := os.Open(identityFile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return age.ParseIdentities(io.LimitReader(f, 1<<20))
+	case passFile != "":
+		p, err := readPassphrase(env, passFile)
+		if err != nil {
+			return nil, err
+		}
+		id, err := age.NewScryptIdentity(string(p))
+		if err != nil {
+			return nil, err
+		}
+		return []age.Identity{id}, nil
+	}
+	return nil, fmt.Errorf("%w: a bundle needs --identity or --bundle-passphrase-file", ErrUsage)
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func profileExport(env *Env, args []string) error {
+	c := newProfileCmd(env, "export", "tessera profile export [--to RECIPIENT]... [--bundle-passphrase-file FILE] [--plain] [--out FILE] [ID...]")
+	var to stringList
+	c.fs.Var(&to, "to", "encrypt the bundle to this age `RECIPIENT` (repeatable)")
+	bundlePass := c.fs.String("bundle-passphrase-file", "", "encrypt the bundle with the passphrase in `FILE` (- for stdin)")
+	plain := c.fs.Bool("plain", false, "write unencrypted JSON profiles (readable by anyone with the file)")
+	out := c.fs.String("out", "", "write to `FILE` (created 0600) instead of stdout")
+	wf := c.fs.Int("work-factor", vault.DefaultScryptWorkFactor, "scrypt work factor (log2) of a passphrase bundle")
+	if err := c.parse(args, 0, -1); err != nil {
+		return helpOK(err)
+	}
+	n := 0
+	for _, set := range []bool{len(to) > 0, *bundlePass != "", *plain} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Errorf("%w: profile export: choose exactly one of --to, --bundle-passphrase-file, --plain", ErrUsage)
+	}
+	if *bundlePass == "-" && c.passphraseFile == "-" {
+		return fmt.Errorf("%w: profile export: only one passphrase can come from stdin", ErrUsage)
+	}
+	var recipients []age.Recipient
+	for _, r := range to {
+		rs, err := age.ParseRecipients(strings.NewReader(r))
+		if err != nil {
+			return fmt.Errorf("%w: profile export: --to %q: %v", ErrUsage, r, err)
+		}
+		recipients = append(recipients, rs...)
+	}
+	if *bundlePass != "" {
+		p, err := readPassphrase(env, *bundlePass)
+		if err != nil {
+			return err
+		}
+		r, err := age.NewScryptRecipient(string(p))
+		if err != nil {
+			return err
+		}
+		if *wf < 10 || *wf > 22 {
+			return fmt.Errorf("%w: profile export: --work-factor %d not in 10..22", ErrUsage, *wf)
+		}
+		r.SetWorkFactor(*wf)
+		recipients = append(recipients, r)
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	ps, err := v.ExportProfiles(c.args...)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error {
+		if *plain {
+			return vault.WriteProfilesJSON(w, ps)
+		}
+		return vault.WriteBundle(w, ps, time.Now().UTC().Format(time.RFC3339), recipients...)
+	}
+	if *out == "" {
+		return write(env.Stdout)
+	}
+	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("profile export: %w", err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("profile export: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "exported %d profiles to %s\n", len(ps), *out)
+	return nil
 }

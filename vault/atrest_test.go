@@ -1,0 +1,280 @@
+package vault
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tessera-app/tessera/profile"
+)
+
+// TestNoPlaintextAtRest fills a vault with distinctive values, labels,
+// concept keys, field paths, sources and audit details, and scans every
+// byte under the directory (db, WAL, shm, lock, anything) for them, both
+// while the vault is open with a live WAL and after it is closed.
+func TestNoPlaintextAtRest(t *testing.T) {
+	dir := t.TempDir()
+	v := newTestVault(t, dir, newFakeKeyring())
+	secrets := []string{
+		"Zyxwquartz Label", "zyxw-value-given", "zyxw.value@example.org", "+33199887766",
+		"https://schema.org/zyxwConcept", "zyxwfield.path.42", "https://zyxw-form.example/form",
+		"https://zyxw-origin.example", "zyxw-frame-name", "zyxw-extension-id", "zyxw-profile-id",
+	}
+	if _, err := v.CreateProfile("zyxw-profile-id", "Zyxwquartz Label"); err != nil {
+		t.Fatal(err)
+	}
+	src := profile.Source{Type: "form-fill", FormURL: "https://zyxw-form.example/form", FieldPath: "zyxwfield.path.42", ExtensionID: "zyxw-extension-id"}
+	if _, err := v.Learn("zyxw-profile-id", []Observation{
+		{Concept: "https://schema.org/givenName", Value: str("zyxw-value-given"), Source: src},
+		{Concept: "https://schema.org/zyxwConcept", Value: str("zyxw.value@example.org"), Source: src},
+		{FieldPath: "zyxwfield.path.42", Value: str("+33199887766"), Source: src},
+		{Concept: "https://schema.org/givenName", Value: str("zyxw-candidate")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.RecordRelease(Release{Origin: "https://zyxw-origin.example", Frame: "zyxw-frame-name",
+		Concepts: []string{"https://schema.org/zyxwConcept"}, ProfileID: "zyxw-profile-id"}); err != nil {
+		t.Fatal(err)
+	}
+	secrets = append(secrets, "zyxw-candidate")
+
+	scan := func(when string) {
+		t.Helper()
+		n := 0
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			for _, s := range secrets {
+				for _, form := range [][]byte{[]byte(s), []byte(strings.ToLower(s)), []byte(hex.EncodeToString([]byte(s)))} {
+					if bytes.Contains(data, form) {
+						t.Errorf("%s: %s contains %q", when, filepath.Base(path), form)
+					}
+				}
+			}
+			return nil
+		})
+		if n == 0 {
+			t.Fatalf("%s: scanned no files", when)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, dbName+"-wal")); err != nil {
+		t.Fatalf("expected a live WAL while open: %v", err)
+	}
+	scan("open")
+	if err := v.Rekey([]byte("correct horse")); err != nil {
+		t.Fatal(err)
+	}
+	scan("after rekey")
+	v.Close()
+	scan("closed")
+}
+
+// TestRecordsBoundToRow guards against an attacker (or a bug) moving sealed
+// records between rows, profiles or tables: each must fail to open.
+func TestRecordsBoundToRow(t *testing.T) {
+	v := newTestVault(t, t.TempDir(), nil)
+	for _, id := range []string{"a", "b"} {
+		if _, err := v.CreateProfile(id, "Profile "+id); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.SetEntry(id, ConceptKey("https://schema.org/email"), manual(id+"@example.org")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := v.RecordRelease(Release{Origin: "https://x.example"}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		sql  string
+	}{
+		{"swap profile records", "UPDATE profiles SET rec = (SELECT rec FROM profiles p2 WHERE p2.id <> profiles.id)"},
+		{"swap entry records", "UPDATE entries SET rec = (SELECT rec FROM entries e2 WHERE e2.id <> entries.id)"},
+		{"move entry to other profile", "UPDATE entries SET profile = 3 - profile"},
+		{"entry record into audit", "UPDATE audit SET rec = (SELECT rec FROM entries LIMIT 1)"},
+		{"flip a byte", "UPDATE entries SET rec = CAST(substr(rec, 1, 40) || x'00' || substr(rec, 42) AS BLOB)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tx, err := v.db.Begin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if _, err := tx.Exec(tt.sql); err != nil {
+				t.Fatal(err)
+			}
+			k := v.k
+			var failed bool
+			for _, q := range []string{"SELECT id, rec FROM profiles", "SELECT id, profile, rank, rec FROM entries", "SELECT id, rec FROM audit"} {
+				rows, err := tx.Query(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rows.Next() {
+					var id, parent, rank int64
+					var rec []byte
+					var err error
+					switch {
+					case strings.Contains(q, "entries"):
+						rows.Scan(&id, &parent, &rank, &rec)
+						_, err = openEntry(k, id, parent, rank, rec)
+					case strings.Contains(q, "audit"):
+						rows.Scan(&id, &rec)
+						_, err = openRecord(k.seal, rec, recordAD("audit", id))
+					default:
+						rows.Scan(&id, &rec)
+						_, err = openProfile(k, id, rec)
+					}
+					if errors.Is(err, ErrCorrupt) {
+						failed = true
+					}
+				}
+				rows.Close()
+			}
+			if !failed {
+				t.Errorf("%s: every record still opened, want ErrCorrupt", tt.name)
+			}
+		})
+	}
+}
+
+func TestCorruptFile(t *testing.T) {
+	build := func(t *testing.T) string {
+		dir := t.TempDir()
+		v := newTestVault(t, dir, nil)
+		if _, err := v.CreateProfile("me", "Me"); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 200 {
+			if err := v.SetEntry("me", FieldKey(strings.Repeat("f", i+1)), manual(strings.Repeat("v", 300))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v.Close()
+		return filepath.Join(dir, dbName)
+	}
+	tests := []struct {
+		name    string
+		damage  func(path string) error
+		wantErr error
+	}{
+		{"empty", func(p string) error { return os.Truncate(p, 0) }, ErrCorrupt},
+		{"truncated to half", func(p string) error {
+			fi, _ := os.Stat(p)
+			return os.Truncate(p, fi.Size()/2)
+		}, ErrCorrupt},
+		{"header overwritten", func(p string) error { return overwrite(p, 0, bytes.Repeat([]byte{0xAA}, 100)) }, ErrCorrupt},
+		{"page garbage", func(p string) error { return overwrite(p, 8192, bytes.Repeat([]byte{0x55}, 4096)) }, ErrCorrupt},
+		{"removed", os.Remove, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := build(t)
+			if err := tt.damage(path); err != nil {
+				t.Fatal(err)
+			}
+			v, err := Open(filepath.Dir(path), testOptions(nil))
+			if err == nil {
+				defer v.Close()
+				err = v.UnlockPassphrase([]byte("correct horse"))
+			}
+			if err == nil {
+				_, err = v.Profiles()
+			}
+			if tt.wantErr == nil {
+				// A removed file is a new, uninitialized vault, not an error.
+				if !errors.Is(err, ErrUninitialized) {
+					t.Fatalf("open after removal = %v, want ErrUninitialized", err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("open %s vault = %v, want %v", tt.name, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func overwrite(path string, off int64, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteAt(b, off)
+	return err
+}
+
+// TestForeignSQLite guards against treating some other SQLite database in
+// the data directory as an empty vault.
+func TestForeignSQLite(t *testing.T) {
+	dir := t.TempDir()
+	v := newTestVault(t, dir, nil)
+	if _, err := v.db.Exec("DELETE FROM meta"); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	if _, err := Open(dir, testOptions(nil)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open(vault without meta) = %v, want ErrCorrupt", err)
+	}
+}
+
+// TestDiskFull fills the database up to SQLite's page limit, the same
+// SQLITE_FULL a full disk gives, and checks the failed write left nothing
+// half-done and the vault usable.
+func TestDiskFull(t *testing.T) {
+	dir := t.TempDir()
+	v := newTestVault(t, dir, nil)
+	if _, err := v.CreateProfile("me", "Me"); err != nil {
+		t.Fatal(err)
+	}
+	var pages int
+	if err := v.db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.db.Exec(fmt.Sprintf("PRAGMA max_page_count = %d", pages+20)); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", 30000)
+	var stored int
+	var err error
+	for i := range 100 {
+		err = v.SetEntry("me", FieldKey("f"+strings.Repeat("i", i)), manual(big))
+		if err != nil {
+			break
+		}
+		stored++
+	}
+	if !errors.Is(err, ErrStorageFull) {
+		t.Fatalf("SetEntry on a full database = %v, want ErrStorageFull", err)
+	}
+	if _, err := v.Import([]profile.UserProfile{{ID: "other", Label: "Other", Concepts: map[string]profile.Entry{"https://schema.org/x": manual(big)}}}); !errors.Is(err, ErrStorageFull) {
+		t.Fatalf("Import on a full database = %v, want ErrStorageFull", err)
+	}
+	p, err := v.Profile("me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Fields) != stored {
+		t.Fatalf("after disk full: %d fields, want the %d committed", len(p.Fields), stored)
+	}
+	if _, err := v.Profile("other"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("failed Import left a profile behind: %v", err)
+	}
+	if err := v.DeleteEntry("me", FieldKey("f")); err != nil {
+		t.Fatalf("DeleteEntry on a full database: %v", err)
+	}
+}

@@ -1,0 +1,36 @@
+package vault
+
+import "errors"
+
+// Sentinel errors. Errors returned by this package wrap one of these when the
+// condition applies; check them with errors.Is.
+var (
+	// ErrLocked is returned by every data operation on a locked vault.
+	ErrLocked = errors.New("vault is locked")
+	// ErrUninitialized is returned when no vault exists yet in the directory.
+	ErrUninitialized = errors.New("vault is not initialized")
+	// ErrExists is returned by Init when the directory already holds a vault.
+	ErrExists = errors.New("vault already exists")
+	// ErrBusy is returned by Open when another process has the vault open.
+	ErrBusy = errors.New("vault is in use by another process")
+	// ErrCorrupt is returned when the vault file is damaged or truncated, or
+	// a record fails authentication.
+	ErrCorrupt = errors.New("vault is corrupt")
+	// ErrBadPassphrase is returned when a passphrase does not unlock the vault.
+	ErrBadPassphrase = errors.New("wrong passphrase")
+	// ErrNoPassphrase is returned when a passphrase is needed but the vault
+	// has none set.
+	ErrNoPassphrase = errors.New("vault has no passphrase")
+	// ErrKeyringUnavailable is returned when the OS keyring cannot be used.
+	ErrKeyringUnavailable = errors.New("keyring unavailable")
+	// ErrKeyringItemMissing is returned when the keyring works but holds no
+	// key for this vault.
+	ErrKeyringItemMissing = errors.New("vault key not in keyring")
+	// ErrNotFound is returned for a profile or entry that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrStorageFull is returned when the disk (or the database size limit)
+	// is full; nothing of the failed operation was written.
+	ErrStorageFull = errors.New("storage full")
+	// ErrTooLarge is returned when an input exceeds a documented limit.
+	ErrTooLarge = errors.New("input too large")
+)

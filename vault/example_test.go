@@ -1,0 +1,135 @@
+package vault_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
+)
+
+func Example() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+
+	// A vault with a passphrase only; the app also passes
+	// vault.SystemKeyring() and InitOptions.Keyring to unlock without typing.
+	v, err := vault.Create(dir, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("a long passphrase")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	if _, err := v.CreateProfile("home", "Home"); err != nil {
+		log.Fatal(err)
+	}
+	err = v.SetEntry("home", vault.ConceptKey("https://schema.org/email"), profile.Entry{
+		Value: []byte(`"noor@example.org"`), Confidence: 1,
+		Source: profile.Source{Type: "manual", Timestamp: "2026-01-01T00:00:00Z"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	v.Lock()
+	_, err = v.Profile("home")
+	fmt.Println(v.State(), errors.Is(err, vault.ErrLocked))
+
+	if err := v.UnlockPassphrase([]byte("a long passphrase")); err != nil {
+		log.Fatal(err)
+	}
+	p, _ := v.Profile("home")
+	email, _ := p.Concepts["https://schema.org/email"].StringValue()
+	fmt.Println(v.State(), p.Label, email)
+	// Output:
+	// locked true
+	// unlocked Home noor@example.org
+}
+
+func ExampleVault_Learn() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	v, err := vault.Create(dir, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("pw")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	v.CreateProfile("home", "Home")
+
+	tel := "https://schema.org/telephone"
+	for _, value := range []string{`"+31201234567"`, `"+31201234567"`, `"+31699999999"`} {
+		res, err := v.Learn("home", []vault.Observation{{Concept: tel, Value: []byte(value)}})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(res[0].Outcome)
+	}
+	cands, _ := v.Candidates("home", vault.ConceptKey(tel))
+	fmt.Println(len(cands), "candidate kept beside the current value")
+	// Output:
+	// learned
+	// confirmed
+	// candidate
+	// 1 candidate kept beside the current value
+}
+
+func ExampleParseVCards() {
+	card := "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bruno Okafor\r\nN:Okafor;Bruno;;;\r\nTEL:(415) 555-0134\r\nADR:;;500 Market St;San Francisco;CA;94105;US\r\nEND:VCARD\r\n"
+	ps, err := vault.ParseVCards(strings.NewReader(card), "2026-01-01T00:00:00Z")
+	if err != nil {
+		log.Fatal(err)
+	}
+	tel, _ := ps[0].Concepts["https://schema.org/telephone"].StringValue()
+	fmt.Println(ps[0].Label, tel)
+	// Output: Bruno Okafor +14155550134
+}
+
+func ExampleDefaultDir() {
+	dir, _ := vault.DefaultDir(func(k string) string {
+		return map[string]string{"TESSERA_HOME": "/srv/tessera"}[k]
+	})
+	fmt.Println(dir)
+	// Output: /srv/tessera
+}
+
+// memKeyring stands in for vault.SystemKeyring() in the example.
+type memKeyring map[string]string
+
+func (m memKeyring) Get(service, user string) (string, error) {
+	s, ok := m[service+"/"+user]
+	if !ok {
+		return "", vault.ErrKeyringItemMissing
+	}
+	return s, nil
+}
+
+func (m memKeyring) Set(service, user, secret string) error {
+	m[service+"/"+user] = secret
+	return nil
+}
+
+func (m memKeyring) Delete(service, user string) error {
+	delete(m, service+"/"+user)
+	return nil
+}
+
+// The app's start: the first run creates a vault unlocked through the
+// keyring; later runs unlock from the keyring without asking anything.
+func ExampleOpenDefault() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	kr := memKeyring{}
+	for range 2 {
+		v, unlockErr, err := vault.OpenDefault(dir, vault.Options{Keyring: kr})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(v.State(), unlockErr)
+		v.Close()
+	}
+	// Output:
+	// unlocked <nil>
+	// unlocked <nil>
+}

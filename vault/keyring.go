@@ -1,0 +1,85 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// KeyringService is the service name under which the vault stores its
+// keyring identities; the account is "vault-" followed by the vault id.
+const KeyringService = "dev.tessera"
+
+// KeyringTimeout bounds each call to the system keyring. A session bus
+// whose Secret Service cannot start makes a call wait for D-Bus activation
+// for minutes (measured: 120 s per call); past this bound the keyring
+// counts as unavailable and the person is asked for the passphrase. It
+// leaves time for a keyring that prompts to be unlocked.
+const KeyringTimeout = 20 * time.Second
+
+// A Keyring stores small secrets in the operating system's credential store.
+// Get must return an error wrapping ErrKeyringItemMissing when the item does
+// not exist, so that a missing item can be told apart from an absent keyring.
+type Keyring interface {
+	Get(service, user string) (string, error)
+	Set(service, user, secret string) error
+	Delete(service, user string) error
+}
+
+// SystemKeyring returns the OS keyring: the Secret Service over D-Bus on
+// Linux and BSD, the Keychain on macOS, the Credential Manager on Windows.
+// Its errors wrap ErrKeyringItemMissing or ErrKeyringUnavailable, and no
+// call takes longer than KeyringTimeout.
+func SystemKeyring() Keyring { return systemKeyring{timeout: KeyringTimeout} }
+
+type systemKeyring struct{ timeout time.Duration }
+
+func (k systemKeyring) Get(service, user string) (string, error) {
+	return callTimeout(k.timeout, func() (string, error) { return keyring.Get(service, user) })
+}
+
+func (k systemKeyring) Set(service, user, secret string) error {
+	_, err := callTimeout(k.timeout, func() (struct{}, error) { return struct{}{}, keyring.Set(service, user, secret) })
+	return err
+}
+
+func (k systemKeyring) Delete(service, user string) error {
+	_, err := callTimeout(k.timeout, func() (struct{}, error) { return struct{}{}, keyring.Delete(service, user) })
+	return err
+}
+
+// callTimeout runs a keyring call, giving up after d. The abandoned call
+// finishes in the background; its result is dropped.
+func callTimeout[T any](d time.Duration, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.v, keyringErr(r.err)
+	case <-timer.C:
+		var zero T
+		return zero, fmt.Errorf("%w: no answer within %s", ErrKeyringUnavailable, d)
+	}
+}
+
+func keyringErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, keyring.ErrNotFound):
+		return fmt.Errorf("%w: %v", ErrKeyringItemMissing, err)
+	default:
+		return fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
+	}
+}

@@ -1,0 +1,106 @@
+//go:build keyring
+
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+)
+
+// These tests talk to the real OS keyring. scripts/test-keyring.sh runs them
+// twice on Linux: inside dbus-run-session with an unlocked gnome-keyring
+// (the keyring works), and with no session bus at all (the keyring is
+// absent and every path must fail cleanly).
+
+func haveSessionBus() bool { return os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" }
+
+func TestSystemKeyringRoundTrip(t *testing.T) {
+	if !haveSessionBus() {
+		t.Skip("no session bus: covered by TestSystemKeyringAbsent")
+	}
+	kr := SystemKeyring()
+	account := fmt.Sprintf("test-%d", os.Getpid())
+	if _, err := kr.Get(KeyringService, account); !errors.Is(err, ErrKeyringItemMissing) {
+		t.Fatalf("Get(missing) = %v, want ErrKeyringItemMissing", err)
+	}
+	if err := kr.Set(KeyringService, account, "s3cret"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := kr.Get(KeyringService, account); err != nil || got != "s3cret" {
+		t.Fatalf("Get = %q, %v, want %q", got, err, "s3cret")
+	}
+	if err := kr.Delete(KeyringService, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kr.Get(KeyringService, account); !errors.Is(err, ErrKeyringItemMissing) {
+		t.Fatalf("Get after Delete = %v, want ErrKeyringItemMissing", err)
+	}
+}
+
+func TestSystemKeyringVault(t *testing.T) {
+	if !haveSessionBus() {
+		t.Skip("no session bus: covered by TestSystemKeyringAbsent")
+	}
+	dir := t.TempDir()
+	opts := Options{Keyring: SystemKeyring(), ScryptWorkFactor: testWorkFactor}
+	v, uerr, err := OpenDefault(dir, opts)
+	if err != nil || uerr != nil {
+		t.Fatalf("OpenDefault = %v, %v", uerr, err)
+	}
+	if got := v.State(); got != StateUnlocked {
+		t.Fatalf("State() = %q, want %q (created through the keyring)", got, StateUnlocked)
+	}
+	if _, err := v.CreateProfile("me", "Me"); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+
+	v, uerr, err = OpenDefault(dir, opts)
+	if err != nil || uerr != nil {
+		t.Fatalf("second OpenDefault = %v, %v", uerr, err)
+	}
+	if _, err := v.Profile("me"); err != nil {
+		t.Fatalf("Profile after keyring unlock: %v", err)
+	}
+	if err := v.Destroy(); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	if _, err := SystemKeyring().Get(KeyringService, keyringAccount(v.id)); !errors.Is(err, ErrKeyringItemMissing) {
+		t.Fatalf("keyring item after Destroy: %v, want ErrKeyringItemMissing", err)
+	}
+}
+
+// TestSystemKeyringAbsent is the "no keyring daemon" path: no session bus.
+func TestSystemKeyringAbsent(t *testing.T) {
+	if haveSessionBus() {
+		t.Skip("session bus present: run without DBUS_SESSION_BUS_ADDRESS (scripts/test-keyring.sh does)")
+	}
+	if _, err := SystemKeyring().Get(KeyringService, "any"); !errors.Is(err, ErrKeyringUnavailable) {
+		t.Fatalf("Get without a bus = %v, want ErrKeyringUnavailable", err)
+	}
+	dir := t.TempDir()
+	opts := Options{Keyring: SystemKeyring(), ScryptWorkFactor: testWorkFactor}
+	v, uerr, err := OpenDefault(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if !errors.Is(uerr, ErrKeyringUnavailable) {
+		t.Errorf("OpenDefault unlockErr = %v, want ErrKeyringUnavailable", uerr)
+	}
+	if got := v.State(); got != StateUninitialized {
+		t.Fatalf("State() = %q, want %q: the UI asks for a passphrase", got, StateUninitialized)
+	}
+	if err := v.Init(InitOptions{Passphrase: []byte("pw"), Keyring: true}); !errors.Is(err, ErrKeyringUnavailable) {
+		t.Fatalf("Init with keyring and no bus = %v, want ErrKeyringUnavailable", err)
+	}
+	if _, err := os.Stat(v.dbPath()); !os.IsNotExist(err) {
+		t.Fatalf("failed Init left a vault file: %v", err)
+	}
+	if err := v.Init(InitOptions{Passphrase: []byte("pw")}); err != nil {
+		t.Fatalf("passphrase-only Init without a bus: %v", err)
+	}
+}
