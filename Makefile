@@ -3,7 +3,7 @@
 .PHONY: run test build desktop extension fuzz bench bench-roundtrip score install clean
 
 run:
-	scripts/run.sh
+	scripts/run.sh $(ARGS)
 
 test:
 	scripts/test.sh

@@ -50,8 +50,8 @@ var commands = map[string]command{
 	"classify":  {runClassify, "classify every control of HTML pages (JSON lines)"},
 	"tools":     {runTools, "list or call a page's declarative WebMCP tools"},
 	"match":     {runMatch, "dry-run matching of a profile against a page"},
-	"vault":     {runVault, "init|unlock|lock|status|passwd the vault"},
-	"profile":   {runProfile, "list|show|set|unset|import|export profiles"},
+	"vault":     {runVault, "init|unlock|lock|status|passwd|rekey the vault"},
+	"profile":   {runProfile, "list|show|set|unset|delete|import|export profiles"},
 }
 
 // Version is the tessera version, set at build time with -ldflags -X.
