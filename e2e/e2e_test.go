@@ -480,10 +480,13 @@ func TestHostBadFrames(t *testing.T) {
 			h.send(t, frame(hello))
 			h.next(t)
 			h.send(t, tail)
-			h.wait(t)
+			// End the input, then read to the end before waiting: Wait
+			// closes the stdout pipe under the reader.
+			h.stdin.Close()
 			for r, ok := h.next(t); ok; r, ok = h.next(t) {
 				t.Errorf("host answered a truncated frame %v: %+v", tail, r)
 			}
+			h.wait(t)
 		}
 	})
 }
