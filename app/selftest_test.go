@@ -49,3 +49,53 @@ func TestSelfTestFinish(t *testing.T) {
 		})
 	}
 }
+
+// The Go-side checks must fail when the page's clicks did not reach the
+// vault, whatever the page reported.
+func TestSelfTestVaultChecks(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, u *UI)
+		ok    []bool
+	}{
+		{"untouched vault", func(*testing.T, *UI) {}, []bool{false, false}},
+		{"set up, no profile", func(t *testing.T, u *UI) {
+			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
+				t.Fatal(err)
+			}
+		}, []bool{true, false}},
+		{"as the page leaves it", func(t *testing.T, u *UI) {
+			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := u.CreateProfile(selfTestProfile); err != nil {
+				t.Fatal(err)
+			}
+		}, []bool{true, true}},
+		{"left locked", func(t *testing.T, u *UI) {
+			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := u.CreateProfile(selfTestProfile); err != nil {
+				t.Fatal(err)
+			}
+			u.Lock()
+		}, []bool{false, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, _, _ := newVaultUI(t, nil)
+			tt.setup(t, u)
+			st := newSelfTest(u.app, u, windowConfig{})
+			got := st.vaultChecks()
+			if len(got) != len(tt.ok) {
+				t.Fatalf("vaultChecks() = %+v, want %d checks", got, len(tt.ok))
+			}
+			for i, c := range got {
+				if c.OK != tt.ok[i] {
+					t.Errorf("vaultChecks()[%d] %q ok = %v, want %v (%s)", i, c.Name, c.OK, tt.ok[i], c.Detail)
+				}
+			}
+		})
+	}
+}

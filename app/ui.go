@@ -15,6 +15,9 @@ type UI struct {
 	mu      sync.Mutex
 	sh      shell // nil until the window has started, and after it stopped
 	pending bool  // quit was asked for before the window started
+	// keyringErr is why the keyring failed in this run, nil while it has
+	// not; see noteKeyring.
+	keyringErr error
 }
 
 // newUI returns the UI service for a.

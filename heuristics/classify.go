@@ -1,6 +1,8 @@
 package heuristics
 
 import (
+	"regexp"
+
 	"github.com/tessera-app/tessera/form"
 )
 
@@ -139,11 +141,24 @@ func Classify(s *form.Snapshot) []Result {
 			// field: the same words are weaker evidence there.
 			r.Confidence *= 0.75
 		}
+		if c := &s.Controls[i]; c.ReadOnly && c.Visibility.Hidden && !IsGuardToken(r.Token) {
+			// Neither shown nor editable: a stand-in for a field that lives
+			// elsewhere (a payment provider's frame), never filled itself.
+			r.Confidence *= 0.5
+		}
 		if c := &s.Controls[i]; c.ReadOnly && c.Value != "" && !IsGuardToken(r.Token) {
 			// A read-only box with a value shows data; it asks for none.
 			// (Empty read-only boxes are a common trick against browser
 			// autofill and are filled once focused.)
 			r.Confidence *= 0.5
+		}
+		if c := &s.Controls[i]; optionalData[r.Token] && !c.Constraints.Required && saysOptional(c) {
+			// A box the page itself marks optional that asks for data no
+			// order or sign-up needs (an employer on a shipping address,
+			// a gender) is one people leave empty: volunteering profile
+			// data there discloses more than the site asked for.
+			r.Confidence *= 0.5
+			r.Evidence = append(r.Evidence, Evidence{Signal: "label", Rule: "optional"})
 		}
 		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
@@ -155,6 +170,28 @@ func Classify(s *form.Snapshot) []Result {
 		}
 	}
 	return out
+}
+
+// optionalData lists the tokens of data a form seldom needs: filled only
+// when the page does not mark the box optional.
+var optionalData = map[string]bool{
+	"organization": true, "organization-title": true, "sex": true, "honorific-prefix": true,
+	"honorific-suffix": true, "nickname": true, "address-line3": true, "url": true,
+}
+
+// optionalWord matches the words that mark a box optional, in the supported
+// languages, over normalized text.
+var optionalWord = regexp.MustCompile(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln[aey]|valfri|frivillig|необязательн\S*|opsional|tidak wajib|istege bagli|opsiyonel)(?: |$)|任意|选填|可选|選填|선택`)
+
+// saysOptional reports whether a control's label, aria-label or
+// placeholder marks it optional.
+func saysOptional(c *form.Control) bool {
+	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
+		if t != "" && optionalWord.MatchString(normalize(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsGuardToken reports whether a token names a credential or one-time code:

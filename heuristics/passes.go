@@ -20,6 +20,7 @@ var passes = []pass{
 	{"radio-group", radioGroups},
 	{"name-pair", namePairs},
 	{"address-run", addressRuns},
+	{"street-alone", streetAlone},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
 	{"birth-date", birthDates},
@@ -167,7 +168,21 @@ func namePairs(g *group) {
 // another "Address" (or an unlabelled box) is line 1 and line 2.
 func addressRuns(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || g.c(k).Tag == "textarea" {
+		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
+			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
+			// Two second-line boxes in a row ("Floor", "Unit") split a
+			// line the profile holds whole: either part alone is wrong.
+			g.set(k, "", 0)
+			g.set(k+1, "", 0)
+			k++
+			continue
+		}
+		if g.tok(k) != "address-line1" {
+			continue
+		}
+		if g.c(k).Tag == "textarea" {
+			// A multi-line box takes the whole street address.
+			g.set(k, "street-address", g.r(k).Confidence)
 			continue
 		}
 		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" {
@@ -191,6 +206,28 @@ func addressRuns(g *group) {
 			line++
 			g.set(j, "address-line"+string(rune('0'+line)), 0.75)
 			k = j
+		}
+	}
+}
+
+// streetAlone gives a street box with no other address line near it the
+// whole street address: address-line1 is the first of several lines, and a
+// lone box must also carry what a second line would (a flat or suite
+// number), which the profile's line 1 alone loses.
+func streetAlone(g *group) {
+	for k := 0; k < len(g.seq); k++ {
+		if g.tok(k) != "address-line1" {
+			continue
+		}
+		alone := true
+		for j := max(0, k-3); j < min(len(g.seq), k+6); j++ {
+			if t := g.tok(j); t == "address-line2" || t == "address-line3" || j != k && t == "address-line1" {
+				alone = false
+				break
+			}
+		}
+		if alone {
+			g.set(k, "street-address", g.r(k).Confidence)
 		}
 	}
 }
@@ -336,20 +373,42 @@ var (
 )
 
 // partOf names the date part a control asks for, from its option shape,
-// its words or (a four-character box) its length, or "" when it does not
-// say.
+// its own words, its length (a four-character box is a year) or, last, the
+// text before it, or "" when it does not say. The text before a box is
+// weighed last, and not at all for a two-character box, because in pages
+// that put units after the boxes ("[____]년 [__]월 [__]일") it names the
+// previous box's part.
 func partOf(c *form.Control) string {
-	if p := namedPart(c); p != "" {
+	if p := shapePart(c); p != "" {
+		return p
+	}
+	p, whole := wordPart(c.Placeholder, c.Name, c.ID, c.LabelElementText, c.AriaLabel)
+	if p != "" || whole {
 		return p
 	}
 	if c.Constraints.MaxLength == 4 {
 		return "year"
 	}
-	return ""
+	if twoChars(c) {
+		// Left to the order of the run, which stays right when the
+		// text before the box is the unit of the previous one.
+		return ""
+	}
+	p, _ = wordPart(c.Label)
+	return p
 }
 
 // namedPart is the date part a control's options or words name.
 func namedPart(c *form.Control) string {
+	if p := shapePart(c); p != "" {
+		return p
+	}
+	p, _ := wordPart(c.Placeholder, c.Name, c.ID, c.LabelElementText, c.AriaLabel, c.Label)
+	return p
+}
+
+// shapePart is the date part a select's options list.
+func shapePart(c *form.Control) string {
 	switch optionShape(c) {
 	case shapeDay:
 		return "day"
@@ -358,21 +417,38 @@ func namedPart(c *form.Control) string {
 	case shapeYearPast, shapeYearFuture:
 		return "year"
 	}
-	for _, t := range []string{c.Placeholder, c.Name, c.ID, c.LabelElementText, c.AriaLabel, c.Label} {
+	return ""
+}
+
+// wordPart is the date part the first text naming one names; whole reports
+// that a text names a whole date ("TT.MM.JJJJ", "MM/DD/YYYY"): the box
+// takes the date, not the first part its pattern lists.
+func wordPart(texts ...string) (part string, whole bool) {
+	for _, t := range texts {
 		n := normalize(t)
 		if n == "" {
 			continue
 		}
+		if wholeDate(n) {
+			return "", true
+		}
 		switch {
 		case dayPart.MatchString(n):
-			return "day"
+			return "day", false
 		case monthPart.MatchString(n):
-			return "month"
+			return "month", false
 		case yearPart.MatchString(n):
-			return "year"
+			return "year", false
 		}
 	}
-	return ""
+	return "", false
+}
+
+// wholeDate reports whether a normalized text names the day, the month
+// and the year of a date together: the format of one box taking a whole
+// date.
+func wholeDate(n string) bool {
+	return dayPart.MatchString(n) && monthPart.MatchString(n) && yearPart.MatchString(n)
 }
 
 // birthDates splits a birth date asked in parts (three selects or boxes)

@@ -218,6 +218,18 @@ var rules = []rule{
 		{"tr", []string{`yorum`, `mesaj`, `konu`, `tc kimlik`, `vergi`}},
 		{"id", []string{`komentar`, `pesan`, `catatan`, `subjek`, `nik\b`, `npwp`}},
 	}},
+	// The name a site keeps a saved address under ("Home", "Work"): the
+	// person's choice, not a part of the address.
+	{id: "address-label", kind: kindVeto, langs: []lang{
+		{"en", []string{`address (name|nickname|label|alias)\b`, `(name|label|save) (for |this )?(this )?address( as)?\b`}},
+		{"de", []string{`adressname`, `bezeichnung der adresse`, `adressbezeichnung`}},
+		{"fr", []string{`nom de l'adresse`, `libelle de l'adresse`}},
+		{"es", []string{`nombre de (la )?direccion`, `alias de (la )?direccion`}},
+		{"it", []string{`nome (dell')?indirizzo`}},
+		{"pt", []string{`nome do endereco`, `apelido do endereco`}},
+		{"id", []string{`nama alamat`, `label alamat`}},
+		{"tr", []string{`adres basligi`, `adres adi`}},
+	}},
 
 	// Credentials and one-time codes: recognised so they are never filled
 	// with profile data.
@@ -284,7 +296,7 @@ var rules = []rule{
 		{"vi", []string{`mat khau`}},
 	}},
 	{id: "username", token: "username", kind: kindGuard, kinds: ckText, langs: []lang{
-		{"en", []string{`e ?mail (address )?or (mobile |phone |cell )?(phone|number|user|login|mobile)`, `(phone|mobile|cell)( number)? or e ?mail`, `user ?(name|id)\b`, `^login$`, `^log ?in (name|id)$`, `(email|e mail) (address )?(or|/) (user|login)`, `(user|login)\w* (or|/) (email|e mail)`, `(log|sign) ?in (name|id)`, `account id`, `^user$`, `^uid$`, `member name`}},
+		{"en", []string{`e ?mail (address )?or (mobile |phone |cell )?(phone|number|user|login|mobile)`, `(phone|mobile|cell)( number)? or e ?mail`, `user ?(name|id)\b`, `^login$`, `^log ?in (name|id)$`, `(email|e mail) (address )?(or|/) (user|login)`, `(user|login)\w* (or|/) (email|e mail)`, `(log|sign) ?in (name|id)`, `account id`, `^user$`, `^uid$`, `member name`, `mail ?box name`}},
 		{"de", []string{`benutzer`, `anmeldename`}},
 		{"fr", []string{`(nom|identifiant) d'utilisateur`, `identifiant`, `pseudo`}},
 		{"es", []string{`(nombre de )?usuario`}},
@@ -296,8 +308,8 @@ var rules = []rule{
 		{"da", []string{`brugernavn`}},
 		{"fi", []string{`kayttajatunnus`}},
 		{"cs", []string{`uzivatelske jmeno`}},
-		{"ru", []string{`логин`, `имя пользователя`}},
-		{"uk", []string{`логін`}},
+		{"ru", []string{`логин`, `имя пользователя`, `имя (почтового )?ящика`}},
+		{"uk", []string{`логін`, `ім'я (поштової )?скриньки`}},
 		{"ja", []string{`ユーザー名`, `ユーザid`, `ログイン`}},
 		{"zh", []string{`用户名`, `用戶名`, `帐号`, `账号`, `帳號`}},
 		{"ko", []string{`아이디`, `사용자 이름`}},
@@ -557,6 +569,16 @@ var rules = []rule{
 		{"ko", []string{`직책`, `직위`}},
 		{"tr", []string{`unvan`, `meslek`}},
 		{"id", []string{`jabatan`, `pekerjaan`}},
+	}},
+	// One box for a person's or a company's name ("Nome e cognome /
+	// Ragione sociale"): a private buyer gives their own name.
+	{id: "name-or-company", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`(full )?name (or|/) (company|business)( name)?\b`}},
+		{"de", []string{`name (oder|/) firma`}},
+		{"fr", []string{`nom (et prenom )?(ou|/)? ?raison sociale`}},
+		{"es", []string{`nombre (y apellidos? )?(o|/)? ?razon social`}},
+		{"it", []string{`nome (e cognome )?(o|/)? ?ragione sociale`}},
+		{"pt", []string{`nome (completo )?(ou|/)? ?razao social`}},
 	}},
 	{id: "organization", token: "organization", langs: []lang{
 		{"en", []string{`company( ?name)?`, `organi[sz]ation( ?name)?`, `business name`, `(agency|school|university|employer) ?name`, `employer`, `firm\b`, `^org$`, `institution`, `corporation`}},
@@ -989,6 +1011,7 @@ var rules = []rule{
 		{"fi", []string{`koko nimi`}},
 		{"no", []string{`fullt navn`}},
 		{"cs", []string{`jmeno a prijmeni`, `cele jmeno`}},
+		{"sk", []string{`meno a priezvisko`, `cele meno`}},
 		{"hu", []string{`teljes nev`}},
 		{"ro", []string{`nume complet`, `nume si prenume`}},
 		{"el", []string{`ονοματεπωνυμο`}},
@@ -998,7 +1021,7 @@ var rules = []rule{
 		{"zh", []string{`姓名`, `全名`, `收货人`, `收件人`}},
 		{"ko", []string{`성명`, `성함`}},
 		{"tr", []string{`ad soyad`, `adiniz soyadiniz`, `isim soyisim`, `ad ve soyad`}},
-		{"id", []string{`nama lengkap`}},
+		{"id", []string{`nama lengkap`, `nama penerima`, `nama anda`}},
 		{"ar", []string{`الاسم الكامل`}},
 		{"he", []string{`שם מלא`}},
 		{"th", []string{`ชื่อ นามสกุล`, `ชื่อ-นามสกุล`}},
@@ -1033,6 +1056,7 @@ var rules = []rule{
 		{"fi", []string{`sukunimi`}},
 		{"no", []string{`etternavn`}},
 		{"cs", []string{`prijmeni`}},
+		{"sk", []string{`priezvisko`}},
 		{"hu", []string{`vezeteknev`}},
 		{"ro", []string{`nume de familie`, `^nume$`}},
 		{"el", []string{`επωνυμο`}},
@@ -1062,6 +1086,7 @@ var rules = []rule{
 		{"fi", []string{`etunimi`}},
 		{"no", []string{`fornavn`}},
 		{"cs", []string{`jmeno`, `krestni`}},
+		{"sk", []string{`^meno$`, `krstne meno`}},
 		{"hu", []string{`keresztnev`, `utonev`}},
 		{"ro", []string{`prenume`}},
 		{"el", []string{`ονομα`}},

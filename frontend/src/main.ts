@@ -2,6 +2,7 @@
 // Go emits, and the sections still to come. Everything a browser sends
 // (client names, origins) is untrusted, so it is only ever set as text.
 import "./style.css";
+import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
 const views = ["status", "profiles", "activity", "settings"] as const;
@@ -14,23 +15,22 @@ function el<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 
 /** What each vault state means for the person, in their words. */
-// The hint names the command line while the window cannot do it itself yet.
-const vaultWording: Record<VaultState, { title: string; text: string; hint?: string }> = {
+const vaultWording: Record<VaultState, { title: string; text: string }> = {
   uninitialized: {
     title: "No vault yet",
-    text: "Tessera has no vault on this computer, so it holds no profile data. Create one to start; it is encrypted and stays on this computer.",
-    hint: "tessera vault init",
+    text: "Tessera has no vault on this computer, so it holds no profile data. Choose a passphrase to create one: it is encrypted and stays on this computer.",
   },
   locked: {
     title: "Locked",
     text: "Your profiles are encrypted and cannot be read. Unlock the vault to let Tessera offer values to fill.",
-    hint: "tessera vault unlock",
   },
   unlocked: {
     title: "Unlocked",
     text: "Tessera can offer values from your profiles. Nothing is sent to a site until you confirm it in this window.",
   },
 };
+
+let panel: VaultPanel | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -39,6 +39,7 @@ function showView(v: View): void {
   for (const p of document.querySelectorAll<HTMLElement>(".view")) {
     p.hidden = p.dataset.panel !== v;
   }
+  if (v === "profiles") panel?.opened();
 }
 
 function showBanner(text: string | null): void {
@@ -88,14 +89,7 @@ function render(s: Status): void {
   el("vault-card").dataset.vaultState = s.vault;
   el("vault-title").textContent = wording.title;
   el("vault-text").textContent = wording.text;
-  const hint = el("vault-hint");
-  hint.replaceChildren();
-  if (wording.hint) {
-    const code = document.createElement("code");
-    code.textContent = wording.hint;
-    hint.append("From a terminal: ", code);
-  }
-  hint.hidden = !wording.hint;
+  panel?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -125,6 +119,7 @@ function main(): void {
     showBanner("This page is the Tessera window: open it by starting the Tessera app.");
     return;
   }
+  panel = new VaultPanel();
   el("quit").addEventListener("click", () => {
     quit().catch((e) => showBanner(`Could not quit: ${String(e)}`));
   });

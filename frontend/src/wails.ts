@@ -2,7 +2,8 @@
 // /wails/runtime.js and /wails/ipc.js into index.html and exposes every bound
 // Go method as window.go.<package>.<Type>.<Method>, returning a promise that
 // rejects when the Go method returns an error. These types mirror app.Status
-// and app.Client in app/app.go.
+// and app.Client in app/app.go, app.VaultView and app.ProfileSummary in
+// app/vaultui.go.
 
 /** One connected browser or agent (app.Client). */
 export interface Client {
@@ -25,12 +26,42 @@ export interface Status {
   clients: Client[];
 }
 
+/** The vault card's view of the vault (app.VaultView). */
+export interface VaultView {
+  state: VaultState;
+  /** Whether a passphrase opens the vault; without one, losing the keyring loses it. */
+  hasPassphrase: boolean;
+  /** Whether the OS keyring holds a key to the vault. */
+  hasKeyring: boolean;
+  /** Whether to offer "Use keyring": a key is there and the keyring has not failed. */
+  keyringUsable: boolean;
+  /** Why the keyring failed in this run, if it did. */
+  keyringProblem?: string;
+}
+
+/** One profile in the list, never its values (app.ProfileSummary). */
+export interface ProfileSummary {
+  id: string;
+  label: string;
+  entries: number;
+  /** RFC 3339 time of the last change. */
+  updated: string;
+}
+
 /** Name of the event Go emits with a fresh Status (app.StatusEvent). */
 export const statusEvent = "status";
 
 interface UIBinding {
   Status(): Promise<Status>;
   Quit(): Promise<void>;
+  Vault(): Promise<VaultView>;
+  SetUpVault(passphrase: string, confirm: string): Promise<VaultView>;
+  Unlock(passphrase: string): Promise<VaultView>;
+  UnlockWithKeyring(): Promise<VaultView>;
+  Lock(): Promise<VaultView>;
+  SetPassphrase(passphrase: string, confirm: string): Promise<VaultView>;
+  Profiles(): Promise<ProfileSummary[] | null>;
+  CreateProfile(label: string): Promise<ProfileSummary>;
 }
 
 interface WailsWindow {
@@ -61,6 +92,25 @@ export function fetchStatus(): Promise<Status> {
 /** Ends the app (closing the window only hides it). */
 export function quit(): Promise<void> {
   return ui().Quit();
+}
+
+/** The vault bindings (app/vaultui.go); each promise rejects with a message fit to show. */
+export const vault = {
+  view: (): Promise<VaultView> => ui().Vault(),
+  setUp: (passphrase: string, confirm: string): Promise<VaultView> => ui().SetUpVault(passphrase, confirm),
+  unlock: (passphrase: string): Promise<VaultView> => ui().Unlock(passphrase),
+  unlockWithKeyring: (): Promise<VaultView> => ui().UnlockWithKeyring(),
+  lock: (): Promise<VaultView> => ui().Lock(),
+  setPassphrase: (passphrase: string, confirm: string): Promise<VaultView> => ui().SetPassphrase(passphrase, confirm),
+  profiles: async (): Promise<ProfileSummary[]> => (await ui().Profiles()) ?? [],
+  createProfile: (label: string): Promise<ProfileSummary> => ui().CreateProfile(label),
+};
+
+/** Returns the message of a rejected bridge call: Wails rejects with the Go error's text. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === "string") return e;
+  return String(e);
 }
 
 /** Calls cb with every Status Go emits; returns a function that stops it. */

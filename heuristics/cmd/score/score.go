@@ -89,10 +89,13 @@ type page struct {
 // Counts are the tallies behind precision and recall.
 type Counts struct {
 	// Targets is the number of scored fields labelled with a profile or
-	// payment token; Found and FoundLenient how many were predicted right.
-	Targets      int `json:"targets"`
-	Found        int `json:"found"`
-	FoundLenient int `json:"foundLenient"`
+	// payment token and Found how many were predicted with exactly it;
+	// TargetsLenient adds the fields a lenient reading makes targets
+	// ("username or email") and FoundLenient counts close pairs as found.
+	Targets        int `json:"targets"`
+	Found          int `json:"found"`
+	TargetsLenient int `json:"targetsLenient"`
+	FoundLenient   int `json:"foundLenient"`
 	// Predicted is the number of scored fields predicted as a profile or
 	// payment token; Right and RightLenient how many of those were right.
 	Predicted    int `json:"predicted"`
@@ -103,6 +106,7 @@ type Counts struct {
 func (c *Counts) add(o Counts) {
 	c.Targets += o.Targets
 	c.Found += o.Found
+	c.TargetsLenient += o.TargetsLenient
 	c.FoundLenient += o.FoundLenient
 	c.Predicted += o.Predicted
 	c.Right += o.Right
@@ -132,7 +136,7 @@ func newScore(source, variant, system string, c Counts) Score {
 	return Score{
 		Source: source, Variant: variant, System: system, Counts: c,
 		Precision: ratio(c.Right, c.Predicted), Recall: ratio(c.Found, c.Targets),
-		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.Targets),
+		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.TargetsLenient),
 	}
 }
 
@@ -227,13 +231,12 @@ func loadPage(dir, path string) (*page, error) {
 			if !scoredControl(f) {
 				continue
 			}
-			if f.Expected == nil && p.source != "ddg_autofill" {
-				// Formasaurus leaves fields it did not annotate unlabelled:
-				// they are not scored. DuckDuckGo labels every field, and an
-				// unlabelled one is "not something to autofill". (A
-				// Formasaurus "XX" label is scored as "not something to
-				// autofill": that reproduces the reference figures the
-				// corpus README gives for Chromium.)
+			if p.source == "formasaurus" && !annotated(f.Expected) {
+				// README: "in Formasaurus, unannotated fields are not
+				// scored". Formasaurus marks them "XX" (its NA_value) or
+				// leaves them out of index.json (null); "--" is its "skip"
+				// mark. DuckDuckGo labels every field it means, so there
+				// an unlabelled field is "not something to autofill".
 				continue
 			}
 			t := truth{index: f.ControlIndex, token: deref(f.AutocompleteToken), label: deref(f.Expected)}
@@ -257,6 +260,13 @@ func loadPage(dir, path string) (*page, error) {
 		}
 	}
 	return p, nil
+}
+
+// annotated reports whether a Formasaurus label is an annotation: not
+// missing, not its "NOT ANNOTATED" value XX and not its skip value "--"
+// (formasaurus/data/config.json, field_types NA_value and skip_value).
+func annotated(label *string) bool {
+	return label != nil && *label != "XX" && *label != "--"
 }
 
 func alternatives(concept *string) []string {
@@ -355,11 +365,17 @@ func tally(p *page, variant string, pred func(i int) string, miss func(t truth, 
 	for _, t := range p.truths {
 		got := pred(t.index)
 		strict, lenient := judge(t, got)
-		if isTarget(t.token) || t.altTarget() {
+		// A "username or email" field is not a profile field, so strict
+		// recall leaves it out; the lenient reading counts it, found when
+		// predicted as email (README: lenient "email for username or email").
+		if isTarget(t.token) {
 			c.Targets++
 			if strict {
 				c.Found++
 			}
+		}
+		if isTarget(t.token) || t.altTarget() {
+			c.TargetsLenient++
 			if lenient {
 				c.FoundLenient++
 			}
