@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // TestMain lets testscript run this test binary as the tessera command, so
@@ -57,4 +60,40 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// TestVaultBusy runs profile and vault commands while another holder (the
+// app, in real use) has the vault open: each must fail with ErrBusy and a
+// hint, and the holder must keep its data.
+func TestVaultBusy(t *testing.T) {
+	home := t.TempDir()
+	pass := filepath.Join(t.TempDir(), "pass.txt")
+	if err := os.WriteFile(pass, []byte("busy pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Create(home, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("busy pw")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if _, err := v.CreateProfile("home", "Home"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"vault", "status"},
+		{"vault", "unlock", "--passphrase-file", pass},
+		{"profile", "list", "--passphrase-file", pass},
+		{"profile", "set", "--passphrase-file", pass, "home", "email", "x@example.org"},
+	} {
+		var out, errOut bytes.Buffer
+		env := testEnv(&out, &errOut, map[string]string{"TESSERA_HOME": home, "TESSERA_KEYRING": "none"})
+		err := Run(context.Background(), args, env)
+		if !errors.Is(err, vault.ErrBusy) || !strings.Contains(err.Error(), "is the Tessera app running") {
+			t.Errorf("Run(%q) on a held vault = %v, want ErrBusy with a hint", args, err)
+		}
+	}
+	p, err := v.Profile("home")
+	if err != nil || len(p.Concepts) != 0 {
+		t.Fatalf("holder's profile after refused commands = %+v, %v; want it unchanged", p, err)
+	}
 }

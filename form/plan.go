@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"regexp"
 	"slices"
@@ -155,10 +156,8 @@ func (m matchAll) MatchString(string) bool { return true }
 // Plan validates args (a JSON object) against the tool's schema and returns
 // the fills that carry them out. Any bad parameter refuses the whole call
 // with a *Rejection listing every problem; nothing is half-applied. In the
-// toolname dialect, values are first coerced the way Chromium hands them to
-// the DOM: numbers and booleans become strings for string parameters,
-// numeric strings become numbers, "true"/"false"/"on" become booleans, and a
-// single value becomes a one-element array.
+// toolname dialect, values are first coerced the way Chromium's executeTool
+// does (see coerce).
 func (t Tool) Plan(args json.RawMessage) (FillPlan, error) {
 	reject := func(ps ...ParamProblem) (FillPlan, error) {
 		return FillPlan{}, &Rejection{Tool: t.Name, Problems: ps}
@@ -331,7 +330,15 @@ func lookup(obj map[string]any, p *param) (any, bool) {
 	return cur, true
 }
 
-// coerce applies Chromium's conversions to top-level toolname arguments.
+// coerce applies the conversions Chromium 156's executeTool makes to
+// top-level toolname arguments before it fills the form (observed with
+// the browser; TestChromiumExecuteTool keeps them honest): a number or
+// boolean given for a string parameter becomes its string; a string given
+// for a number parameter counts when it is a valid HTML floating-point
+// number; a checkbox takes true/false, "true"/"false" in any case, "1"/"0"
+// and whole numbers; array items that are numbers or booleans become
+// strings. Anything else is left as given and fails validation: Chromium
+// refuses "on", a lone value for an array, and null.
 func (t Tool) coerce(obj map[string]any) {
 	for _, p := range t.params {
 		name := p.path[0]
@@ -341,42 +348,105 @@ func (t Tool) coerce(obj map[string]any) {
 		}
 		switch p.kind {
 		case kindBool:
-			if s, ok := v.(string); ok {
-				switch strings.ToLower(s) {
-				case "true", "on":
-					obj[name] = true
-				case "false", "":
-					obj[name] = false
-				}
+			if b, ok := chromiumBool(v); ok {
+				obj[name] = b
 			}
 		case kindCheckboxes, kindSelectMulti:
-			switch x := v.(type) {
-			case string:
-				obj[name] = []any{x}
-			case []any:
+			if x, ok := v.([]any); ok {
 				for i, item := range x {
 					x[i] = stringify(item)
 				}
 			}
 		default:
-			if p.number {
-				if s, ok := v.(string); ok {
-					if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
-						obj[name] = json.Number(strings.TrimSpace(s))
-					}
-				}
+			if !p.number {
+				obj[name] = stringify(v)
 				continue
 			}
-			obj[name] = stringify(v)
+			switch x := v.(type) {
+			case string:
+				if _, ok := parseHTMLFloat(x); ok {
+					obj[name] = json.Number(x)
+				}
+			case json.Number:
+				// Chromium writes the number into the control as text,
+				// which is the value the form then validates.
+				if s, ok := chromiumNumberString(x); ok {
+					obj[name] = json.Number(s)
+				} else {
+					obj[name] = x.String()
+				}
+			}
 		}
 	}
 }
 
-// stringify is JavaScript's String() of a scalar JSON value.
+// chromiumBool is the checkbox state Chromium takes from a JSON value.
+func chromiumBool(v any) (checked, ok bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case json.Number:
+		if n, ok := int32Value(x); ok {
+			return n != 0, true
+		}
+	case string:
+		switch asciiLower(x) {
+		case "true", "1":
+			return true, true
+		case "false", "0":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// int32Value returns n when it is a whole number V8 keeps as an int32
+// (Chromium hands those over as integers, other numbers as doubles).
+func int32Value(n json.Number) (int64, bool) {
+	f, err := strconv.ParseFloat(n.String(), 64)
+	if err != nil || f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// chromiumNumberString is the text Chromium writes for a JSON number: an
+// int32 in decimal, any other finite number with six significant digits,
+// trailing zeros dropped, in exponent form ("1.23457e+11", "1.00000e-7")
+// below 1e-6 or from 1e6 on.
+func chromiumNumberString(n json.Number) (string, bool) {
+	if i, ok := int32Value(n); ok {
+		return strconv.FormatInt(i, 10), true
+	}
+	f, err := strconv.ParseFloat(n.String(), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", false
+	}
+	e := strconv.FormatFloat(f, 'e', 5, 64)
+	mant, expText, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expText)
+	if exp < -6 || exp >= 6 {
+		sign := "+"
+		if exp < 0 {
+			sign, exp = "-", -exp
+		}
+		return mant + "e" + sign + strconv.Itoa(exp), true
+	}
+	s := strconv.FormatFloat(f, 'f', 5-exp, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s, true
+}
+
+// stringify is the string Chromium makes of a scalar JSON value; other
+// values are returned as they are.
 func stringify(v any) any {
 	switch x := v.(type) {
 	case json.Number:
-		return x.String()
+		if s, ok := chromiumNumberString(x); ok {
+			return s
+		}
 	case bool:
 		return strconv.FormatBool(x)
 	}
@@ -419,13 +489,20 @@ func htmlValue(typ, v string) string {
 	return v
 }
 
-// htmlProblems checks what the schema cannot say: value syntaxes of date,
-// time, color and email controls, date bounds, and URLs.
+// htmlProblems checks what the schema cannot say: a required control
+// given "" (or a required checkbox false), value syntaxes of date, time,
+// color and email controls, date bounds, and URLs.
 func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
 	var out []ParamProblem
 	for _, p := range t.params {
 		v, ok := lookup(obj, p)
 		if !ok {
+			continue
+		}
+		if t.requiredEmpty(p, v) {
+			// JSON Schema's required only asks for the key; the form's
+			// validation, which Chromium runs, asks for a value.
+			out = append(out, ParamProblem{p.name(), "required", "a required control cannot be left empty"})
 			continue
 		}
 		var values []string
@@ -465,6 +542,25 @@ func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
 		}
 	}
 	return out
+}
+
+// requiredEmpty reports whether v leaves a required control of p empty:
+// "" for a value control, a select or a radio group, false for a checkbox.
+func (t Tool) requiredEmpty(p *param, v any) bool {
+	required := false
+	for _, i := range p.controls {
+		required = required || t.snap.Controls[i].Constraints.Required
+	}
+	if !required {
+		return false
+	}
+	switch p.kind {
+	case kindScalar, kindSelect, kindRadio:
+		return v == ""
+	case kindBool:
+		return v == false
+	}
+	return false
 }
 
 func absoluteURL(s string) bool {

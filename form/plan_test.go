@@ -61,6 +61,10 @@ func TestPlanRejections(t *testing.T) {
 		{planToolnamePage, "book", `{"guest":`, []string{":arguments"}},
 		{planToolnamePage, "book", `{"guest":"a","nope":1}`, []string{"nope:unknown"}},
 		{planToolnamePage, "book", `{"seats":3}`, []string{"guest:required"}},
+		// The key alone does not satisfy a required control (Chromium's
+		// form validation refuses an empty value).
+		{planToolnamePage, "book", `{"guest":""}`, []string{"guest:required"}},
+		{`<form tool-name="t"><input type="checkbox" name="agree" required></form>`, "t", `{"agree":false}`, []string{"agree:required"}},
 		{planToolnamePage, "book", `{"guest":"a","seats":"many"}`, []string{"seats:type"}},
 		{planToolnamePage, "book", `{"guest":"a","seats":9}`, []string{"seats:range"}},
 		{planToolnamePage, "book", `{"guest":"a","seats":2.5}`, []string{"seats:range"}},
@@ -68,6 +72,18 @@ func TestPlanRejections(t *testing.T) {
 		{planToolnamePage, "book", `{"guest":"a","speed":"warp"}`, []string{"speed:enum"}},
 		{planToolnamePage, "book", `{"guest":"a","day":"tomorrow"}`, []string{"day:format"}},
 		{planToolnamePage, "book", `{"guest":"a","highchair":"maybe"}`, []string{"highchair:type"}},
+		// Values Chromium 156's executeTool refuses rather than coerces
+		// (TestChromiumExecuteTool checks the same calls in the browser).
+		{planToolnamePage, "book", `{"guest":"a","highchair":"on"}`, []string{"highchair:type"}},
+		{planToolnamePage, "book", `{"guest":"a","highchair":0.5}`, []string{"highchair:type"}},
+		{planToolnamePage, "book", `{"guest":"a","highchair":null}`, []string{"highchair:type"}},
+		{planToolnamePage, "book", `{"guest":"a","seats":" 3"}`, []string{"seats:type"}},
+		{planToolnamePage, "book", `{"guest":"a","seats":"+3"}`, []string{"seats:type"}},
+		{planToolnamePage, "book", `{"guest":"a","seats":true}`, []string{"seats:type"}},
+		{planToolnamePage, "book", `{"guest":"a","extras":"cake"}`, []string{"extras:type"}},
+		{planToolnamePage, "book", `{"guest":null}`, []string{"guest:type"}},
+		{planToolnamePage, "book", `{"guest":["x"]}`, []string{"guest:type"}},
+		{planToolnamePage, "book", `{"guest":"a","speed":true}`, []string{"speed:enum"}},
 		{planToolnamePage, "book", `{"guest":"a","extras":["cake","cake"]}`, []string{"extras:duplicate"}},
 		{planToolnamePage, "book", `{"guest":"a","extras":["pie"]}`, []string{"extras:enum"}},
 		{planToolnamePage, "book", `{"seats":0,"room":"x","speed":"y","zzz":true}`,
@@ -122,10 +138,16 @@ func TestPlanFills(t *testing.T) {
 	}{
 		{planToolnamePage, "book", `{"guest":"Ada","seats":2,"day":"2026-05-01","room":"terrace","speed":"fast","highchair":true,"extras":["wine"],"langs":["fr"]}`,
 			[]string{`c0="Ada"`, `c1="2"`, `c2="2026-05-01"`, `c3="terrace"`, `c5=true`, `c6=true`, `c7=false`, `c8=true`, `c9=["fr"]`}},
-		// Coercion: a number for a string, a numeric string for a number,
-		// "on" for a checkbox, a lone value for an array.
-		{planToolnamePage, "book", `{"guest":42,"seats":"3","highchair":"on","extras":"cake"}`,
-			[]string{`c0="42"`, `c1="3"`, `c6=true`, `c7=true`, `c8=false`}},
+		// Chromium's coercions: a number for a string, a numeric string
+		// for a number, "TRUE", "0" or a whole number for a checkbox.
+		{planToolnamePage, "book", `{"guest":42,"seats":"3","highchair":"TRUE"}`,
+			[]string{`c0="42"`, `c1="3"`, `c6=true`}},
+		{planToolnamePage, "book", `{"guest":true,"seats":"1e0","highchair":"0"}`,
+			[]string{`c0="true"`, `c1="1e0"`, `c6=false`}},
+		{planToolnamePage, "book", `{"guest":123456789012,"highchair":2}`,
+			[]string{`c0="1.23457e+11"`, `c6=true`}},
+		{planToolnamePage, "book", `{"guest":"a","seats":2.0,"extras":[]}`,
+			[]string{`c0="a"`, `c1="2"`, `c7=false`, `c8=false`}},
 		{planDraftPage, "ship", `{"code":"ABC","qty":4,"at":"2026-05-01T10:30:00+02:00","slot":"09:15:00Z","tag":["x"],"addr":{"zip":"75001"},"opts":["b"]}`,
 			[]string{`c0="ABC"`, `c3="4"`, `c5="2026-05-01T10:30:00"`, `c6="09:15:00"`, `c7="x"`, `c8=""`, `c9="75001"`, `c11=false`, `c12=true`}},
 	}
@@ -169,5 +191,28 @@ func TestPlanArgsLimit(t *testing.T) {
 	_, err := tool(t, planToolnamePage, "book").Plan(json.RawMessage(big))
 	if got := problemsOf(t, err); !reflect.DeepEqual(got, []string{":arguments"}) {
 		t.Errorf("Plan(huge) problems = %q", got)
+	}
+}
+
+// TestChromiumNumberString checks the text Chromium 156's executeTool
+// writes for a JSON number given to a string or number parameter (values
+// observed in the browser; TestChromiumExecuteTool checks them live).
+func TestChromiumNumberString(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"42", "42"}, {"2.0", "2"}, {"-0", "0"}, {"1e6", "1000000"}, {"12345678", "12345678"},
+		{"1e5", "100000"}, {"0.1", "0.1"}, {"4.5", "4.5"}, {"-123.456", "-123.456"},
+		{"123456.7", "123457"}, {"999999.5", "1.00000e+6"}, {"123456789012", "1.23457e+11"},
+		{"100000000000000000000", "1.00000e+20"}, {"-1e21", "-1.00000e+21"},
+		{"1e-5", "0.00001"}, {"1.5e-6", "0.0000015"}, {"1e-6", "0.000001"}, {"1e-7", "1.00000e-7"},
+		{"1.5e-7", "1.50000e-7"}, {"0.000123456789", "0.000123457"}, {"5e-324", "4.94066e-324"},
+		{"1.7976931348623157e308", "1.79769e+308"},
+	}
+	for _, tt := range tests {
+		if got, ok := chromiumNumberString(json.Number(tt.in)); !ok || got != tt.want {
+			t.Errorf("chromiumNumberString(%q) = %q, %v, want %q", tt.in, got, ok, tt.want)
+		}
+	}
+	if got, ok := chromiumNumberString("1e400"); ok {
+		t.Errorf("chromiumNumberString(%q) = %q, want no text (not finite)", "1e400", got)
 	}
 }

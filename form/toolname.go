@@ -42,17 +42,18 @@ func toolnameTool(s *Snapshot, f *Form) Tool {
 		if c.Name == "" || c.Disabled || (c.ReadOnly && readonlyApplies(c.Type)) {
 			continue
 		}
-		if p := byName[c.Name]; p != nil {
+		name := validUTF8(c.Name)
+		if p := byName[name]; p != nil {
 			p.controls = append(p.controls, i)
 			continue
 		}
-		p := &param{path: []string{c.Name}, controls: []int{i}, typ: c.Type}
-		byName[c.Name] = p
+		p := &param{path: []string{name}, controls: []int{i}, typ: c.Type}
+		byName[name] = p
 		params = append(params, p)
 	}
 	buttons := map[string]bool{}
 	for _, n := range f.ButtonNames {
-		buttons[n] = true
+		buttons[validUTF8(n)] = true
 	}
 	var kept []*param
 	for _, p := range params {

@@ -281,6 +281,61 @@ func TestDraftExclusionsAndElicit(t *testing.T) {
 	}
 }
 
+// TestToolDiscoveryWithoutError checks elements that are not tools and
+// are not errors either: a toolname form needs both attributes (as in
+// Chromium), and tool-name counts only on form, a and button.
+func TestToolDiscoveryWithoutError(t *testing.T) {
+	for _, page := range []string{
+		`<form toolname="a"><input name="q"></form>`,
+		`<form tooldescription="d"><input name="q"></form>`,
+		`<form toolname="" tooldescription="d"><input name="q"></form>`,
+		`<div tool-name="a">A</div><input name="b" tool-name="b"><span tool-name="c">C</span>`,
+	} {
+		if cat := catalog(t, page); len(cat.Tools) != 0 {
+			t.Errorf("Tools(%s) = %s, want no tool", page, mustJSON(cat.Tools))
+		}
+	}
+}
+
+// TestDraftElicitScopes checks what tool-elicit marks: a select, a whole
+// repeated set, a nested parameter by its dotted path; never a readonly
+// or disabled control.
+func TestDraftElicitScopes(t *testing.T) {
+	tl := tool(t, `<form tool-name="t">
+		<select name="pick" tool-elicit><option>x</option></select>
+		<input name="rep"><input name="rep" tool-elicit>
+		<fieldset name="addr"><input name="zip" tool-elicit><input name="city"></fieldset>
+		<input name="a.b" tool-elicit>
+		<input type="date" name="when" readonly tool-elicit>
+		<input name="off" disabled tool-elicit>
+	</form>`, "t")
+	if want := []string{"pick", "rep", "addr.zip", "a.b"}; !reflect.DeepEqual(tl.Meta.Elicit, want) {
+		t.Errorf("elicit = %q, want %q", tl.Meta.Elicit, want)
+	}
+}
+
+// TestDraftAnnotations checks the mapping of the hint attributes to MCP
+// ToolAnnotations: a present attribute is true unless it says "false";
+// tool-openworld defaults to true, the others to false.
+func TestDraftAnnotations(t *testing.T) {
+	tests := []struct{ attrs, want string }{
+		{``, `{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}`},
+		{`tool-readonly tool-idempotent`, `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":true}`},
+		{`tool-destructive="" tool-openworld="false"`, `{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":false}`},
+		{`tool-readonly="FALSE" tool-openworld="true"`, `{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}`},
+		{`tool-title="Go"`, `{"title":"Go","readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}`},
+	}
+	for _, tt := range tests {
+		for _, page := range []string{
+			`<form tool-name="t" ` + tt.attrs + `></form>`,
+			`<a href="/" tool-name="t" ` + tt.attrs + `>t</a>`,
+			`<button tool-name="t" ` + tt.attrs + `>t</button>`,
+		} {
+			sameJSON(t, "annotations of "+page, tool(t, page, "t").Annotations, tt.want)
+		}
+	}
+}
+
 // TestDraftAnnotationsAndButtons checks the MCP hints and <button> tools.
 func TestDraftAnnotationsAndButtons(t *testing.T) {
 	cat := catalog(t, `<form id="f" action="/del" method="post"><input name="id"></form>
@@ -315,6 +370,16 @@ func TestCatalogErrors(t *testing.T) {
 		{"draft name with space", `<a href="/" tool-name="a b">A</a>`, ErrInvalidToolName, []string{"t0"}, nil},
 		{"toolname name with colon", `<form toolname="a:b" tooldescription="d"></form>`, ErrInvalidToolName, []string{"f0"}, nil},
 		{"parameter conflict", `<form tool-name="t"><input name="a"><input name="a.b"></form>`, ErrParamConflict, []string{"f0"}, []string{"t"}},
+		{"draft duplicate form and button", `<form tool-name="a"></form><button tool-name="a">A</button>`,
+			ErrDuplicateTool, []string{"f0", "t0"}, []string{"a"}},
+		{"draft duplicate links", `<a href="/1" tool-name="a">1</a><a href="/2" tool-name="a">2</a>`,
+			ErrDuplicateTool, []string{"t0", "t1"}, []string{"a"}},
+		{"toolname name too long", `<form toolname="` + strings.Repeat("x", 129) + `" tooldescription="d"></form><form toolname="` + strings.Repeat("y", 128) + `" tooldescription="d"></form>`,
+			ErrInvalidToolName, []string{"f0"}, []string{strings.Repeat("y", 128)}},
+		{"toolname non-ASCII", `<form toolname="réserver" tooldescription="d"></form>`, ErrInvalidToolName, []string{"f0"}, nil},
+		{"toolname padded", `<form toolname=" a " tooldescription="d"></form>`, ErrInvalidToolName, []string{"f0"}, nil},
+		{"draft non-ASCII", `<button tool-name="réserver">R</button>`, ErrInvalidToolName, []string{"t0"}, nil},
+		{"draft empty name", `<form tool-name=""></form>`, ErrInvalidToolName, []string{"f0"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -379,5 +444,25 @@ func TestToolsGolden(t *testing.T) {
 				t.Errorf("Tools(%s) differs from %s:\n%s", page, golden, got)
 			}
 		})
+	}
+}
+
+// TestInvalidUTF8Names guards against parameters no argument can name: a
+// control called "\xff" became a schema key that JSON turns into U+FFFD,
+// so the form's own defaults were refused as unknown (found by FuzzTools).
+func TestInvalidUTF8Names(t *testing.T) {
+	for _, page := range []string{
+		"<form toolname=\"t\" tooldescription=\"d\"><input name=\"\xff\" value=\"v\"></form>",
+		"<form tool-name=\"t\"><fieldset name=\"\xfe\"><input name=\"\xff\" value=\"v\"></fieldset></form>",
+	} {
+		tl := tool(t, page, "t")
+		plan, err := tl.Plan(tl.DefaultArgs())
+		if err != nil {
+			t.Errorf("Plan(%s) of %q: %v", tl.DefaultArgs(), page, err)
+			continue
+		}
+		if len(plan.Fills) != 1 || *plan.Fills[0].Value != "v" {
+			t.Errorf("Plan(%s) of %q fills %+v, want the one control with v", tl.DefaultArgs(), page, plan.Fills)
+		}
 	}
 }

@@ -271,7 +271,7 @@ func classifyWords(c *form.Control, memo matchMemo) Result {
 		if decided != nil {
 			continue
 		}
-		if m := memo.match(texts[i], kind, src.ident); m != nil {
+		if m := memo.match(texts[i], kind, src.ident); m != nil && !m.neutral {
 			decided, weight = m, src.weight*m.weight
 			ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
 		}
@@ -283,7 +283,7 @@ func classifyWords(c *form.Control, memo matchMemo) Result {
 			if src.weight < 0.8 || texts[i] == "" || texts[i] == ev.Text {
 				continue
 			}
-			if m := memo.match(texts[i], kind, src.ident); m != nil && m.kind != kindTarget {
+			if m := memo.match(texts[i], kind, src.ident); m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
 				break

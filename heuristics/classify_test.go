@@ -111,6 +111,24 @@ func TestGoldenCoversEveryToken(t *testing.T) {
 	}
 }
 
+// TestGoldenCoversEveryPass fails when a structural pass decides no
+// control of any golden case: every pass is tested, not only declared.
+func TestGoldenCoversEveryPass(t *testing.T) {
+	seen := map[string]bool{}
+	for _, gc := range loadGolden(t) {
+		for _, r := range Classify(snapshot(gc.Controls)) {
+			for _, e := range r.Evidence {
+				seen[e.Signal] = true
+			}
+		}
+	}
+	for _, p := range passes {
+		if !seen["pass:"+p.id] {
+			t.Errorf("no golden case is decided by pass %q", p.id)
+		}
+	}
+}
+
 // TestEveryTokenHasRule fails when a token of the concept table has no
 // keyword rule: the table and the rules must not drift apart.
 func TestEveryTokenHasRule(t *testing.T) {

@@ -80,6 +80,22 @@ func (g *group) blank(k int) bool {
 	return g.tok(k) == "" && len(g.r(k).Evidence) == 0
 }
 
+// wordless reports whether the k-th control shows no words of its own
+// beyond those of the ref-th: an unlabelled box continues the line before
+// it, but a box labelled "Age" that no rule knows does not.
+func (g *group) wordless(k, ref int) bool {
+	words := func(c *form.Control) string {
+		for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
+			if n := normalize(t); n != "" {
+				return n
+			}
+		}
+		return ""
+	}
+	w := words(g.c(k))
+	return w == "" || w == words(g.c(ref))
+}
+
 // applyPasses runs every structural pass over each form's controls, and
 // over the controls outside any form.
 func applyPasses(s *form.Snapshot, out []Result) {
@@ -149,16 +165,34 @@ func radioGroups(g *group) {
 // name: "Name" + "Surname" is given + family, "Name" + "Vorname" is family +
 // given.
 func namePairs(g *group) {
+	// taken reports whether a box near k already asks for tok: then the
+	// generic "Name" is not that part (a decoy or a duplicate box between
+	// "First name" and "Last name" is neither).
+	taken := func(k int, tok string) bool {
+		for j := max(0, k-2); j < min(len(g.seq), k+3); j++ {
+			if j != k && g.tok(j) == tok {
+				return true
+			}
+		}
+		return false
+	}
+	for k := 0; k < len(g.seq); k++ {
+		if g.tok(k) == "name" && g.rule(k) == "name" && taken(k, "given-name") && taken(k, "family-name") {
+			// A bare "Name" among "First name" and "Last name" boxes asks
+			// for neither whole name nor a part the others lack.
+			g.set(k, "", 0)
+		}
+	}
 	for k := 0; k+1 < len(g.seq); k++ {
 		a, b := g.rule(k), g.rule(k+1)
 		switch {
-		case (a == "name" || a == "full-name") && g.tok(k) == "name" && g.tok(k+1) == "family-name":
+		case (a == "name" || a == "full-name") && g.tok(k) == "name" && g.tok(k+1) == "family-name" && !taken(k, "given-name"):
 			g.set(k, "given-name", 0.8)
-		case a == "name" && g.tok(k) == "name" && g.tok(k+1) == "given-name":
+		case a == "name" && g.tok(k) == "name" && g.tok(k+1) == "given-name" && !taken(k, "family-name"):
 			g.set(k, "family-name", 0.8)
-		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "given-name":
+		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "given-name" && !taken(k+1, "family-name"):
 			g.set(k+1, "family-name", 0.8)
-		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "family-name":
+		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "family-name" && !taken(k+1, "given-name"):
 			g.set(k+1, "given-name", 0.8)
 		}
 	}
@@ -200,7 +234,7 @@ func addressRuns(g *group) {
 			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
-			if !same && !cont && !g.blank(j) {
+			if !same && !cont && !(g.blank(j) && g.wordless(j, k)) {
 				break
 			}
 			line++
@@ -210,13 +244,16 @@ func addressRuns(g *group) {
 	}
 }
 
-// streetAlone gives a street box with no other address line near it the
-// whole street address: address-line1 is the first of several lines, and a
-// lone box must also carry what a second line would (a flat or suite
-// number), which the profile's line 1 alone loses.
+// streetAlone gives a box labelled just "Address" with no other address
+// line near it the whole street address: address-line1 is the first of
+// several lines, and a lone box must also carry what a second line would (a
+// flat or suite number), which the profile's line 1 alone loses. A box
+// that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" {
+		if g.tok(k) != "address-line1" || g.rule(k) != "address" {
+			// "Street" or "Address line 1" names the first line whatever
+			// follows (a second line is often revealed by a link).
 			continue
 		}
 		alone := true
@@ -484,6 +521,11 @@ func birthDates(g *group) {
 		}
 		if !dateOrder(g, run, unnamed, parts) {
 			continue
+		}
+		for _, j := range run {
+			// A birth label on a later part covers an unlabelled part
+			// before it ([Month ▾] [Day] [Year] under one "Birthday").
+			anchored = anchored || strings.HasPrefix(g.tok(j), "bday")
 		}
 		if len(run) < 2 {
 			if tok == "bday" && g.c(k).Type != "date" {

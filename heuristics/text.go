@@ -58,7 +58,9 @@ func normalize(s string) string {
 			break
 		}
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			// Spacing vowel signs (Devanagari, Bengali, Tamil, ...) are
+			// marks, not letters, but belong to their word.
 			if !space && boundary(prev, r) {
 				b.WriteByte(' ')
 			}

@@ -23,6 +23,9 @@ else
   say "no extension/package.json in this tree; skipping the extension"
 fi
 
+say "downloading Go modules"
+scripts/go-mod-download.sh
+
 say "building the desktop app"
 scripts/build-desktop.sh
 

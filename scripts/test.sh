@@ -19,7 +19,7 @@ stage() {
 
 deps() {
   scripts/deps-debian.sh
-  go mod download
+  scripts/go-mod-download.sh
 }
 
 npm_build() {

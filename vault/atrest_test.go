@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -178,6 +179,17 @@ func TestCorruptFile(t *testing.T) {
 		}, ErrCorrupt},
 		{"header overwritten", func(p string) error { return overwrite(p, 0, bytes.Repeat([]byte{0xAA}, 100)) }, ErrCorrupt},
 		{"page garbage", func(p string) error { return overwrite(p, 8192, bytes.Repeat([]byte{0x55}, 4096)) }, ErrCorrupt},
+		// A damaged record inside an intact page passes SQLite's checks;
+		// the AEAD must still refuse it rather than load around it.
+		{"sealed record damaged", func(p string) error {
+			db, err := sql.Open("sqlite", p)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			_, err = db.Exec("UPDATE entries SET rec = CAST(substr(rec, 1, 40) || x'00' || substr(rec, 42) AS BLOB) WHERE id = 100")
+			return err
+		}, ErrCorrupt},
 		{"removed", os.Remove, nil},
 	}
 	for _, tt := range tests {
@@ -276,5 +288,113 @@ func TestDiskFull(t *testing.T) {
 	}
 	if err := v.DeleteEntry("me", FieldKey("f")); err != nil {
 		t.Fatalf("DeleteEntry on a full database: %v", err)
+	}
+}
+
+// crashCopy copies the files of the open vault in dir to a new directory:
+// what a process killed at this moment leaves behind, with the commits since
+// the last checkpoint only in the write-ahead log.
+func crashCopy(t *testing.T, dir string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, name := range []string{dbName, dbName + "-wal"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// TestDamagedWAL guards against a damaged write-ahead log opening as an
+// empty vault: SQLite ignores a log whose header is bad, and with it every
+// profile written since the last checkpoint.
+func TestDamagedWAL(t *testing.T) {
+	dir := t.TempDir()
+	v := newTestVault(t, dir, nil)
+	if _, err := v.CreateProfile("me", "Me"); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.SetEntry("me", ConceptKey("https://schema.org/email"), manual("wal@example.org")); err != nil {
+		t.Fatal(err)
+	}
+	profiles := func(dir string) ([]profile.UserProfile, error) {
+		v, err := Open(dir, testOptions(nil))
+		if err != nil {
+			return nil, err
+		}
+		defer v.Close()
+		if err := v.UnlockPassphrase([]byte("correct horse")); err != nil {
+			return nil, err
+		}
+		return v.Profiles()
+	}
+
+	// The premise: the profile lives only in the log, so a log SQLite
+	// ignores would lose it without a word.
+	intact := crashCopy(t, dir)
+	if ps, err := profiles(intact); err != nil || len(ps) != 1 {
+		t.Fatalf("crash copy with its log: %d profiles, %v; want 1", len(ps), err)
+	}
+	noLog := crashCopy(t, dir)
+	os.Remove(filepath.Join(noLog, dbName+"-wal"))
+	if ps, err := profiles(noLog); err != nil || len(ps) != 0 {
+		t.Fatalf("crash copy without its log: %d profiles, %v; want 0 (test premise)", len(ps), err)
+	}
+
+	tests := []struct {
+		name   string
+		damage func(path string) error
+	}{
+		{"header overwritten", func(p string) error { return overwrite(p, 0, bytes.Repeat([]byte{0xAA}, 32)) }},
+		{"salt flipped", func(p string) error { return overwrite(p, 17, []byte{0xFF}) }},
+		{"truncated inside the header", func(p string) error { return os.Truncate(p, 20) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := crashCopy(t, dir)
+			if err := tt.damage(filepath.Join(c, dbName+"-wal")); err != nil {
+				t.Fatal(err)
+			}
+			ps, err := profiles(c)
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("open with %s log = %d profiles, %v; want ErrCorrupt", tt.name, len(ps), err)
+			}
+		})
+	}
+}
+
+// TestDamagedKeyWrap checks that a damaged passphrase wrap reads as damage,
+// not as a wrong passphrase, and that the keyring wrap still opens
+// everything.
+func TestDamagedKeyWrap(t *testing.T) {
+	dir, kr := t.TempDir(), newFakeKeyring()
+	v := newTestVault(t, dir, kr)
+	if _, err := v.CreateProfile("me", "Me"); err != nil {
+		t.Fatal(err)
+	}
+	wrap, err := getMeta(v.db, metaWrapPassphrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The header MAC is the last header line, "--- " and base64; change
+	// one of its characters.
+	i := bytes.Index(wrap, []byte("\n--- ")) + 8
+	wrap[i] ^= 0x01
+	if _, err := v.db.Exec("UPDATE meta SET value = ? WHERE name = ?", wrap, metaWrapPassphrase); err != nil {
+		t.Fatal(err)
+	}
+	v.Lock()
+	if err := v.UnlockPassphrase([]byte("correct horse")); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("UnlockPassphrase with a damaged wrap = %v, want ErrCorrupt", err)
+	}
+	if err := v.UnlockKeyring(); err != nil {
+		t.Fatalf("UnlockKeyring beside a damaged passphrase wrap: %v", err)
+	}
+	if _, err := v.Profile("me"); err != nil {
+		t.Fatal(err)
 	}
 }

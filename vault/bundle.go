@@ -75,7 +75,7 @@ func ReadBundle(r io.Reader, now string, identities ...age.Identity) ([]profile.
 	dr, err := age.Decrypt(src, identities...)
 	var noMatch *age.NoIdentityMatchError
 	if errors.As(err, &noMatch) {
-		return nil, fmt.Errorf("read bundle: %w", ErrBadPassphrase)
+		return nil, fmt.Errorf("read bundle: %w: no given passphrase or identity opens it", ErrBadPassphrase)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read bundle: %w", err)

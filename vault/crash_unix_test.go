@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tessera-app/tessera/profile"
 )
 
 // The crash workload is a deterministic sequence of steps: every fourth
@@ -61,6 +63,36 @@ func readCounter(dir, keyringDir string) (int, map[string]string, error) {
 	c, _ := strconv.Atoi(fields["counter"])
 	delete(fields, "counter")
 	return c, fields, nil
+}
+
+// padEntries is the size of the "pad" profile that the crash loop's
+// re-keys re-seal along with the counter.
+const padEntries = 60
+
+// checkPad returns an error unless the pad profile survived whole.
+func checkPad(dir, keyringDir string) error {
+	v, err := Open(dir, crashOptions(keyringDir))
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if err := v.UnlockKeyring(); err != nil {
+		return err
+	}
+	p, err := v.Profile("pad")
+	if err != nil {
+		return fmt.Errorf("pad profile: %w", err)
+	}
+	if len(p.Fields) != padEntries {
+		return fmt.Errorf("pad profile has %d entries, want %d", len(p.Fields), padEntries)
+	}
+	for i := range padEntries {
+		name := fmt.Sprintf("pad.%d", i)
+		if s, _ := p.Fields[name].StringValue(); s != fmt.Sprintf("pad value %d", i) {
+			return fmt.Errorf("pad profile: %s = %q", name, s)
+		}
+	}
+	return nil
 }
 
 // crashWriter runs the workload from the vault's current counter on, until
@@ -115,9 +147,10 @@ func crashWriter(dir, keyringDir string) error {
 }
 
 // TestCrashSafety SIGKILLs a writing, re-keying child at random moments,
-// many times, and checks after each kill that the vault opens (with the
-// keyring and with the passphrase) and holds exactly a committed state: the
-// last step the child reported, or the one in flight when it died.
+// many times, and checks after each kill that the vault opens with the
+// keyring (and at the end with the passphrase) and holds exactly a committed
+// state: the last step the child reported, or the one in flight when it
+// died, and the untouched pad profile whole.
 func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash loop skipped in -short mode")
@@ -130,11 +163,20 @@ func TestCrashSafety(t *testing.T) {
 	if _, err := v.CreateProfile("crash", "Crash"); err != nil {
 		t.Fatal(err)
 	}
+	// A second profile that only re-keys touch: it is checked whole after
+	// every kill, so a half-applied re-key would show in it.
+	pad := profile.UserProfile{ID: "pad", Label: "Pad", Fields: map[string]profile.Entry{}}
+	for i := range padEntries {
+		pad.Fields[fmt.Sprintf("pad.%d", i)] = manual(fmt.Sprintf("pad value %d", i))
+	}
+	if _, err := v.Import([]profile.UserProfile{pad}); err != nil {
+		t.Fatal(err)
+	}
 	v.Close()
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	const iterations = 150
-	progressed, lastCounter := 0, 0
+	progressed, lastCounter, inRekey, inWrite := 0, 0, 0, 0
 	for it := range iterations {
 		cmd := childCmd(t, os.Args[0], "writer", dir, krDir)
 		stdout, err := cmd.StdoutPipe()
@@ -186,9 +228,17 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("iteration %d: child ended on its own: %v\n%s", it, werr, stderr.String())
 		}
 
+		if inFlight := max(reported, lastCounter) + 1; isRekeyStep(inFlight) {
+			inRekey++
+		} else {
+			inWrite++
+		}
 		c, fields, err := readCounter(dir, krDir)
 		if err != nil {
 			t.Fatalf("iteration %d: reopen after kill: %v", it, err)
+		}
+		if err := checkPad(dir, krDir); err != nil {
+			t.Fatalf("iteration %d: %v", it, err)
 		}
 		// The committed state: the last write the child reported (or an
 		// earlier one when it reported only re-keys), or the write in flight.
@@ -236,5 +286,8 @@ func TestCrashSafety(t *testing.T) {
 	if _, err := v.Profile("crash"); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d kills, final counter %d", iterations, lastCounter)
+	if inRekey == 0 || inWrite == 0 {
+		t.Fatalf("of %d kills %d landed in a re-key and %d in a write; the loop must test both", iterations, inRekey, inWrite)
+	}
+	t.Logf("%d kills (%d during a re-key, %d during a write), final counter %d", iterations, inRekey, inWrite, lastCounter)
 }

@@ -13,8 +13,9 @@ var (
 	ErrExists = errors.New("vault already exists")
 	// ErrBusy is returned by Open when another process has the vault open.
 	ErrBusy = errors.New("vault is in use by another process")
-	// ErrCorrupt is returned when the vault file is damaged or truncated, or
-	// a record fails authentication.
+	// ErrCorrupt is returned when the vault file or its write-ahead log is
+	// damaged or truncated, a wrapped key is damaged, or a record fails
+	// authentication. A damaged vault never opens as an empty one.
 	ErrCorrupt = errors.New("vault is corrupt")
 	// ErrBadPassphrase is returned when a passphrase does not unlock the vault.
 	ErrBadPassphrase = errors.New("wrong passphrase")

@@ -1,12 +1,15 @@
 package vault_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"log"
 	"os"
 	"strings"
+	"time"
 
+	"filippo.io/age"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -132,4 +135,103 @@ func ExampleOpenDefault() {
 	// Output:
 	// unlocked <nil>
 	// unlocked <nil>
+}
+
+// A bundle for other devices: encrypted to each device's age recipient,
+// readable by any of them and by nothing else. (A passphrase bundle takes
+// age.NewScryptRecipient alone; age does not mix it with other recipients.)
+func ExampleWriteBundle() {
+	ps := []profile.UserProfile{{ID: "home", Label: "Home", Concepts: map[string]profile.Entry{
+		"https://schema.org/email": {Value: []byte(`"noor@example.org"`), Confidence: 1,
+			Source: profile.Source{Type: "manual", Timestamp: "2026-01-01T00:00:00Z"}},
+	}}}
+	phone, _ := age.GenerateX25519Identity()
+	laptop, _ := age.GenerateX25519Identity()
+
+	var bundle bytes.Buffer
+	if err := vault.WriteBundle(&bundle, ps, "2026-01-01T00:00:00Z", phone.Recipient(), laptop.Recipient()); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.Contains(bundle.String(), "noor@example.org"))
+
+	got, err := vault.ReadBundle(bytes.NewReader(bundle.Bytes()), "2026-01-02T00:00:00Z", phone)
+	if err != nil {
+		log.Fatal(err)
+	}
+	email, _ := got[0].Concepts["https://schema.org/email"].StringValue()
+	fmt.Println(got[0].Label, email)
+
+	stranger, _ := age.GenerateX25519Identity()
+	_, err = vault.ReadBundle(bytes.NewReader(bundle.Bytes()), "2026-01-02T00:00:00Z", stranger)
+	fmt.Println(errors.Is(err, vault.ErrBadPassphrase))
+	// Output:
+	// false
+	// Home noor@example.org
+	// true
+}
+
+func ExampleParseProfilesJSON() {
+	doc := `{"$formspecProfile": "1.0", "id": "work", "label": "Work",
+	  "concepts": {"https://schema.org/jobTitle": {"value": "Editor"}},
+	  "fields": {"employee.badge": {"value": "B-77"}}}`
+	ps, err := vault.ParseProfilesJSON(strings.NewReader(doc), "2026-01-01T00:00:00Z")
+	if err != nil {
+		log.Fatal(err)
+	}
+	title, _ := ps[0].Concepts["https://schema.org/jobTitle"].StringValue()
+	badge := ps[0].Fields["employee.badge"]
+	fmt.Println(ps[0].Label, title, string(badge.Value), badge.Source.Type)
+	// Output: Work Editor "B-77" import
+}
+
+// Every release of values to a page goes into the sealed audit log.
+func ExampleVault_RecordRelease() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	v, err := vault.Create(dir, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("pw")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	err = v.RecordRelease(vault.Release{
+		Time:   time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC),
+		Origin: "https://shop.example", Frame: "main",
+		Concepts: []string{"https://schema.org/email"}, ProfileID: "home",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rs, _ := v.Releases()
+	for _, r := range rs {
+		fmt.Println(r.Time.Format(time.DateOnly), r.Origin, r.ProfileID, r.Concepts)
+	}
+	// Output: 2026-03-01 https://shop.example home [https://schema.org/email]
+}
+
+// Re-keying replaces the data key and re-seals every record; both the
+// keyring and the passphrase open the vault afterwards.
+func ExampleVault_Rekey() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	kr := memKeyring{}
+	v, err := vault.Create(dir, vault.Options{Keyring: kr, ScryptWorkFactor: 10},
+		vault.InitOptions{Passphrase: []byte("pw"), Keyring: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	v.CreateProfile("home", "Home")
+	if err := v.Rekey([]byte("pw")); err != nil {
+		log.Fatal(err)
+	}
+	v.Lock()
+	fmt.Println(v.UnlockKeyring())
+	v.Lock()
+	fmt.Println(v.UnlockPassphrase([]byte("pw")))
+	p, _ := v.Profile("home")
+	fmt.Println(p.Label)
+	// Output:
+	// <nil>
+	// <nil>
+	// Home
 }

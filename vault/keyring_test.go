@@ -104,3 +104,39 @@ func TestSystemKeyringAbsent(t *testing.T) {
 		t.Fatalf("passphrase-only Init without a bus: %v", err)
 	}
 }
+
+// BenchmarkSystemKeyringUnlockLoad is BenchmarkUnlockKeyringLoad with the
+// real Secret Service round trip: run it inside the session of
+// scripts/test-keyring.sh, e.g.
+//
+//	dbus-run-session -- sh -c 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null;
+//	    go test -tags keyring -run "^$" -bench SystemKeyring ./vault/'
+func BenchmarkSystemKeyringUnlockLoad(b *testing.B) {
+	if !haveSessionBus() {
+		b.Skip("no session bus")
+	}
+	dir, kr := b.TempDir(), SystemKeyring()
+	seedBenchVault(b, dir, kr, testWorkFactor)
+	b.Cleanup(func() {
+		if v, err := Open(dir, Options{Keyring: kr}); err == nil {
+			v.Destroy()
+			v.Close()
+		}
+	})
+	cpu, _ := processCPU()
+	for b.Loop() {
+		v, err := Open(dir, Options{Keyring: kr})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := v.UnlockKeyring(); err != nil {
+			b.Fatal(err)
+		}
+		ps, err := v.Profiles()
+		if err != nil || len(ps) != 10 {
+			b.Fatalf("loaded %d profiles, %v", len(ps), err)
+		}
+		v.Close()
+	}
+	reportCPU(b, cpu)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"database/sql"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -177,6 +178,9 @@ func (v *Vault) openDB() error {
 		// file into place), so this is truncation, not a new vault.
 		return fmt.Errorf("%w: vault file %s is empty", ErrCorrupt, v.dbPath())
 	}
+	if err := checkWAL(v.dbPath() + "-wal"); err != nil {
+		return err
+	}
 	db, err := sql.Open("sqlite", dsn(v.dbPath(), true))
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
@@ -197,6 +201,61 @@ func (v *Vault) openDB() error {
 	}
 	v.db, v.id = db, hex.EncodeToString(id)
 	return nil
+}
+
+// checkWAL refuses a write-ahead log whose header is damaged. SQLite
+// silently ignores such a log, and with it every commit not yet
+// checkpointed into the database file: after a crash that can be every
+// profile, which would open as a valid, empty vault. A log left by a killed
+// process always has a whole header (SQLite writes it in one call before
+// any frame), so a bad one is damage, not an interrupted write. Damaged
+// frames after a good header are indistinguishable from a torn last commit
+// and are left to SQLite's recovery.
+func checkWAL(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("check write-ahead log: %w", err)
+	}
+	defer f.Close()
+	var h [32]byte
+	n, err := io.ReadFull(f, h[:])
+	if errors.Is(err, io.EOF) {
+		// Empty: checkpointed and truncated, or created and never written.
+		return nil
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: write-ahead log %s is truncated (%d bytes); removing it recovers the vault as of its last checkpoint", ErrCorrupt, path, n)
+	}
+	if err != nil {
+		return fmt.Errorf("check write-ahead log: %w", err)
+	}
+	if !validWALHeader(h) {
+		return fmt.Errorf("%w: write-ahead log %s has a damaged header; removing it recovers the vault as of its last checkpoint", ErrCorrupt, path)
+	}
+	return nil
+}
+
+// validWALHeader checks the magic number, version and checksum of a WAL
+// header (https://sqlite.org/fileformat2.html#walformat).
+func validWALHeader(h [32]byte) bool {
+	magic := binary.BigEndian.Uint32(h[0:4])
+	if magic&^1 != 0x377f0682 || binary.BigEndian.Uint32(h[4:8]) != 3007000 {
+		return false
+	}
+	// The magic's low bit says in which byte order the checksum reads words.
+	word := binary.LittleEndian.Uint32
+	if magic&1 == 1 {
+		word = binary.BigEndian.Uint32
+	}
+	var s0, s1 uint32
+	for i := 0; i < 24; i += 8 {
+		s0 += word(h[i:]) + s1
+		s1 += word(h[i+4:]) + s0
+	}
+	return s0 == binary.BigEndian.Uint32(h[24:28]) && s1 == binary.BigEndian.Uint32(h[28:32])
 }
 
 // checkDB runs SQLite's quick integrity check, so a truncated or overwritten
@@ -494,10 +553,18 @@ func wrapKey(dk []byte, r age.Recipient) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// errNoMatch is returned by unwrapKey when the identity does not open the
+// wrap; every other failure is damage and wraps ErrCorrupt.
+var errNoMatch = errors.New("identity does not open the wrapped key")
+
 func unwrapKey(wrap []byte, id age.Identity) ([]byte, error) {
 	r, err := age.Decrypt(bytes.NewReader(wrap), id)
+	var noMatch *age.NoIdentityMatchError
+	if errors.As(err, &noMatch) {
+		return nil, errNoMatch
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: wrapped key: %w", ErrCorrupt, err)
 	}
 	dk, err := io.ReadAll(io.LimitReader(r, keySize+1))
 	if err != nil {
@@ -565,7 +632,7 @@ func (v *Vault) keyringKeyLocked() ([]byte, error) {
 		return nil, fmt.Errorf("%w: keyring item is not an age identity", ErrKeyringItemMissing)
 	}
 	dk, err := unwrapKey(wrap, id)
-	if err != nil && !errors.Is(err, ErrCorrupt) {
+	if errors.Is(err, errNoMatch) {
 		return nil, fmt.Errorf("%w: keyring key does not match this vault", ErrKeyringItemMissing)
 	}
 	return dk, err
@@ -603,8 +670,7 @@ func (v *Vault) unwrapPassphraseLocked(passphrase []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBadPassphrase, err)
 	}
 	dk, err := unwrapKey(wrap, id)
-	var noMatch *age.NoIdentityMatchError
-	if errors.As(err, &noMatch) {
+	if errors.Is(err, errNoMatch) {
 		return nil, ErrBadPassphrase
 	}
 	return dk, err
