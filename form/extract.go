@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -77,6 +78,13 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	}
 	if int64(len(data)) > maxBytes {
 		return nil, fmt.Errorf("extract: %w (limit %d bytes)", ErrTooLarge, maxBytes)
+	}
+	if !utf8.Valid(data) {
+		// A browser's decoder turns each byte that is not UTF-8 into
+		// U+FFFD before any name or value reaches the DOM; doing the same
+		// keeps every name and option value a string JSON can carry, so
+		// what is planned for a control can be matched back to it.
+		data = []byte(string([]rune(string(data))))
 	}
 	// Parsing as a browser with scripting disabled makes <noscript> content
 	// elements: the controls inside count, as in the labelled corpora and in

@@ -374,3 +374,23 @@ func TestLiveDOMNoscript(t *testing.T) {
 		})
 	}
 }
+
+// TestInvalidUTF8 checks that bytes that are not UTF-8 reach the snapshot as
+// U+FFFD, as a browser decodes them (regression: an option value with such
+// a byte could be planned but never matched back to its option).
+func TestInvalidUTF8(t *testing.T) {
+	s, err := Extract(strings.NewReader("<select name=\"c\xff\"><option value=\"a\xfeb\">x\xff</option></select>"), ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Controls) != 1 {
+		t.Fatalf("Extract: %d controls, want 1", len(s.Controls))
+	}
+	c := s.Controls[0]
+	if c.Name != "c\uFFFD" {
+		t.Errorf("Name = %q, want %q", c.Name, "c\uFFFD")
+	}
+	if len(c.Options) != 1 || c.Options[0].Value != "a\uFFFDb" || c.Options[0].Text != "x\uFFFD" {
+		t.Errorf("Options = %+v, want value %q text %q", c.Options, "a\uFFFDb", "x\uFFFD")
+	}
+}
