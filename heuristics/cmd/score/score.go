@@ -101,6 +101,14 @@ type Counts struct {
 	Predicted    int `json:"predicted"`
 	Right        int `json:"right"`
 	RightLenient int `json:"rightLenient"`
+	// PredictedVocab and RightVocab count only predictions of tokens the
+	// page's source labels somewhere in the corpus. A source that never
+	// labels a kind of field (DuckDuckGo has no label for a company or a
+	// gender) leaves such fields unlabelled, so a fill there is counted
+	// wrong by Predicted/Right whether or not it is right; this pair
+	// leaves those fills unjudged. It is a second view, never the target.
+	PredictedVocab int `json:"predictedVocab"`
+	RightVocab     int `json:"rightVocab"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -111,6 +119,8 @@ func (c *Counts) add(o Counts) {
 	c.Predicted += o.Predicted
 	c.Right += o.Right
 	c.RightLenient += o.RightLenient
+	c.PredictedVocab += o.PredictedVocab
+	c.RightVocab += o.RightVocab
 }
 
 func ratio(a, b int) float64 {
@@ -130,6 +140,9 @@ type Score struct {
 	Recall           float64 `json:"recall"`
 	PrecisionLenient float64 `json:"precisionLenient"`
 	RecallLenient    float64 `json:"recallLenient"`
+	// PrecisionVocab is the precision over predictions of tokens the
+	// source labels somewhere (see Counts.PredictedVocab).
+	PrecisionVocab float64 `json:"precisionVocab"`
 }
 
 func newScore(source, variant, system string, c Counts) Score {
@@ -137,6 +150,7 @@ func newScore(source, variant, system string, c Counts) Score {
 		Source: source, Variant: variant, System: system, Counts: c,
 		Precision: ratio(c.Right, c.Predicted), Recall: ratio(c.Found, c.Targets),
 		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.TargetsLenient),
+		PrecisionVocab: ratio(c.RightVocab, c.PredictedVocab),
 	}
 }
 
@@ -359,8 +373,9 @@ func stripAutocomplete(s *form.Snapshot) {
 	}
 }
 
-// tally scores one page's predictions, calling miss for every error.
-func tally(p *page, variant string, pred func(i int) string, miss func(t truth, got string)) Counts {
+// tally scores one page's predictions, calling miss for every error. vocab
+// holds the tokens the page's source labels anywhere in the corpus.
+func tally(p *page, vocab map[string]bool, pred func(i int) string, miss func(t truth, got string)) Counts {
 	var c Counts
 	for _, t := range p.truths {
 		got := pred(t.index)
@@ -387,6 +402,12 @@ func tally(p *page, variant string, pred func(i int) string, miss func(t truth, 
 			}
 			if lenient {
 				c.RightLenient++
+			}
+			if vocab[got] {
+				c.PredictedVocab++
+				if strict {
+					c.RightVocab++
+				}
 			}
 		}
 		if !strict && (isTarget(t.token) || t.altTarget() || isTarget(got)) && miss != nil {
@@ -431,6 +452,23 @@ func chromePredictions(path string) (map[string]map[string]map[int]string, error
 	return out, nil
 }
 
+// vocabularies returns, per source, the target tokens its labels use
+// anywhere in the corpus: the kinds of field that source judges.
+func vocabularies(pages []*page) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, p := range pages {
+		if out[p.source] == nil {
+			out[p.source] = map[string]bool{}
+		}
+		for _, t := range p.truths {
+			if isTarget(t.token) {
+				out[p.source][t.token] = true
+			}
+		}
+	}
+	return out
+}
+
 // scoreCorpus classifies every page of a corpus and returns the scores per
 // source and overall (source "all"), for Tessera and, when chrome is not
 // nil, for Chrome's recorded predictions.
@@ -445,6 +483,7 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 			totals[kk].add(c)
 		}
 	}
+	vocab := vocabularies(pages)
 	for _, p := range pages {
 		res, err := classifyPage(p)
 		if err != nil {
@@ -468,10 +507,10 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 					*misses = append(*misses, m)
 				}
 			}
-			addTo(key{p.source, v, "tessera"}, tally(p, v, pred, onMiss))
+			addTo(key{p.source, v, "tessera"}, tally(p, vocab[p.source], pred, onMiss))
 			if chrome != nil {
 				cp := chrome[v][p.rel]
-				addTo(key{p.source, v, "chromium156"}, tally(p, v, func(i int) string { return cp[i] }, nil))
+				addTo(key{p.source, v, "chromium156"}, tally(p, vocab[p.source], func(i int) string { return cp[i] }, nil))
 			}
 		}
 	}
