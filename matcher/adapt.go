@@ -65,7 +65,13 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 	case heuristics.ConceptAddressRegion:
 		return regionForms(r.country(), v), true
 	case heuristics.ConceptAddressCountry:
-		return countryForms(f, part, v)
+		key := [3]string{v, f.Lang, part}
+		fs, ok := r.countries[key]
+		if !ok {
+			fs = countryForms(f, part, v)
+			r.countries[key] = fs
+		}
+		return fs, true
 	case heuristics.ConceptTelephone, heuristics.ConceptFax:
 		return r.phoneForms(f, part, v, r.country())
 	case heuristics.ConceptPostalCode:
@@ -73,10 +79,10 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 	case heuristics.ConceptHonorificPrefix:
 		return honorificForms(v), true
 	case heuristics.ConceptBirthDate:
-		return dateForms(f, part, v)
+		return dateForms(f, part, v, r.pc)
 	}
 	if isISODate(v) {
-		return dateForms(f, part, v)
+		return dateForms(f, part, v, r.pc)
 	}
 	return one(v), true
 }

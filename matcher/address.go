@@ -243,10 +243,10 @@ func allCountries() []string {
 // countryForms: for "country" the code, then names; for "country-name" the
 // name in the page's language, then English. Options match code, alpha-3,
 // English, page-language or native names.
-func countryForms(f *Field, part, v string) (forms, bool) {
+func countryForms(f *Field, part, v string) forms {
 	cc, ok := countryCode(v)
 	if !ok {
-		return one(v), true
+		return one(v)
 	}
 	rg := language.MustParseRegion(cc)
 	english := display.English.Regions().Name(rg)
@@ -280,5 +280,5 @@ func countryForms(f *Field, part, v string) (forms, bool) {
 		}
 	}
 	fs.tiers = [][]string{{cc, alpha3}, names, aliases}
-	return fs, true
+	return fs
 }

@@ -63,7 +63,8 @@ func benchForm() ([]Field, *profile.UserProfile) {
 }
 
 // BenchmarkMatch matches a 50-field form against a 500-entry profile and
-// reports the 99th-percentile time of one Match call (p99-ns).
+// reports the median and 99th-percentile time of one Match call (p50-ns,
+// p99-ns); the budget is p99 under 1 ms.
 func BenchmarkMatch(b *testing.B) {
 	fields, p := benchForm()
 	Match(fields, p, Options{}) // warm the lazily built tables
@@ -77,5 +78,6 @@ func BenchmarkMatch(b *testing.B) {
 	}
 	b.StopTimer()
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tessera-app/tessera/heuristics"
@@ -297,8 +298,9 @@ func pathCandidates(path string) []string {
 
 // Resolve returns the concept identity of a field: Ontology binding for its
 // path (last loaded document first), Registry concept entry named by its
-// semanticType, the semanticType literal, then the strongest of its
-// autocomplete and heuristic evidence. It reports false when nothing says.
+// semanticType, the semanticType literal, then its autocomplete evidence
+// and last the surest of its heuristic evidence. It reports false when
+// nothing says.
 func (s *Sidecars) Resolve(f *Field) (Identity, bool) {
 	if s != nil && f.Path != "" {
 		cands := pathCandidates(f.Path)
@@ -331,28 +333,31 @@ func (s *Sidecars) Resolve(f *Field) (Identity, bool) {
 		}
 		return id, true
 	}
+	// Evidence of a stronger kind wins whatever a heuristic's own strength
+	// (an author's autocomplete token is not outvoted by a guess); among
+	// heuristic claims the surest wins.
 	var best Identity
-	found := false
+	bestRank := len(evidenceOrder)
 	for _, e := range f.Evidence {
-		if e.Concept == "" {
+		rank := slices.Index(evidenceOrder, e.Kind)
+		if e.Concept == "" || rank < 0 || rank > bestRank {
 			continue
 		}
-		st := e.Strength
-		switch e.Kind {
-		case EvidenceHeuristic:
-			st = clamp01(st)
-		case EvidenceAutocomplete, EvidenceOntology, EvidenceRegistry, EvidenceSemanticType:
-			st = evidenceStrength[e.Kind]
-		default:
-			continue
+		st := evidenceStrength[e.Kind]
+		if e.Kind == EvidenceHeuristic {
+			st = clamp01(e.Strength)
 		}
-		if !found || st > best.Strength {
+		if rank < bestRank || st > best.Strength {
 			best = Identity{Concept: e.Concept, Kind: e.Kind, Strength: st, Token: e.Token}
-			found = true
+			bestRank = rank
 		}
 	}
-	return best, found
+	return best, bestRank < len(evidenceOrder)
 }
+
+// evidenceOrder is the order of Assist §5.3 extended to non-Formspec forms:
+// the strongest kind first.
+var evidenceOrder = []EvidenceKind{EvidenceOntology, EvidenceRegistry, EvidenceSemanticType, EvidenceAutocomplete, EvidenceHeuristic}
 
 func clamp01(x float64) float64 {
 	if x != x || x < 0 {

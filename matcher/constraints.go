@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf16"
@@ -19,16 +20,42 @@ const maxPattern = 1024
 // pattern Go cannot compile.
 type patternCache map[string]*regexp.Regexp
 
+// sharedPatterns keeps compiled patterns across Match calls (forms repeat
+// "\d{5}"); patterns are page content, and the cache is emptied when full.
+var sharedPatterns = struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}{m: map[string]*regexp.Regexp{}}
+
 func (c patternCache) get(p string) (*regexp.Regexp, bool) {
 	if re, ok := c[p]; ok {
 		return re, re != nil
 	}
+	// Only short patterns are shared: they are the ones forms repeat, and
+	// a compiled kilobyte-long pattern is too big to keep hundreds of.
+	share := len(p) <= 256
 	var re *regexp.Regexp
-	if len(p) <= maxPattern {
-		// HTML anchors the pattern to the whole value; JS-only syntax
-		// (lookarounds, backreferences) fails to compile here and leaves the
-		// pattern unknown.
-		re, _ = regexp.Compile("^(?:" + p + ")$")
+	ok := false
+	if share {
+		sharedPatterns.Lock()
+		re, ok = sharedPatterns.m[p]
+		sharedPatterns.Unlock()
+	}
+	if !ok {
+		if len(p) <= maxPattern {
+			// HTML anchors the pattern to the whole value; JS-only syntax
+			// (lookarounds, backreferences) fails to compile here and
+			// leaves the pattern unknown.
+			re, _ = regexp.Compile("^(?:" + p + ")$")
+		}
+		if share {
+			sharedPatterns.Lock()
+			if len(sharedPatterns.m) >= maxCachedPages {
+				clear(sharedPatterns.m)
+			}
+			sharedPatterns.m[p] = re
+			sharedPatterns.Unlock()
+		}
 	}
 	c[p] = re
 	return re, re != nil

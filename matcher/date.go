@@ -184,7 +184,7 @@ func convention(lang string) ([]dateTok, bool) {
 // field the layout its placeholder shows (or, failing that, one that its
 // pattern accepts alone, or the page language's convention); day, month and
 // year parts their number (month also its name in the page language).
-func dateForms(f *Field, part, v string) (forms, bool) {
+func dateForms(f *Field, part, v string, pc patternCache) (forms, bool) {
 	t, err := time.Parse("2006-01-02", v)
 	if err != nil {
 		return one(v), true
@@ -224,7 +224,7 @@ func dateForms(f *Field, part, v string) (forms, bool) {
 	}
 	conv, hasConv := convention(f.Lang)
 	if f.Constraints.Pattern != "" {
-		re, ok := (patternCache{}).get(f.Constraints.Pattern)
+		re, ok := pc.get(f.Constraints.Pattern)
 		if !ok {
 			return forms{}, false
 		}

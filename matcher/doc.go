@@ -43,7 +43,7 @@
 // field's constraints, or no select option fits), or one of the x- reasons
 // below: x-sensitive (passwords, one-time codes, payment cards, usernames are
 // never filled from profile data), x-no-concept, x-no-value,
-// x-low-confidence, x-unsupported (a control kind the matcher does not fill)
+// x-low-confidence, x-unsupported (a control kind the matcher does not fill),
 // x-pattern-unsupported (a pattern Go's regexp cannot check, treated as
 // unknown and so as unsatisfiable) and x-not-chosen (the other radio
 // buttons of a group whose value went to one of them).

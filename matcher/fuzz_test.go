@@ -3,9 +3,15 @@ package matcher
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+	"unicode/utf16"
 
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
@@ -51,6 +57,8 @@ func FuzzSidecars(f *testing.F) {
 func FuzzMatch(f *testing.F) {
 	addSeeds(f, filepath.Join("testdata", "golden", "*.json"), "x", uint16(0))
 	f.Add([]byte(`{"profile":{"https://schema.org/telephone":"+4930123"},"fields":[{"inputType":"tel","ac":"tel"}]}`), `(?=\d)`, uint16(0xffff))
+	// A disabled radio button after the first once got its group's value.
+	f.Add([]byte(`{"profile":{"https://schema.org/honorificPrefix":"Dr"},"fields":[{"inputType":"radio","group":"t","ac":"honorific-prefix","options":[{"value":"mr"}]},{"inputType":"radio","group":"t","ac":"honorific-prefix","disabled":true,"options":[{"value":"dr"}]}]}`), "", uint16(0))
 	f.Fuzz(fuzzOne)
 }
 
@@ -81,6 +89,18 @@ func fuzzOne(t *testing.T, data []byte, extra string, mode uint16) {
 			fields[j].Options = append(fields[j].Options, Option{Value: extra, Text: extra})
 		case 4:
 			fields[j].Constraints.Min, fields[j].Constraints.Max = extra, extra
+		case 5:
+			// Fields that must never be filled, whatever else they say.
+			switch j % 4 {
+			case 0:
+				fields[j].ReadOnly = true
+			case 1:
+				fields[j].NonRelevant = true
+			case 2:
+				fields[j].InputType = "password"
+			case 3:
+				fields[j].Disabled = true
+			}
 		}
 	}
 	checkInvariants(t, fields, Match(fields, p, opts), opts)
@@ -154,7 +174,60 @@ func checkInvariants(t *testing.T, fields []Field, got []Proposal, opts Options)
 		if why := check(f, v, pc); why != "" {
 			t.Errorf("field %d: proposed %q fails the field's constraints (%s)", i, v, why)
 		}
+		// The same rules again, written independently of check, so that a
+		// bug there cannot hide itself.
+		if why := oracle(f, v); why != "" {
+			t.Errorf("field %d: proposed %q, but %s", i, v, why)
+		}
 	}
+}
+
+// oracle restates the HTML constraint rules Match must respect.
+func oracle(f *Field, v string) string {
+	c := f.Constraints
+	n := len(utf16.Encode([]rune(v)))
+	switch {
+	case v == "":
+		return "the value is empty"
+	case c.MaxLength > 0 && n > c.MaxLength:
+		return fmt.Sprintf("its length %d is over maxlength %d", n, c.MaxLength)
+	case c.MinLength > 0 && n < c.MinLength:
+		return fmt.Sprintf("its length %d is under minlength %d", n, c.MinLength)
+	case f.InputMode == "numeric" && strings.Trim(v, "0123456789") != "":
+		return "inputmode numeric takes digits only"
+	case f.InputType == "email" && !strings.Contains(v, "@"):
+		return "an email field needs an @"
+	}
+	if c.Pattern != "" {
+		re, err := regexp.Compile("^(?:" + c.Pattern + ")$")
+		if err != nil {
+			return "the pattern is not checkable, so nothing should be proposed"
+		}
+		if !re.MatchString(v) {
+			return "the pattern does not match"
+		}
+	}
+	if f.InputType == "number" {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return "a number field needs a number"
+		}
+		if m, err := strconv.ParseFloat(c.Min, 64); err == nil && x < m {
+			return "the number is under min"
+		}
+		if m, err := strconv.ParseFloat(c.Max, 64); err == nil && x > m {
+			return "the number is over max"
+		}
+	}
+	if f.InputType == "date" {
+		if _, err := time.Parse("2006-01-02", v); err != nil {
+			return "a date field needs YYYY-MM-DD"
+		}
+		if c.Min != "" && v < c.Min || c.Max != "" && v > c.Max {
+			return "the date is outside min/max"
+		}
+	}
+	return ""
 }
 
 // nopTB lets build run outside a test; fuzz inputs never reach its Fatal

@@ -1,10 +1,10 @@
 package matcher
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/tessera-app/tessera/heuristics"
@@ -89,8 +89,12 @@ type run struct {
 	telExt    bool // the form has a tel-extension field
 	pc        patternCache
 	phones    map[string]*phoneInfo
-	folded    map[optKey][]foldedOption
+	folded    map[optKey]*optionIndex
 	values    map[string]cachedValue // by canonical concept
+	// countries caches countryForms by value, page language and part:
+	// looking up display names is costly and a form may ask twice
+	// (billing and shipping).
+	countries map[[3]string]forms
 	opts      Options
 }
 
@@ -98,7 +102,9 @@ type run struct {
 // Proposal per field, in the order of fields. It never proposes a value for
 // readonly, disabled, hidden, non-relevant or sensitive fields, nor a value
 // that would not satisfy the field's constraints. Match is safe for
-// concurrent use; it keeps no state between calls.
+// concurrent use. It keeps no profile data between calls; what it derives
+// from pages (option lists in comparison form, compiled patterns) it caches,
+// within a bound.
 func Match(fields []Field, p *profile.UserProfile, opts Options) []Proposal {
 	if opts.Threshold <= 0 || opts.Threshold != opts.Threshold {
 		opts.Threshold = DefaultThreshold
@@ -112,8 +118,9 @@ func Match(fields []Field, p *profile.UserProfile, opts Options) []Proposal {
 		lineParts: map[string]bool{},
 		pc:        patternCache{},
 		phones:    map[string]*phoneInfo{},
-		folded:    map[optKey][]foldedOption{},
+		folded:    map[optKey]*optionIndex{},
 		values:    map[string]cachedValue{},
+		countries: map[[3]string]forms{},
 		opts:      opts,
 	}
 	for k := range p.Concepts {
@@ -315,7 +322,7 @@ func (r *run) candidates(f *Field, id Identity, has bool) []candidate {
 			}
 			add(t, w, e.key())
 		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].weight > out[j].weight })
+		slices.SortStableFunc(out, func(a, b candidate) int { return cmp.Compare(b.weight, a.weight) })
 	}
 	if f.Path != "" && r.p.Fields != nil {
 		if e, ok := r.p.Fields[f.Path]; ok {
@@ -387,17 +394,40 @@ func (r *run) valueFor(canon string, f *Field) (string, profile.Entry, float64, 
 func (r *run) matchRadioGroup(fields []Field, ids []Identity, has []bool, first int, out []Proposal, done []bool) {
 	g := fields[first].Group
 	var members []int
-	merged := fields[first]
-	merged.Options = nil
+	lead := -1
+	var opts []Option
 	for j := first; j < len(fields); j++ {
-		if fields[j].InputType == "radio" && fields[j].Group == g {
-			members = append(members, j)
-			merged.Options = append(merged.Options, fields[j].Options...)
-			done[j] = true
+		if fields[j].InputType != "radio" || fields[j].Group != g {
+			continue
+		}
+		members = append(members, j)
+		done[j] = true
+		for _, o := range fields[j].Options {
+			// A button that may not be checked is no choice, but it stays
+			// in the list so that it can still make a choice ambiguous.
+			o.Disabled = o.Disabled || gate(&fields[j]) != ""
+			opts = append(opts, o)
+		}
+		if lead < 0 && gate(&fields[j]) == "" {
+			lead = j
 		}
 	}
-	pr := r.matchOne(&merged, ids[first], has[first])
+	if lead < 0 {
+		for _, j := range members {
+			out[j] = r.matchOne(&fields[j], ids[j], has[j])
+		}
+		return
+	}
+	merged := fields[lead]
+	merged.Options = opts
+	pr := r.matchOne(&merged, ids[lead], has[lead])
 	for _, j := range members {
+		if gate(&fields[j]) != "" {
+			// The group's value never goes to a button that may not be
+			// checked (it once did when the button was not the first).
+			out[j] = r.matchOne(&fields[j], ids[j], has[j])
+			continue
+		}
 		q := pr
 		q.Index, q.Path, q.Value = fields[j].Index, fields[j].Path, nil
 		if pr.Value != nil {

@@ -7,20 +7,18 @@ import (
 	"github.com/nyaruka/phonenumbers"
 )
 
-// phoneForms shapes a stored phone number (E.164, optionally with an
-// extension) for one autofill part. The whole number is offered in the
-// page's national format when the page is of the number's country, else in
-// international format, then as E.164 and bare national digits, so a field
-// with a length or pattern limit takes the first that fits.
 // phoneInfo is a parsed phone number with the spellings phoneForms needs;
 // parsing and formatting are the costly part of matching, so one Match
 // call computes them once per stored number.
 type phoneInfo struct {
 	num                         *phonenumbers.PhoneNumber
-	nsn, cc, region, ext        string
+	nsn, cc, ext                string
 	intl, national, intlNoExt   string
 	nationalNoExt, e164, digits string
 	areaLen                     int
+	// region is the number's ISO region, computed on first use (see
+	// regionCode): it is costly for country codes shared by many regions.
+	region string
 }
 
 func parsePhone(v, country string) (*phoneInfo, bool) {
@@ -34,7 +32,7 @@ func parsePhone(v, country string) (*phoneInfo, bool) {
 	}
 	p := &phoneInfo{
 		num: num, nsn: phonenumbers.GetNationalSignificantNumber(num),
-		cc: strconv.Itoa(int(num.GetCountryCode())), region: phonenumbers.GetRegionCodeForNumber(num),
+		cc:   strconv.Itoa(int(num.GetCountryCode())),
 		ext:  num.GetExtension(),
 		intl: phonenumbers.Format(num, phonenumbers.INTERNATIONAL), national: phonenumbers.Format(num, phonenumbers.NATIONAL),
 		e164: formatNoExt(num, phonenumbers.E164),
@@ -50,6 +48,9 @@ func parsePhone(v, country string) (*phoneInfo, bool) {
 // numbers), 0 when there is none. Computed on first use: it is costly and
 // only part fields need it.
 func (p *phoneInfo) areaCodeLen() int {
+	if p.areaLen < 0 && p.cc == "1" && len(p.nsn) == 10 {
+		p.areaLen = 3 // every NANP number: the costly lookup below agrees
+	}
 	if p.areaLen < 0 {
 		p.areaLen = phonenumbers.GetLengthOfGeographicalAreaCode(p.num)
 		if p.areaLen == 0 {
@@ -60,6 +61,22 @@ func (p *phoneInfo) areaCodeLen() int {
 		}
 	}
 	return p.areaLen
+}
+
+// regionCode is the number's ISO 3166-1 region ("US", "CA"), or "ZZ".
+func (p *phoneInfo) regionCode() string {
+	if p.region == "" {
+		p.region = phonenumbers.GetRegionCodeForNumber(p.num)
+	}
+	return p.region
+}
+
+// domestic reports whether a page in lang dials the number without its
+// country code: the page's region shares the number's country calling
+// code (a US number on a Canadian page is written "(202) 555-0123" too).
+func (p *phoneInfo) domestic(lang string) bool {
+	pr := pageRegion(lang)
+	return pr != "" && int32(phonenumbers.GetCountryCodeForRegion(pr)) == p.num.GetCountryCode()
 }
 
 // phone returns the parsed form of a stored number, cached for the run.
@@ -75,9 +92,10 @@ func (r *run) phone(v, country string) (*phoneInfo, bool) {
 
 // phoneForms shapes a stored phone number (E.164, optionally with an
 // extension) for one autofill part. The whole number is offered in the
-// page's national format when the page is of the number's country, else in
-// international format, then as E.164 and bare national digits, so a field
-// with a length or pattern limit takes the first that fits.
+// page's national format when the page's region shares the number's
+// country calling code, else in international format, then as E.164 and
+// bare national digits (and for NANP ddd-ddd-dddd), so a field with a length
+// or pattern limit takes the first that fits.
 func (r *run) phoneForms(f *Field, part, v, country string) (forms, bool) {
 	p, ok := r.phone(v, country)
 	if !ok {
@@ -93,7 +111,10 @@ func (r *run) phoneForms(f *Field, part, v, country string) (forms, bool) {
 	switch part {
 	case "tel-country-code":
 		fs.text = []string{"+" + cc, cc}
-		fs.tiers = [][]string{{"+" + cc, cc}, {p.region}}
+		if isChoice(f) {
+			// A list may name the country instead ("US (+1)" valued "US").
+			fs.tiers = [][]string{{"+" + cc, cc}, {p.regionCode()}}
+		}
 	case "tel-national":
 		fs.text = []string{p.nationalNoExt, p.digits}
 	case "tel-area-code":
@@ -134,8 +155,12 @@ func (r *run) phoneForms(f *Field, part, v, country string) (forms, bool) {
 			// formatted number keeps it (" ext. 12").
 			intl, national = p.intlNoExt, p.nationalNoExt
 		}
-		if pageRegion(f.Lang) == p.region {
+		if p.domestic(f.Lang) {
 			fs.text = []string{national, intl, p.e164, p.digits}
+			if cc == "1" && len(nsn) == 10 && (p.ext == "" || r.telExt) {
+				// NANP forms often ask for ddd-ddd-dddd by pattern.
+				fs.text = append(fs.text, nsn[:3]+"-"+nsn[3:6]+"-"+nsn[6:])
+			}
 		} else {
 			fs.text = []string{intl, p.e164}
 		}

@@ -1,7 +1,10 @@
 package matcher
 
 import (
+	"hash/maphash"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -70,40 +73,69 @@ func foldAppend(b []byte, s string) []byte {
 	return b
 }
 
-// foldedOption is an option's value and text in comparison form.
-type foldedOption struct{ value, text string }
+// An optionIndex is an option list in comparison form: the options whose
+// folded value or text is a given string, by that string.
+type optionIndex struct {
+	// opts is a copy of the list, to tell hash collisions apart.
+	opts   []Option
+	byFold map[string][]int
+}
 
-// foldedOptions folds a field's options once per Match call: forms share
-// option lists (a country select per address) and folding is most of the
-// cost of choosing.
-func (r *run) foldedOptions(opts []Option) []foldedOption {
+// optionIndexes caches the index of every option list seen, across Match
+// calls: forms repeat the same country and state lists, and folding them is
+// most of the cost of choosing. Option lists are page content, never
+// profile data; the cache is emptied when full.
+var optionIndexes = struct {
+	sync.Mutex
+	m map[uint64]*optionIndex
+}{m: map[uint64]*optionIndex{}}
+
+var optionSeed = maphash.MakeSeed()
+
+// maxCachedPages bounds each cache of page-derived tables.
+const maxCachedPages = 512
+
+// indexOptions returns the index of an option list, once per Match call for
+// a given backing array and from the shared cache across calls.
+func (r *run) indexOptions(opts []Option) *optionIndex {
 	key := optKey{&opts[0], len(opts)}
-	if fo, ok := r.folded[key]; ok {
-		return fo
+	if ix, ok := r.folded[key]; ok {
+		return ix
 	}
-	// All folded strings of the list share one buffer: one allocation
-	// instead of two per option.
-	ends := make([]int, 0, 2*len(opts))
-	n := 0
+	var h maphash.Hash
+	h.SetSeed(optionSeed)
 	for _, o := range opts {
-		n += len(o.Value) + len(o.Text)
+		h.WriteString(o.Value)
+		h.WriteByte(0)
+		h.WriteString(o.Text)
+		if o.Disabled {
+			h.WriteByte(1)
+		} else {
+			h.WriteByte(2)
+		}
 	}
-	buf := make([]byte, 0, n)
-	for _, o := range opts {
-		buf = foldAppend(buf, o.Value)
-		ends = append(ends, len(buf))
-		buf = foldAppend(buf, o.Text)
-		ends = append(ends, len(buf))
+	sum := h.Sum64()
+	optionIndexes.Lock()
+	ix, ok := optionIndexes.m[sum]
+	optionIndexes.Unlock()
+	if !ok || !slices.Equal(ix.opts, opts) {
+		ix = &optionIndex{opts: slices.Clone(opts), byFold: make(map[string][]int, 2*len(opts))}
+		for i, o := range opts {
+			v, t := fold(o.Value), fold(o.Text)
+			ix.byFold[v] = append(ix.byFold[v], i)
+			if t != v {
+				ix.byFold[t] = append(ix.byFold[t], i)
+			}
+		}
+		optionIndexes.Lock()
+		if len(optionIndexes.m) >= maxCachedPages {
+			clear(optionIndexes.m)
+		}
+		optionIndexes.m[sum] = ix
+		optionIndexes.Unlock()
 	}
-	all := string(buf)
-	fo := make([]foldedOption, len(opts))
-	start := 0
-	for i := range opts {
-		fo[i] = foldedOption{all[start:ends[2*i]], all[ends[2*i]:ends[2*i+1]]}
-		start = ends[2*i+1]
-	}
-	r.folded[key] = fo
-	return fo
+	r.folded[key] = ix
+	return ix
 }
 
 // optKey identifies an option list by its backing array.
@@ -121,29 +153,26 @@ func (r *run) chooseOption(opts []Option, tiers [][]string) (string, bool) {
 	if len(opts) == 0 {
 		return "", false
 	}
-	fo := r.foldedOptions(opts)
+	ix := r.indexOptions(opts)
 	for _, tier := range tiers {
-		want := make(map[string]bool, len(tier))
-		for _, s := range tier {
-			if f := fold(s); f != "" {
-				want[f] = true
-			}
-		}
-		if len(want) == 0 {
-			continue
-		}
 		hit := -1
-		for i, o := range opts {
-			if o.Disabled || strings.TrimSpace(o.Value) == "" {
+		for _, s := range tier {
+			f := fold(s)
+			if f == "" {
 				continue
 			}
-			if !want[fo[i].value] && !want[fo[i].text] {
-				continue
+			for _, i := range ix.byFold[f] {
+				o := opts[i]
+				if o.Disabled || strings.TrimSpace(o.Value) == "" {
+					continue
+				}
+				if hit >= 0 && opts[hit].Value != o.Value {
+					return "", false
+				}
+				if hit < 0 || i < hit {
+					hit = i
+				}
 			}
-			if hit >= 0 && opts[hit].Value != o.Value {
-				return "", false
-			}
-			hit = i
 		}
 		if hit >= 0 {
 			return opts[hit].Value, true

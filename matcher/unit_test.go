@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nyaruka/phonenumbers"
+
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
@@ -173,6 +175,7 @@ func TestRegionsAndCountries(t *testing.T) {
 		{"US", "california", "CA"}, {"US", "US-NY", "NY"}, {"CA", "Québec", "QC"}, {"CA", "Quebec", "QC"},
 		{"AU", "nsw", "NSW"}, {"DE", "Bavaria", "BY"}, {"MX", "CDMX", "CMX"}, {"BR", "Sao Paulo", "SP"},
 		{"JP", "東京都", "13"}, {"JP", "Tokyo", "13"}, {"ES", "Catalunya", "CT"}, {"IN", "Orissa", "OD"},
+		{"FR", "Ile-de-France", "IDF"}, {"FR", "Corsica", "20R"}, {"NL", "North Holland", "NH"}, {"NL", "Friesland", "FR"},
 		{"US", "Atlantis", ""},
 	}
 	for _, tt := range regions {
@@ -197,36 +200,86 @@ func TestRegionsAndCountries(t *testing.T) {
 	}
 }
 
-// TestRelationshipOrder checks that one entry reached through each
-// relationship keeps the order of Assist §7.2: direct ≥ exact ≥ close ≥
-// broader = narrower ≥ related ≥ field-key.
+// TestRelationshipOrder checks the weights of Assist §7.2 for one entry
+// (confidence 0.9) reached through each relationship: direct 1, exact (or
+// absent type) 0.95, close 0.80, broader and narrower 0.60, related 0.40,
+// field-key 0.30 — so their order is kept.
 func TestRelationshipOrder(t *testing.T) {
-	rels := []string{"", RelExact, RelClose, RelBroader, RelNarrower, RelRelated, RelFieldKey}
-	var last float64 = 2
-	for _, rel := range rels {
-		t.Run("rel="+rel, func(t *testing.T) {
+	tests := []struct {
+		rel, typ string
+		want     float64
+	}{
+		{RelExact, "direct", 0.9},
+		{RelExact, "", 0.855},
+		{RelExact, RelExact, 0.855},
+		{RelClose, RelClose, 0.72},
+		{RelBroader, RelBroader, 0.54},
+		{RelNarrower, RelNarrower, 0.54},
+		{RelRelated, RelRelated, 0.36},
+		{RelFieldKey, RelFieldKey, 0.27},
+	}
+	for _, tt := range tests {
+		t.Run("type="+tt.typ, func(t *testing.T) {
 			p := &profile.UserProfile{
 				Concepts: map[string]profile.Entry{"urn:x:target": entryOf("v", 0.9)},
 				Fields:   map[string]profile.Entry{"f": entryOf("v", 0.9)},
 			}
 			b := Binding{Concept: "urn:x:field"}
-			switch rel {
-			case "":
+			switch tt.typ {
+			case "direct":
 				b.Concept = "urn:x:target"
 			case RelFieldKey:
 			default:
-				b.Equivalents = []Equivalent{{Concept: "urn:x:target", Type: rel}}
+				b.Equivalents = []Equivalent{{Concept: "urn:x:target", Type: tt.typ}}
 			}
 			sc := &Sidecars{Ontologies: []*Ontology{{Concepts: map[string]Binding{"f": b}}}}
 			got := Match([]Field{{Path: "f", InputType: "text"}}, p, Options{Sidecars: sc, Threshold: 0.01})[0]
-			if got.Value == nil {
-				t.Fatalf("Match via %q proposed nothing (skip %q)", rel, got.Skip)
+			if got.Value == nil || got.Relationship != tt.rel || got.Confidence != tt.want {
+				t.Errorf("Match via %q = %q, %q, %v (skip %q), want %q, %q, %v", tt.typ, str(got.Value), got.Relationship, got.Confidence, got.Skip, "v", tt.rel, tt.want)
 			}
-			if got.Confidence > last || rel != RelNarrower && got.Confidence == last {
-				t.Errorf("confidence via %q = %v, not below the previous %v", rel, got.Confidence, last)
-			}
-			last = got.Confidence
 		})
+	}
+}
+
+// TestBestRelationshipFirst: when a field's concept reaches several entries,
+// the strongest relationship is used, whatever the order the equivalents
+// are written in.
+func TestBestRelationshipFirst(t *testing.T) {
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{
+		"urn:x:related": entryOf("related value", 1),
+		"urn:x:close":   entryOf("close value", 1),
+		"urn:x:broader": entryOf("broader value", 1),
+	}}
+	b := Binding{Concept: "urn:x:field", Equivalents: []Equivalent{
+		{Concept: "urn:x:related", Type: RelRelated}, {Concept: "urn:x:broader", Type: RelBroader}, {Concept: "urn:x:close", Type: RelClose},
+	}}
+	sc := &Sidecars{Ontologies: []*Ontology{{Concepts: map[string]Binding{"f": b}}}}
+	got := Match([]Field{{Path: "f", InputType: "text"}}, p, Options{Sidecars: sc})[0]
+	if str(got.Value) != "close value" || got.Relationship != RelClose || got.Confidence != 0.8 {
+		t.Errorf("Match = %q, %q, %v, want %q, %q, %v", str(got.Value), got.Relationship, got.Confidence, "close value", RelClose, 0.8)
+	}
+}
+
+// TestThreshold: the threshold is configurable, and a proposal exactly at it
+// is kept.
+func TestThreshold(t *testing.T) {
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{"urn:x:target": entryOf("v", 1)}}
+	b := Binding{Concept: "urn:x:field", Equivalents: []Equivalent{{Concept: "urn:x:target", Type: RelBroader}}}
+	sc := &Sidecars{Ontologies: []*Ontology{{Concepts: map[string]Binding{"f": b}}}}
+	tests := []struct {
+		threshold float64
+		want      string
+		skip      string
+	}{
+		{0, "v", ""}, // default 0.50: broader 0.60 passes
+		{0.6, "v", ""},
+		{0.61, "<nil>", SkipLowConfidence},
+	}
+	for _, tt := range tests {
+		got := Match([]Field{{Path: "f", InputType: "text"}}, p, Options{Sidecars: sc, Threshold: tt.threshold})[0]
+		if str(got.Value) != tt.want || got.Skip != tt.skip || got.Confidence != 0.6 {
+			t.Errorf("Match(threshold %v) = %q, skip %q, confidence %v, want %q, skip %q, 0.6", tt.threshold, str(got.Value), got.Skip, got.Confidence, tt.want, tt.skip)
+		}
 	}
 }
 
@@ -245,5 +298,272 @@ func TestNoProfile(t *testing.T) {
 	f := Field{InputType: "email", Evidence: []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptEmail, Token: "email"}}}
 	if got := Match([]Field{f}, nil, Options{})[0]; got.Value != nil || got.Skip != SkipNoValue {
 		t.Errorf("Match(nil profile) = %q, skip %q, want nothing, skip %q", str(got.Value), got.Skip, SkipNoValue)
+	}
+}
+
+// TestResolveOrder walks the concept identity order of Assist §5.3: each
+// case gives a field evidence of several kinds and names the one that must
+// win.
+func TestResolveOrder(t *testing.T) {
+	first := &Ontology{Concepts: map[string]Binding{
+		"a":              {Concept: "urn:x:first"},
+		"b":              {Concept: "urn:x:first-only"},
+		"items.amount":   {Concept: "urn:x:stripped"},
+		"rows[*].amount": {Concept: "urn:x:wildcard"},
+	}}
+	last := &Ontology{Concepts: map[string]Binding{
+		"a":           {Concept: "urn:x:last"},
+		"rows[2].qty": {Concept: "urn:x:full-path"},
+		"rows[*].qty": {Concept: "urn:x:wildcard-qty"},
+	}}
+	reg := &Registry{Concepts: map[string]Binding{"x-postcode": {Concept: heuristics.ConceptPostalCode}}}
+	sc := &Sidecars{Ontologies: []*Ontology{first, last}, Registries: []*Registry{reg}}
+	ac := Evidence{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptGivenName, Token: "given-name"}
+	sure := Evidence{Kind: EvidenceHeuristic, Concept: heuristics.ConceptEmail, Token: "email", Strength: 1}
+	weak := Evidence{Kind: EvidenceHeuristic, Concept: heuristics.ConceptTelephone, Token: "tel", Strength: 0.4}
+	tests := []struct {
+		name    string
+		f       Field
+		concept string
+		kind    EvidenceKind
+	}{
+		{"last loaded ontology wins", Field{Path: "a"}, "urn:x:last", EvidenceOntology},
+		{"earlier ontology still binds its own paths", Field{Path: "b"}, "urn:x:first-only", EvidenceOntology},
+		{"index-stripped path", Field{Path: "items[0].amount"}, "urn:x:stripped", EvidenceOntology},
+		{"wildcard path", Field{Path: "rows[3].amount"}, "urn:x:wildcard", EvidenceOntology},
+		{"full path before wildcard", Field{Path: "rows[2].qty"}, "urn:x:full-path", EvidenceOntology},
+		{"ontology before registry and literal", Field{Path: "a", SemanticType: "x-postcode", Evidence: []Evidence{ac}}, "urn:x:last", EvidenceOntology},
+		{"registry entry named by semanticType", Field{Path: "zip", SemanticType: "x-postcode", Evidence: []Evidence{ac}}, heuristics.ConceptPostalCode, EvidenceRegistry},
+		{"semanticType literal before autocomplete", Field{Path: "zip", SemanticType: "urn:x:literal", Evidence: []Evidence{ac, sure}}, "urn:x:literal", EvidenceSemanticType},
+		// A heuristic as sure as it can be must not outvote the page
+		// author's autocomplete token (it once did: the strongest claim won).
+		{"autocomplete before a sure heuristic", Field{Evidence: []Evidence{sure, ac}}, heuristics.ConceptGivenName, EvidenceAutocomplete},
+		{"surest heuristic", Field{Evidence: []Evidence{weak, sure}}, heuristics.ConceptEmail, EvidenceHeuristic},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, ok := sc.Resolve(&tt.f)
+			if !ok || id.Concept != tt.concept || id.Kind != tt.kind {
+				t.Errorf("Resolve(%+v) = %q (%s), %v, want %q (%s)", tt.f, id.Concept, id.Kind, ok, tt.concept, tt.kind)
+			}
+		})
+	}
+	if id, ok := sc.Resolve(&Field{Path: "unbound"}); ok {
+		t.Errorf("Resolve(unbound) = %q, want no identity", id.Concept)
+	}
+}
+
+// TestRadioGroup: one button of a group gets the value; a button that may
+// not be checked never does, wherever it stands in the group (a disabled
+// button after the first once got the group's value).
+func TestRadioGroup(t *testing.T) {
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{heuristics.ConceptHonorificPrefix: entryOf("Dr", 1)}}
+	ev := []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptHonorificPrefix, Token: "honorific-prefix"}}
+	radio := func(value string, gated func(*Field)) Field {
+		f := Field{InputType: "radio", Group: "title", Evidence: ev, Options: []Option{{Value: value, Text: value}}}
+		if gated != nil {
+			gated(&f)
+		}
+		return f
+	}
+	disabled := func(f *Field) { f.Disabled = true }
+	readonly := func(f *Field) { f.ReadOnly = true }
+	tests := []struct {
+		name   string
+		fields []Field
+		want   []string // value or skip reason per button
+	}{
+		{"chosen", []Field{radio("Mr", nil), radio("Dr", nil), radio("Ms", nil)}, []string{SkipNotChosen, "Dr", SkipNotChosen}},
+		{"disabled after the first", []Field{radio("Mr", nil), radio("Dr", disabled)}, []string{SkipInvalidValue, SkipNotRelevant}},
+		{"readonly after the first", []Field{radio("Mr", nil), radio("Dr", readonly)}, []string{SkipInvalidValue, SkipReadOnly}},
+		{"disabled first", []Field{radio("Dr", disabled), radio("Dr", nil)}, []string{SkipNotRelevant, "Dr"}},
+		{"all disabled", []Field{radio("Mr", disabled), radio("Dr", disabled)}, []string{SkipNotRelevant, SkipNotRelevant}},
+		{"no fitting button", []Field{radio("Mr", nil), radio("Ms", nil)}, []string{SkipInvalidValue, SkipInvalidValue}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.fields {
+				tt.fields[i].Index = i
+			}
+			for i, pr := range Match(tt.fields, p, Options{}) {
+				got := pr.Skip
+				if pr.Value != nil {
+					got = *pr.Value
+				}
+				if got != tt.want[i] {
+					t.Errorf("Match button %d = %q, want %q", i, got, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestPhoneForms pins the first spelling of a stored E.164 number for each
+// telephone part on pages of several countries.
+func TestPhoneForms(t *testing.T) {
+	tests := []struct {
+		number, lang, part, want string
+	}{
+		{"+12025550123", "en-US", "tel", "(202) 555-0123"},
+		// Same calling code, other region: still dialled nationally.
+		{"+12025550123", "en-CA", "tel", "(202) 555-0123"},
+		{"+12025550123", "de-DE", "tel", "+1 202-555-0123"},
+		{"+493012345678", "de-DE", "tel", "030 12345678"},
+		{"+493012345678", "de-DE", "tel-area-code", "30"},
+		{"+493012345678", "de-DE", "tel-local", "12345678"},
+		{"+442071234567", "en-GB", "tel-national", "020 7123 4567"},
+		{"+442071234567", "en-GB", "tel-country-code", "+44"},
+		{"+12025550123", "en-US", "tel-area-code", "202"},
+		{"+12025550123", "en-US", "tel-local", "555-0123"},
+		{"+12025550123", "en-US", "tel-local-prefix", "555"},
+		{"+12025550123", "en-US", "tel-local-suffix", "0123"},
+		{"+12025550123 ext. 42", "en-US", "tel-extension", "42"},
+		{"+81312345678", "ja-JP", "tel", "03-1234-5678"},
+		// Outside NANP a prefix/suffix split would be a guess: none.
+		{"+493012345678", "de-DE", "tel-local-prefix", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang+"/"+tt.part+"/"+tt.number, func(t *testing.T) {
+			r := &run{phones: map[string]*phoneInfo{}, telExt: true}
+			fs, ok := r.phoneForms(&Field{Lang: tt.lang}, tt.part, tt.number, "")
+			got := ""
+			if ok && len(fs.text) > 0 {
+				got = fs.text[0]
+			}
+			if got != tt.want {
+				t.Errorf("phoneForms(%q, %s, %s) = %q, want %q", tt.number, tt.lang, tt.part, got, tt.want)
+			}
+		})
+	}
+	// The NANP area-code shortcut must agree with the library.
+	for _, n := range []string{"+12025550123", "+14165550123", "+18095550123"} {
+		p, _ := parsePhone(n, "")
+		want := phonenumbers.GetLengthOfGeographicalAreaCode(p.num)
+		if got := p.areaCodeLen(); want != 0 && got != want {
+			t.Errorf("areaCodeLen(%s) = %d, library says %d", n, got, want)
+		}
+	}
+}
+
+// TestRegionTables guards the subdivision data: the complete first-level
+// ISO 3166-2 lists of the countries whose forms ask for a region by name or
+// code, no duplicate codes, and every region named.
+func TestRegionTables(t *testing.T) {
+	regionsOnce.Do(loadRegions)
+	complete := map[string]int{
+		"US": 57, // 50 states, DC and the 6 outlying areas with USPS codes
+		"CA": 13, "AU": 8, "DE": 16, "AT": 9, "CH": 26, "ES": 19, "FR": 13, "NL": 12, "MX": 32, "BR": 27, "IN": 36, "JP": 47,
+	}
+	for cc, n := range complete {
+		if got := len(regions[cc]); got != n {
+			t.Errorf("regions[%s] has %d subdivisions, want %d", cc, got, n)
+		}
+	}
+	for cc, rs := range regions {
+		seen := map[string]bool{}
+		for _, rg := range rs {
+			if seen[rg.code] || rg.code == "" || len(rg.names) == 0 || rg.names[0] == "" {
+				t.Errorf("regions[%s]: bad or duplicate entry %+v", cc, rg)
+			}
+			seen[rg.code] = true
+		}
+	}
+}
+
+// TestKeySpellingsMeet: a concept written as "system#code", "system/code" or
+// as an equivalent's system and code is one key, on the profile side and on
+// the form side alike.
+func TestKeySpellingsMeet(t *testing.T) {
+	profileKeys := []string{"http://loinc.org#21112-8", "http://loinc.org/21112-8", "http://loinc.org/21112-8/"}
+	bindings := map[string]Binding{
+		"hash":  {Concept: "http://loinc.org#21112-8"},
+		"slash": {Concept: "http://loinc.org/21112-8"},
+		"system+code": {Concept: "urn:x:birth", Equivalents: []Equivalent{
+			{System: "http://loinc.org", Code: "21112-8"},
+		}},
+		"system#+code": {Concept: "urn:x:birth", Equivalents: []Equivalent{
+			{System: "http://loinc.org#", Code: "21112-8"},
+		}},
+	}
+	for _, key := range profileKeys {
+		for name, b := range bindings {
+			t.Run(key+"/"+name, func(t *testing.T) {
+				p := &profile.UserProfile{Concepts: map[string]profile.Entry{key: entryOf("1980-01-02", 1)}}
+				sc := &Sidecars{Ontologies: []*Ontology{{Concepts: map[string]Binding{"dob": b}}}}
+				got := Match([]Field{{Path: "dob", DataType: "date"}}, p, Options{Sidecars: sc})[0]
+				want := 1.0
+				if len(b.Equivalents) > 0 {
+					want = 0.95
+				}
+				if str(got.Value) != "1980-01-02" || got.Confidence != want {
+					t.Errorf("Match(profile key %q, binding %s) = %q at %v (skip %q), want %q at %v", key, name, str(got.Value), got.Confidence, got.Skip, "1980-01-02", want)
+				}
+			})
+		}
+	}
+}
+
+// TestConfidenceFormula checks the product of the package doc: relationship
+// × entry × evidence × adaptation, with each kind of evidence at its
+// documented strength.
+func TestConfidenceFormula(t *testing.T) {
+	const c = heuristics.ConceptEmail
+	sc := &Sidecars{
+		Ontologies: []*Ontology{{Concepts: map[string]Binding{"bound": {Concept: c}}}},
+		Registries: []*Registry{{Concepts: map[string]Binding{"x-mail": {Concept: c, Equivalents: []Equivalent{{Concept: "urn:x:mail", Type: RelClose}}}}}},
+	}
+	tests := []struct {
+		name string
+		f    Field
+		want float64
+	}{
+		{"ontology", Field{Path: "bound"}, 0.8},                     // 1 × 0.8 × 1
+		{"registry", Field{SemanticType: "x-mail"}, 0.784},          // 1 × 0.8 × 0.98
+		{"semanticType literal", Field{SemanticType: c}, 0.76},      // 1 × 0.8 × 0.95
+		{"semanticType token", Field{SemanticType: "email"}, 0.722}, // exact 0.95 × 0.8 × 0.95
+		{"autocomplete", Field{Evidence: []Evidence{{Kind: EvidenceAutocomplete, Concept: c, Token: "email"}}}, 0.76},
+		{"heuristic", Field{Evidence: []Evidence{{Kind: EvidenceHeuristic, Concept: c, Token: "email", Strength: 0.7}}}, 0.56},
+		{"field-key", Field{Path: "mail"}, 0.24}, // 0.30 × 0.8 × 1
+	}
+	p := &profile.UserProfile{
+		Concepts: map[string]profile.Entry{c: entryOf("a@b.example", 0.8)},
+		Fields:   map[string]profile.Entry{"mail": entryOf("a@b.example", 0.8)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.f.InputType = "email"
+			got := Match([]Field{tt.f}, p, Options{Sidecars: sc, Threshold: 0.01})[0]
+			if got.Value == nil || got.Confidence != tt.want {
+				t.Errorf("Match(%s) confidence = %v (value %q, skip %q), want %v", tt.name, got.Confidence, str(got.Value), got.Skip, tt.want)
+			}
+		})
+	}
+}
+
+// TestOptionIndexByContent: option lists are indexed once and shared across
+// Match calls, so the index must be keyed by the whole content of a list —
+// two lists of the same length and values but other texts or disabled
+// options must not share one.
+func TestOptionIndexByContent(t *testing.T) {
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{heuristics.ConceptAddressCountry: entryOf("CA", 1)}}
+	ev := []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptAddressCountry, Token: "country"}}
+	tests := []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"by text", []Option{{Value: "1", Text: "United States"}, {Value: "2", Text: "Canada"}}, "2"},
+		{"texts swapped", []Option{{Value: "1", Text: "Canada"}, {Value: "2", Text: "United States"}}, "1"},
+		{"chosen option disabled", []Option{{Value: "1", Text: "Canada", Disabled: true}, {Value: "2", Text: "United States"}}, ""},
+		{"by text again", []Option{{Value: "1", Text: "United States"}, {Value: "2", Text: "Canada"}}, "2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Field{InputType: "select-one", Evidence: ev, Options: tt.opts}
+			got := Match([]Field{f}, p, Options{})[0]
+			if got.Value == nil && tt.want != "" || got.Value != nil && *got.Value != tt.want {
+				t.Errorf("Match(%v) = %q (skip %q), want %q", tt.opts, str(got.Value), got.Skip, tt.want)
+			}
+		})
 	}
 }
