@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // New returns an App for cfg. It opens nothing yet; Serve starts the broker.
@@ -37,6 +39,7 @@ func New(cfg Config) (*App, error) {
 	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}}
 	a.handlers = map[string]handler{
 		"session.ping": ping,
+		"profile.list": listProfiles,
 	}
 	return a, nil
 }
@@ -350,6 +353,56 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	a.mu.Unlock()
 	r.Session = s.id
 	return outcome{result: r}
+}
+
+// profileLister is what profile.list needs of the vault; the desktop app's
+// *vault.Vault has it.
+type profileLister interface {
+	Profiles() ([]profile.UserProfile, error)
+}
+
+// ProfileList is the result of profile.list: which profiles there are, to
+// pick one for a fill. It carries no value of any profile.
+type ProfileList struct {
+	Profiles []ProfileSummary `json:"profiles"`
+}
+
+// listProfiles answers profile.list. A locked or unset vault is reported as
+// VAULT_LOCKED or VAULT_UNINITIALIZED, so the extension can tell the person
+// what to do in the app.
+func listProfiles(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if len(params) > 0 {
+		var p struct{}
+		if err := strictUnmarshal(params, &p); err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.list: %v", err)
+		}
+	}
+	v, ok := a.cfg.Vault.(profileLister)
+	if !ok {
+		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "profile.list: this app has no vault")
+	}
+	ps, err := v.Profiles()
+	if err != nil {
+		return nil, vaultError("profile.list", err)
+	}
+	out := ProfileList{Profiles: make([]ProfileSummary, 0, len(ps))}
+	for _, p := range ps {
+		out.Profiles = append(out.Profiles, summarize(p))
+	}
+	return out, nil
+}
+
+// vaultError maps a vault error to its protocol error. Anything but the
+// states a person can change is INTERNAL, with no detail: vault errors may
+// name files, and the browser needs no more than that it failed.
+func vaultError(method string, err error) *nativemsg.Error {
+	switch {
+	case errors.Is(err, vault.ErrLocked):
+		return nativemsg.NewError(nativemsg.CodeVaultLocked, "%s: the vault is locked: unlock it in the Tessera app", method)
+	case errors.Is(err, vault.ErrUninitialized):
+		return nativemsg.NewError(nativemsg.CodeVaultUninitialized, "%s: no vault yet: set one up in the Tessera app", method)
+	}
+	return nativemsg.NewError(nativemsg.CodeInternal, "%s: the vault could not be read", method)
 }
 
 func ping(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
