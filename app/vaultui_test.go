@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -365,9 +366,10 @@ func TestNoVault(t *testing.T) {
 	}
 }
 
-// Every state change made in the window reaches connected browsers, which
-// stop offering fills the moment the vault locks.
-func TestVaultChangesReachBrowsers(t *testing.T) {
+// serveVault serves an App over a new real vault (not yet set up) and
+// returns a connection that has said hello.
+func serveVault(t *testing.T) (*vault.Vault, *App, net.Conn) {
+	t.Helper()
 	v, err := vault.Open(t.TempDir(), vault.Options{ScryptWorkFactor: testWorkFactor})
 	if err != nil {
 		t.Fatal(err)
@@ -377,6 +379,13 @@ func TestVaultChangesReachBrowsers(t *testing.T) {
 	c := dial()
 	send(t, c, hello)
 	recv(t, c)
+	return v, a, c
+}
+
+// Every state change made in the window reaches connected browsers, which
+// stop offering fills the moment the vault locks.
+func TestVaultChangesReachBrowsers(t *testing.T) {
+	_, a, c := serveVault(t)
 	u := newUI(a)
 	steps := []struct {
 		name string
@@ -402,15 +411,7 @@ func TestVaultChangesReachBrowsers(t *testing.T) {
 // state as its protocol error while the vault cannot be read, and lists the
 // profiles, without any value, once it can.
 func TestProfileListOverProtocol(t *testing.T) {
-	v, err := vault.Open(t.TempDir(), vault.Options{ScryptWorkFactor: testWorkFactor})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
-	a, dial := serve(t, Config{Vault: v})
-	c := dial()
-	send(t, c, hello)
-	recv(t, c)
+	v, a, c := serveVault(t)
 	list := func(id string) map[string]any {
 		t.Helper()
 		send(t, c, `{"jsonrpc":"2.0","id":"`+id+`","method":"profile.list"}`)
