@@ -16,6 +16,23 @@ import (
 // bounding it keeps classification linear in page size.
 const maxTextLen = 200
 
+// diacriticBlocks are the blocks whose non-spacing marks fold removes:
+// those of the Latin, Greek, Cyrillic, Hebrew and Arabic scripts and the
+// generic combining blocks. The vowel signs of Indic scripts and Thai, and the kana
+// voicing marks, are part of their letters: removing them merges words
+// ("कूपन" coupon with "कंपनी" company).
+var diacriticBlocks = &unicode.RangeTable{R16: []unicode.Range16{
+	{Lo: 0x0300, Hi: 0x08ff, Stride: 1},
+	{Lo: 0x1ab0, Hi: 0x1aff, Stride: 1},
+	{Lo: 0x1dc0, Hi: 0x1dff, Stride: 1},
+	{Lo: 0x20d0, Hi: 0x20ff, Stride: 1},
+	{Lo: 0xfe20, Hi: 0xfe2f, Stride: 1},
+}}
+
+func isDiacritic(r rune) bool {
+	return unicode.Is(unicode.Mn, r) && unicode.Is(diacriticBlocks, r)
+}
+
 // foldChain removes diacritics and folds full-width forms, so that keyword
 // lists are written once ("telefono" matches "teléfono", "ｅｍａｉｌ" matches
 // "email"). It is applied to keywords and to page text alike.
@@ -23,7 +40,7 @@ func fold(s string) string {
 	if isASCII(s) {
 		return s
 	}
-	t := transform.Chain(width.Fold, norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	t := transform.Chain(width.Fold, norm.NFD, runes.Remove(runes.Predicate(isDiacritic)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		return s
@@ -32,8 +49,13 @@ func fold(s string) string {
 }
 
 // letterFold spells out letters that have no decomposition, so keywords
-// can be written in plain Latin ("strasse" matches "Straße").
-var letterFold = strings.NewReplacer("ß", "ss", "ẞ", "ss", "đ", "d", "Đ", "d", "ł", "l", "Ł", "l", "ø", "o", "Ø", "o", "æ", "ae", "Æ", "ae", "ı", "i", "İ", "i")
+// can be written in plain Latin ("strasse" matches "Straße"). It also
+// merges letters that lower-casing or the keyboard make differ: Greek final
+// sigma (upper-case "ΟΔΟΣ" lowers to "οδοσ"), the Ukrainian apostrophe
+// written as a modifier letter ("Імʼя"), and the Arabic forms of yeh and
+// kaf that Persian pages often carry.
+var letterFold = strings.NewReplacer("ß", "ss", "ẞ", "ss", "đ", "d", "Đ", "d", "ł", "l", "Ł", "l", "ø", "o", "Ø", "o", "æ", "ae", "Æ", "ae", "ı", "i", "İ", "i",
+	"ς", "σ", "ʼ", "'", "ي", "ی", "ك", "ک")
 
 // normalize turns one piece of evidence (a label, a name or id, a
 // placeholder) into lower-case words separated by single spaces: camelCase,
