@@ -123,20 +123,5 @@ func BenchmarkSystemKeyringUnlockLoad(b *testing.B) {
 			v.Close()
 		}
 	})
-	cpu, _ := processCPU()
-	for b.Loop() {
-		v, err := Open(dir, Options{Keyring: kr})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := v.UnlockKeyring(); err != nil {
-			b.Fatal(err)
-		}
-		ps, err := v.Profiles()
-		if err != nil || len(ps) != 10 {
-			b.Fatalf("loaded %d profiles, %v", len(ps), err)
-		}
-		v.Close()
-	}
-	reportCPU(b, cpu)
+	benchUnlockLoad(b, dir, kr)
 }
