@@ -385,11 +385,7 @@ func listProfiles(ctx context.Context, a *App, s *session, params json.RawMessag
 	if err != nil {
 		return nil, vaultError("profile.list", err)
 	}
-	out := ProfileList{Profiles: make([]ProfileSummary, 0, len(ps))}
-	for _, p := range ps {
-		out.Profiles = append(out.Profiles, summarize(p))
-	}
-	return out, nil
+	return ProfileList{Profiles: summaries(ps)}, nil
 }
 
 // vaultError maps a vault error to its protocol error. Anything but the

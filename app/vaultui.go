@@ -208,11 +208,7 @@ func (u *UI) Profiles() ([]ProfileSummary, error) {
 	if err != nil {
 		return nil, plainErr("list profiles", err)
 	}
-	out := make([]ProfileSummary, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, summarize(p))
-	}
-	return out, nil
+	return summaries(ps), nil
 }
 
 // CreateProfile adds an empty profile named label to the unlocked vault.
@@ -231,6 +227,16 @@ func (u *UI) CreateProfile(label string) (ProfileSummary, error) {
 	}
 	u.app.changed()
 	return summarize(p), nil
+}
+
+// summaries lists profiles as the window and the browsers see them: never
+// a value.
+func summaries(ps []profile.UserProfile) []ProfileSummary {
+	out := make([]ProfileSummary, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, summarize(p))
+	}
+	return out
 }
 
 func summarize(p profile.UserProfile) ProfileSummary {
