@@ -83,7 +83,10 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		// A browser's decoder turns each byte that is not UTF-8 into
 		// U+FFFD before any name or value reaches the DOM; doing the same
 		// keeps every name and option value a string JSON can carry, so
-		// what is planned for a control can be matched back to it.
+		// tool parameters can be named by arguments and what is planned
+		// for a control matches it back (regression: a control named
+		// "\xff" gave a parameter no argument could match, found by
+		// FuzzTools).
 		data = []byte(string([]rune(string(data))))
 	}
 	// Parsing as a browser with scripting disabled makes <noscript> content

@@ -42,18 +42,17 @@ func toolnameTool(s *Snapshot, f *Form) Tool {
 		if c.Name == "" || c.Disabled || (c.ReadOnly && readonlyApplies(c.Type)) {
 			continue
 		}
-		name := validUTF8(c.Name)
-		if p := byName[name]; p != nil {
+		if p := byName[c.Name]; p != nil {
 			p.controls = append(p.controls, i)
 			continue
 		}
-		p := &param{path: []string{name}, controls: []int{i}, typ: c.Type}
-		byName[name] = p
+		p := &param{path: []string{c.Name}, controls: []int{i}, typ: c.Type}
+		byName[c.Name] = p
 		params = append(params, p)
 	}
 	buttons := map[string]bool{}
 	for _, n := range f.ButtonNames {
-		buttons[validUTF8(n)] = true
+		buttons[n] = true
 	}
 	var kept []*param
 	for _, p := range params {

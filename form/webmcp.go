@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // The two declarative WebMCP dialects.
@@ -280,17 +279,6 @@ func (o Obj) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// validUTF8 replaces each byte of s that is not UTF-8 with U+FFFD, as a
-// browser's decoder does before any name reaches the DOM: parameter names
-// must be the strings JSON arguments can name (regression: a control named
-// "\xff" gave a parameter no argument could match, found by FuzzTools).
-func validUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return string([]rune(s))
-}
-
 // paramKind says how a parameter's value reaches its controls.
 type paramKind int
 
@@ -468,7 +456,7 @@ func draftFormTool(s *Snapshot, f *Form) (Tool, []error) {
 			if fs.Name == "" {
 				continue
 			}
-			path = append(path, strings.Split(validUTF8(fs.Name), ".")...)
+			path = append(path, strings.Split(fs.Name, ".")...)
 			key := strings.Join(path, ".")
 			if _, ok := groups[key]; !ok {
 				var g Obj
@@ -481,7 +469,7 @@ func draftFormTool(s *Snapshot, f *Form) (Tool, []error) {
 				groups[key] = g
 			}
 		}
-		path = append(path, strings.Split(validUTF8(c.Name), ".")...)
+		path = append(path, strings.Split(c.Name, ".")...)
 		key := strings.Join(path, "\x00")
 		if p := byPath[key]; p != nil {
 			p.controls = append(p.controls, i)
