@@ -27,7 +27,7 @@ type DesktopOptions struct {
 }
 
 // ErrNoWindow is returned (wrapped) by RunDesktop when the window cannot be
-// shown because the binary embeds no built frontend.
+// shown: the binary embeds no built frontend, or GTK cannot start.
 var ErrNoWindow = errors.New("no window available")
 
 // RunDesktop runs the desktop app until ctx is done or the person quits: the

@@ -73,7 +73,7 @@ func runWindow(ctx context.Context, a *App, assets fs.FS, cfg windowConfig) erro
 	stopQuit := context.AfterFunc(ctx, ui.quit)
 	defer stopQuit()
 
-	err = wails.Run(&options.App{
+	err = runWails(&options.App{
 		Title:             "Tessera",
 		Width:             1000,
 		Height:            700,
@@ -101,6 +101,18 @@ func runWindow(ctx context.Context, a *App, assets fs.FS, cfg windowConfig) erro
 	brokerMu.Lock()
 	defer brokerMu.Unlock()
 	return errors.Join(brokerErr, st.result())
+}
+
+// runWails runs the window. Wails panics when GTK cannot start (no usable
+// display); that becomes an error, so the person reads why instead of a
+// stack trace, and the broker is still stopped in order.
+func runWails(o *options.App) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v: %w", r, ErrNoWindow)
+		}
+	}()
+	return wails.Run(o)
 }
 
 // instanceID names the single-instance lock of the app serving the channel

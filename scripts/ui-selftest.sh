@@ -42,7 +42,7 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 # for the window to paint (WebKit paints after the DOM is ready, so a shot
 # taken at once can be blank), screenshots it, then stops the app with
 # SIGTERM and hands back the app's exit status.
-"${session[@]}" xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+"${session[@]}" timeout -k 10 180 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   set -u
   build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
   for _ in $(seq 600); do
@@ -87,7 +87,7 @@ unset TESSERA_HOME TESSERA_SELFTEST_REPORT TESSERA_SELFTEST_HOLD XDG_CONFIG_HOME
 export HOME=$tmp/fresh-home TESSERA_RUNTIME_DIR=$tmp/fresh-run
 mkdir -p "$HOME"
 rm -f build/run-window.png
-"${session[@]}" xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+"${session[@]}" timeout -k 10 600 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   set -u
   setsid scripts/run.sh >"$0/run.log" 2>&1 & pid=$!
   up=no
@@ -123,14 +123,32 @@ if [ ${#session[@]} -eq 0 ]; then
   exit 0
 fi
 export TESSERA_RUNTIME_DIR=$tmp/hidden-run
-"${session[@]}" xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+# Every wait is bounded: a second launch that finds no first instance
+# becomes the app itself and would never return.
+"${session[@]}" timeout -k 10 180 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   set -u
   state() { xwininfo -name Tessera 2>/dev/null | sed -n "s/.*Map State: //p"; }
-  build/bin/tessera --hidden 2>>"$0/hidden.log" & pid=$!
-  for _ in $(seq 300); do [ -n "$(state)" ] && break; sleep 0.1; done
+  # start_hidden starts tessera --hidden and waits for its window to exist;
+  # it fails when the app exits first.
+  start_hidden() {
+    build/bin/tessera --hidden 2>>"$0/hidden.log" & pid=$!
+    for _ in $(seq 300); do
+      [ -n "$(state)" ] && return 0
+      kill -0 $pid 2>/dev/null || return 1
+      sleep 0.1
+    done
+  }
+  # GTK sometimes fails to start on a display that has just come up
+  # ("failed to init GTK"); one more try tells that from a broken --hidden.
+  if ! start_hidden; then
+    echo "ui-selftest: tessera --hidden exited before its window existed; trying once more" >>"$0/hidden.log"
+    sleep 1
+    start_hidden || true
+  fi
   sleep 1 # give a wrongly shown window time to map
   echo "$(state)" >"$0/hidden-first"
-  build/bin/tessera 2>>"$0/hidden.log"
+  kill -0 $pid 2>/dev/null || exit 0
+  timeout 20 build/bin/tessera 2>>"$0/hidden.log"
   for _ in $(seq 100); do [ "$(state)" = IsViewable ] && break; sleep 0.1; done
   echo "$(state)" >"$0/hidden-second"
   kill -TERM $pid 2>/dev/null
