@@ -18,8 +18,11 @@ type goldenControl struct {
 }
 
 type goldenCase struct {
-	Name     string          `json:"name"`
-	Lang     string          `json:"lang"`
+	Name string `json:"name"`
+	Lang string `json:"lang"`
+	// PageLang is the html element's lang attribute of the case's page
+	// (empty: none), for the passes that read it.
+	PageLang string          `json:"page_lang,omitempty"`
 	Controls []goldenControl `json:"controls"`
 }
 
@@ -58,10 +61,18 @@ func snapshot(gcs []goldenControl) *form.Snapshot {
 	return s
 }
 
+// snapshot builds the case's page: its controls in one form, and the
+// page language when the case names one.
+func (gc goldenCase) snapshot() *form.Snapshot {
+	s := snapshot(gc.Controls)
+	s.Lang = gc.PageLang
+	return s
+}
+
 func TestGolden(t *testing.T) {
 	for _, gc := range loadGolden(t) {
 		t.Run(gc.Name, func(t *testing.T) {
-			s := snapshot(gc.Controls)
+			s := gc.snapshot()
 			res := Classify(s)
 			if len(res) != len(s.Controls) {
 				t.Fatalf("Classify returned %d results for %d controls", len(res), len(s.Controls))
@@ -116,7 +127,7 @@ func TestGoldenCoversEveryToken(t *testing.T) {
 func TestGoldenCoversEveryPass(t *testing.T) {
 	seen := map[string]bool{}
 	for _, gc := range loadGolden(t) {
-		for _, r := range Classify(snapshot(gc.Controls)) {
+		for _, r := range Classify(gc.snapshot()) {
 			for _, e := range r.Evidence {
 				seen[e.Signal] = true
 			}

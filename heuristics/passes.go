@@ -17,8 +17,10 @@ type pass struct {
 
 // passes is the ordered table of structural passes.
 var passes = []pass{
+	{"lang-sense", langSenses},
 	{"radio-group", radioGroups},
 	{"name-pair", namePairs},
+	{"bare-name", bareNames},
 	{"address-run", addressRuns},
 	{"street-alone", streetAlone},
 	{"address-row", addressRows},
@@ -131,6 +133,60 @@ func applyPasses(s *form.Snapshot, out []Result) {
 	}
 }
 
+// A sense is the meaning a word has in one language where the keyword
+// tables, which know no page, read it in another language's sense.
+type sense struct {
+	re    *regexp.Regexp // over the normalized text that decided the control
+	token string
+}
+
+// senses lists, by the page's language (primary subtag, or the whole tag
+// for a regional usage), the words whose meaning the html element's lang
+// attribute settles: Catalan "Nom" is the given name (French "nom" is the
+// surname), Czech and Slovak "kraj" the region and Slovenian "kraj" the
+// town (Polish "kraj" is the country), Bulgarian "презиме" the father's
+// name (Serbian "презиме" is the surname), and "departamento" the state in
+// the Spanish of countries divided into departments (elsewhere a flat).
+var senses = func() map[string][]sense {
+	s := func(re, tok string) sense { return sense{regexp.MustCompile(re), tok} }
+	departamento := []sense{s(`^departamento$`, "address-level1")}
+	kraj := []sense{s(`^kraj$`, "address-level1")}
+	m := map[string][]sense{
+		"ca": {s(`^(el teu |el vostre )?nom$`, "given-name")},
+		"cs": kraj,
+		"sk": kraj,
+		"sl": {s(`^kraj$`, "address-level2")},
+		"bg": {s(`^презиме$`, "additional-name")},
+	}
+	for _, r := range []string{"co", "uy", "py", "bo", "gt", "hn", "sv", "ni"} {
+		m["es-"+r] = departamento
+	}
+	return m
+}()
+
+// langSenses re-reads the words of senses by the page's language. A
+// select whose options showed what it holds keeps that reading.
+func langSenses(g *group) {
+	lang := strings.ToLower(strings.ReplaceAll(g.s.Lang, "_", "-"))
+	primary, _, _ := strings.Cut(lang, "-")
+	list := append(senses[lang], senses[primary]...)
+	if len(list) == 0 {
+		return
+	}
+	for k := range g.seq {
+		if g.tok(k) == "" || slices.ContainsFunc(g.r(k).Evidence, func(e Evidence) bool { return e.Signal == "options" || e.Rule == "autocomplete" }) {
+			continue
+		}
+		t := g.text(k)
+		for _, sn := range list {
+			if sn.re.MatchString(t) {
+				g.set(k, sn.token, g.r(k).Confidence)
+				break
+			}
+		}
+	}
+}
+
 // radioGroups gives every radio button of a group the token of any member
 // (name="gender" with labels "Male"/"Female" is one field).
 func radioGroups(g *group) {
@@ -194,6 +250,35 @@ func namePairs(g *group) {
 			g.set(k+1, "family-name", 0.8)
 		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "family-name" && !taken(k+1, "given-name"):
 			g.set(k+1, "given-name", 0.8)
+		}
+	}
+}
+
+// bareName matches the words that mean both "name" and one part of it in
+// their language: French and Romanian "Nom"/"Nume" (surname beside a
+// first-name box, the whole name alone), Czech "Jméno", Polish "Imię",
+// Slovak "Meno", Russian and Ukrainian "Имя"/"Ім'я", Greek "Όνομα", the
+// South Slavic "Име"/"Ime", Turkish "Ad"/"İsim", Vietnamese "Tên", Persian
+// "نام", Thai "ชื่อ", each alone or as "your ...". Text is normalized.
+var bareName = regexp.MustCompile(`^(your |votre |vase |twoje |tvoje |ваше |ваш )?(nom|nume|jmeno|imie|meno|имя|ім'я|ονομα|име|ime|ad|adi|adiniz|isim|ten|نام|ชื่อ)$`)
+
+// bareNames reads a lone bare name word as the whole name: with no box for
+// the other part of the name anywhere in the form, "Nom" or "Имя" asks
+// for the person's name, not half of it.
+func bareNames(g *group) {
+	parts := 0
+	for k := range g.seq {
+		switch g.tok(k) {
+		case "given-name", "family-name", "additional-name", "name":
+			parts++
+		}
+	}
+	if parts != 1 {
+		return
+	}
+	for k := range g.seq {
+		if t := g.tok(k); (t == "given-name" || t == "family-name") && bareName.MatchString(g.text(k)) {
+			g.set(k, "name", g.r(k).Confidence)
 		}
 	}
 }
