@@ -73,6 +73,10 @@ type rule struct {
 	weight float64
 	langs  []lang
 	re     *regexp.Regexp
+	// long is re with leftmost-longest matching, to find where in an
+	// identifier the rule's longest keyword ends ("username or email" is
+	// one keyword, not "username" followed by an email word).
+	long *regexp.Regexp
 }
 
 // rules is the ordered keyword table, strongest and most specific first.
@@ -1759,6 +1763,8 @@ func init() {
 	for i := range rules {
 		r := &rules[i]
 		r.re = compileRule(r)
+		r.long = r.re.Copy()
+		r.long.Longest()
 		if r.kinds == 0 {
 			r.kinds = ckDefault
 		}
@@ -1833,7 +1839,7 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 			if r.qualifies {
 				return r
 			}
-			locs := r.re.FindAllStringIndex(text, -1)
+			locs := r.long.FindAllStringIndex(text, -1)
 			loc := locs[len(locs)-1]
 			if loc[1] > bestEnd || loc[1] == bestEnd && loc[0] < bestStart {
 				best, bestStart, bestEnd = r, loc[0], loc[1]
