@@ -867,7 +867,7 @@ var rules = []rule{
 
 	// Contact.
 	{id: "email", token: "email", langs: []lang{
-		{"en", []string{`e ?mail( ?address)?( ?\d)?`, `mail address`, `^mail$`}},
+		{"en", []string{`e ?mail( ?address)?( ?\d)?`, `mail address`, `^mail$`, `mail$`}},
 		{"de", []string{`e ?mail ?adresse`}},
 		{"fr", []string{`courriel`, `adresse (e ?)?mail`, `adresse electronique`, `mel\b`}},
 		{"es", []string{`correo`}},
@@ -967,7 +967,7 @@ var rules = []rule{
 	}},
 	{id: "tel", token: "tel", kinds: ckText, langs: []lang{
 		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`}},
-		{"de", []string{`telefon`, `handy`, `mobil`, `rufnummer`}},
+		{"de", []string{`telefon`, `handy`, `mobil`, `rufnummer`, `telnr`}},
 		{"fr", []string{`telephone`, `portable`, `mobile`}},
 		{"es", []string{`telefono`, `celular`, `movil`}},
 		{"it", []string{`telefono`, `cellulare`}},
@@ -1718,7 +1718,7 @@ var rules = []rule{
 		{"kk", []string{`^аты$`}},
 	}},
 	{id: "name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`name\b`}},
+		{"en", []string{`name\b`, `author$`}},
 		{"de", []string{`^name$`}},
 		{"fr", []string{`^nom$`}},
 		{"es", []string{`^nombres?$`}},
