@@ -735,9 +735,27 @@ func passwords(g *group) {
 // cardFields reads a bare "Name" or "Number" inside a payment card block
 // (next to a card number, expiry or security code) as the card's holder or
 // number: the profile's name does not belong there.
+// vagueCode matches the card-code words that also name other codes: a
+// comment form's "security code", a "cid".
+var vagueCode = regexp.MustCompile(`(^| )(security (code|number)|cid|vcode|verification (code|number))( |$)`)
+
 func cardFields(g *group) {
 	card := func(k int) bool {
 		return k >= 0 && k < len(g.seq) && strings.HasPrefix(g.tok(k), "cc-")
+	}
+	cards := 0
+	for i := range g.out {
+		if strings.HasPrefix(g.out[i].Token, "cc-") {
+			cards++
+		}
+	}
+	for k := range g.seq {
+		if cards == 1 && g.tok(k) == "cc-csc" && vagueCode.MatchString(g.text(k)) {
+			// "Security code" alone, with no card anywhere on the page, is
+			// the anti-spam code of a comment or sign-up form. (A saved
+			// card's code asked alone comes with the page's card fields.)
+			g.set(k, "", 0)
+		}
 	}
 	for k := range g.seq {
 		if !card(k-1) && !card(k+1) && !(card(k-2) && card(k+2)) {
