@@ -745,12 +745,12 @@ func cardFields(g *group) {
 	}
 	cards := 0
 	for i := range g.out {
-		if strings.HasPrefix(g.out[i].Token, "cc-") {
+		if t := g.out[i].Token; strings.HasPrefix(t, "cc-") && t != "cc-csc" {
 			cards++
 		}
 	}
 	for k := range g.seq {
-		if cards == 1 && g.tok(k) == "cc-csc" && vagueCode.MatchString(g.text(k)) {
+		if cards == 0 && g.tok(k) == "cc-csc" && vagueCode.MatchString(g.text(k)) {
 			// "Security code" alone, with no card anywhere on the page, is
 			// the anti-spam code of a comment or sign-up form. (A saved
 			// card's code asked alone comes with the page's card fields.)

@@ -97,6 +97,12 @@ var rules = []rule{
 		{"de", []string{`(plz|postleitzahl) ?(suche|suchen)`}},
 		{"nl", []string{`postcode ?(zoeken|opzoeken|zoeker)`}},
 	}},
+	// An identifier that starts with "search", or names a search form,
+	// belongs to a site search whatever field word follows
+	// ("search_name", "FirmSearchForm[Industry_id]").
+	{id: "search-form", kind: kindVeto, qualifies: true, kinds: ckDefault | ckTextarea, langs: []lang{
+		{"en", []string{`^search (name|text|term|field|input|box|form)\b`, `search ?(form|field|box|bar)\b`, `^query ?str(ing)?\b`, `^filter\b`}},
+	}},
 	{id: "search", kind: kindVeto, kinds: ckDefault | ckTextarea, weak: true, langs: []lang{
 		{"en", []string{`search`, `keywords?\b`, `find\b`, `look ?up\b`, `query\b`, `^q$`}},
 		{"de", []string{`suche`, `suchbegriff`, `durchsuchen`}},
@@ -510,7 +516,7 @@ var rules = []rule{
 		{"sl", []string{`geslo`}},
 	}},
 	{id: "username", token: "username", kind: kindGuard, kinds: ckText, langs: []lang{
-		{"en", []string{`e ?mail (address )?or (mobile |phone |cell )?(phone|number|user|login|mobile)`, `(phone|mobile|cell)( number)? or e ?mail`, `user ?(name|id)\b`, `^login$`, `^log ?in (name|id)$`, `(email|e mail) (address )?(or|/) (user|login)`, `(user|login)\w* (or|/) (email|e mail)`, `(log|sign) ?in (name|id)`, `account id`, `^user$`, `^uid$`, `member name`, `mail ?box name`}},
+		{"en", []string{`e ?mail (address )?or (mobile |phone |cell )?(phone|number|user|login|mobile)`, `(phone|mobile|cell)( number)? or e ?mail`, `user ?(name|id)\b`, `^login$`, `^log ?in (name|id)$`, `(email|e mail) (address )?(or|/) (user|login)`, `(user|login)\w* (or|/) (email|e mail)`, `(account|member|customer|client)( (ref|id|number|no))? (or|/) (email|e mail)`, `(log|sign) ?in (name|id)`, `account id`, `^user$`, `^uid$`, `member name`, `mail ?box name`}},
 		{"de", []string{`benutzer`, `anmeldename`}},
 		{"fr", []string{`(nom|identifiant) d'utilisateur`, `identifiant`, `pseudo`}},
 		{"es", []string{`(nombre de )?usuario`}},
