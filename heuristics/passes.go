@@ -29,6 +29,7 @@ var passes = []pass{
 	{"card-expiry", cardExpiry},
 	{"card-fields", cardFields},
 	{"passwords", passwords},
+	{"locale-picker", localePickers},
 }
 
 // A group is the sequence of fillable controls of one form (or of
@@ -251,6 +252,26 @@ func namePairs(g *group) {
 		case b == "name" && g.tok(k+1) == "name" && g.tok(k) == "family-name" && !taken(k+1, "given-name"):
 			g.set(k+1, "given-name", 0.8)
 		}
+	}
+}
+
+// localePickers clears a country or language select that is all a form
+// asks for: that is the site's region or language switcher (often sent on
+// change), not the person's address.
+func localePickers(g *group) {
+	var picks []int
+	for k := range g.seq {
+		switch t := g.tok(k); {
+		case t == "":
+		case (t == "country" || t == "language") && g.c(k).Tag == "select":
+			picks = append(picks, k)
+		case IsGuardToken(t):
+		default:
+			return
+		}
+	}
+	for _, k := range picks {
+		g.set(k, "", 0)
 	}
 }
 
