@@ -1779,7 +1779,15 @@ func init() {
 		}
 		rulesByID[r.id] = r
 	}
+	if len(rules) > maxRules {
+		panic("heuristics: more rules than maxRules")
+	}
+	buildPrefilter()
 }
+
+// maxRules bounds the rule table, so that a match's candidate set lives on
+// the stack.
+const maxRules = 256
 
 // wordEnd ends a keyword at a word boundary in any script.
 const wordEnd = `(?:[^\pL\pN]|$)`
@@ -1825,12 +1833,14 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 	if text == "" {
 		return nil
 	}
+	var cand [maxRules]bool
+	prefilter.candidates(text, cand[:len(rules)])
 	if rightmost {
 		var best, weak *rule
 		bestStart, bestEnd := 0, -1
 		for i := range rules {
 			r := &rules[i]
-			if r.kinds&kind == 0 {
+			if r.kinds&kind == 0 || !cand[i] {
 				continue
 			}
 			if r.weak {
@@ -1858,7 +1868,7 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 	}
 	for i := range rules {
 		r := &rules[i]
-		if r.kinds&kind == 0 {
+		if r.kinds&kind == 0 || !cand[i] {
 			continue
 		}
 		if r.re.MatchString(text) {

@@ -1,0 +1,234 @@
+package heuristics
+
+import (
+	"regexp/syntax"
+	"slices"
+	"strings"
+)
+
+// The prefilter spares most rules their regular expression: every keyword
+// starts with one of a few literal strings ("post ?code|postal code" starts
+// with "post"), so a rule none of whose starting literals occurs in a text
+// cannot match it. One pass over the text finds the rules worth running.
+// Rules whose keywords have no such literal (a leading optional part, a
+// wide character class) are always run.
+
+// A lit is one starting literal of a keyword of rule i.
+type lit struct {
+	s    string
+	rule int
+}
+
+// prefilterIndex maps the first two bytes of every starting literal of two
+// or more bytes to the literals; one-byte literals are kept by byte.
+type prefilterIndex struct {
+	pairs  map[[2]byte][]lit
+	single [256][]int // rules with a one-byte starting literal
+	always []int      // rules without starting literals
+}
+
+var prefilter prefilterIndex
+
+// buildPrefilter indexes the starting literals of every rule's keywords. It
+// runs after the rules are compiled.
+func buildPrefilter() {
+	prefilter = prefilterIndex{pairs: map[[2]byte][]lit{}}
+	for i := range rules {
+		lits, ok := ruleLiterals(&rules[i])
+		if !ok {
+			prefilter.always = append(prefilter.always, i)
+			continue
+		}
+		for _, s := range lits {
+			if len(s) == 1 {
+				prefilter.single[s[0]] = append(prefilter.single[s[0]], i)
+				continue
+			}
+			k := [2]byte{s[0], s[1]}
+			prefilter.pairs[k] = append(prefilter.pairs[k], lit{s, i})
+		}
+	}
+}
+
+// candidates marks in into the rules that may match text.
+func (p *prefilterIndex) candidates(text string, into []bool) {
+	clear(into)
+	for _, i := range p.always {
+		into[i] = true
+	}
+	for j := 0; j < len(text); j++ {
+		for _, i := range p.single[text[j]] {
+			into[i] = true
+		}
+		if j+1 < len(text) {
+			for _, l := range p.pairs[[2]byte{text[j], text[j+1]}] {
+				if !into[l.rule] && strings.HasPrefix(text[j:], l.s) {
+					into[l.rule] = true
+				}
+			}
+		}
+	}
+}
+
+// ruleLiterals returns the starting literals of all of a rule's keywords,
+// as they are compiled (folded), or false when some keyword has none.
+func ruleLiterals(r *rule) ([]string, bool) {
+	var out []string
+	for _, l := range r.langs {
+		for _, w := range l.words {
+			w = strings.ReplaceAll(letterFold.Replace(fold(w)), `\b`, wordEnd)
+			re, err := syntax.Parse(w, syntax.Perl)
+			if err != nil {
+				return nil, false
+			}
+			lits, ok := startLiterals(re.Simplify())
+			if !ok {
+				return nil, false
+			}
+			out = append(out, lits...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+// maxClassLits bounds how many single characters a character class may
+// stand for before it counts as having no literal; maxSet bounds the
+// strings one keyword's starting literals expand to.
+const (
+	maxClassLits = 8
+	maxSet       = 32
+	enoughPrefix = 4 // bytes: starting literals this long filter well
+)
+
+// startLiterals returns strings one of which every match of re begins with,
+// or false when it cannot tell (or a match may be empty).
+func startLiterals(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return startLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return nil, false
+		}
+		return startLiterals(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			l, ok := startLiterals(s)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, l...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		set := []string{""}
+		for _, s := range re.Sub {
+			if zeroWidth(s) && slices.Equal(set, []string{""}) {
+				continue // leading anchors: the next part starts the match
+			}
+			if ex, ok := exactSet(s); ok && len(set)*len(ex) <= maxSet {
+				set = product(set, ex)
+				if minLen(set) >= enoughPrefix {
+					break
+				}
+				continue
+			}
+			if st, ok := startLiterals(s); ok && len(set)*len(st) <= maxSet {
+				set = product(set, st)
+			}
+			break
+		}
+		if minLen(set) == 0 {
+			return nil, false
+		}
+		return set, true
+	}
+	set, ok := exactSet(re)
+	if !ok || minLen(set) == 0 {
+		return nil, false
+	}
+	return set, true
+}
+
+// exactSet returns every string re matches when they are few and plain
+// (literals, small classes, optional parts, alternatives).
+func exactSet(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpCharClass:
+		var out []string
+		for k := 0; k+1 < len(re.Rune); k += 2 {
+			for c := re.Rune[k]; c <= re.Rune[k+1]; c++ {
+				if len(out) == maxClassLits {
+					return nil, false
+				}
+				out = append(out, string(c))
+			}
+		}
+		return out, len(out) > 0
+	case syntax.OpCapture:
+		return exactSet(re.Sub[0])
+	case syntax.OpQuest:
+		s, ok := exactSet(re.Sub[0])
+		if !ok {
+			return nil, false
+		}
+		return append(s, ""), true
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			s, ok := exactSet(sub)
+			if !ok || len(out)+len(s) > maxSet {
+				return nil, false
+			}
+			out = append(out, s...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			s, ok := exactSet(sub)
+			if !ok || len(out)*len(s) > maxSet {
+				return nil, false
+			}
+			out = product(out, s)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func zeroWidth(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+		return true
+	}
+	return false
+}
+
+func product(a, b []string) []string {
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return out
+}
+
+func minLen(set []string) int {
+	m := -1
+	for _, s := range set {
+		if m < 0 || len(s) < m {
+			m = len(s)
+		}
+	}
+	return max(m, 0)
+}
