@@ -2,14 +2,17 @@ package heuristics
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/regions"
 )
 
 // A shape is what the options of a select (or a radio's value) look like,
@@ -20,7 +23,7 @@ const (
 	shapeNone shape = iota
 	shapeCountry
 	shapeDialCode
-	shapeUSState
+	shapeRegion
 	shapeMonth
 	shapeDay
 	shapeYearPast
@@ -68,18 +71,38 @@ var countryNames = sync.OnceValue(func() map[string]bool {
 	return set
 })
 
-var usStates = func() map[string]bool {
-	set := map[string]bool{}
-	for _, s := range []string{
-		"alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "district of columbia", "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio", "oklahoma", "oregon", "pennsylvania", "rhode island", "south carolina", "south dakota", "tennessee", "texas", "utah", "vermont", "virginia", "washington", "west virginia", "wisconsin", "wyoming", "puerto rico", "guam", "american samoa", "virgin islands", "armed forces americas", "armed forces europe", "armed forces pacific",
-		"al", "ak", "az", "ar", "ca", "co", "ct", "de", "dc", "fl", "ga", "hi", "id", "il", "in", "ia", "ks", "ky", "la", "me", "md", "ma", "mi", "mn", "ms", "mo", "mt", "ne", "nv", "nh", "nj", "nm", "ny", "nc", "nd", "oh", "ok", "or", "pa", "ri", "sc", "sd", "tn", "tx", "ut", "vt", "va", "wa", "wv", "wi", "wy", "pr", "gu", "as", "vi", "aa", "ae", "ap",
-		// Canadian provinces share US state pickers on North American forms.
-		"alberta", "british columbia", "manitoba", "new brunswick", "newfoundland and labrador", "nova scotia", "ontario", "prince edward island", "quebec", "saskatchewan", "northwest territories", "nunavut", "yukon",
-	} {
-		set[s] = true
+// regionIndex maps the normalized names, codes and abbreviations of the
+// first-level regions of every country in the regions table to the
+// countries that have them; numeric codes (they read as days) and
+// one-letter codes are left out. US and Canadian regions share one key: North American pickers
+// list states and provinces together. The US military "states" are added.
+var regionIndex = sync.OnceValue(func() map[string][]string {
+	idx := map[string][]string{}
+	add := func(name, cc string) {
+		n := normalize(name)
+		if len([]rune(n)) < 2 || !slices.ContainsFunc([]rune(n), unicode.IsLetter) || slices.Contains(idx[n], cc) {
+			return
+		}
+		idx[n] = append(idx[n], cc)
 	}
-	return set
-}()
+	for cc, rs := range regions.ByCountry() {
+		key := cc
+		if cc == "CA" {
+			key = "US"
+		}
+		for _, r := range rs {
+			add(r.Code, key)
+			add(r.Abbr, key)
+			for _, n := range r.Names {
+				add(n, key)
+			}
+		}
+	}
+	for _, n := range []string{"armed forces americas", "armed forces europe", "armed forces pacific", "aa", "ae", "ap"} {
+		add(n, "US")
+	}
+	return idx
+})
 
 // monthPrefixes are the first three letters (folded) of month names in the
 // supported languages; monthWords are month names in scripts where a
@@ -181,7 +204,8 @@ func optionShape(c *form.Control) shape {
 	if n == 0 {
 		return shapeNone
 	}
-	var country, dial, state, month, gender, honor int
+	var country, dial, month, gender, honor int
+	states := map[string]int{} // options naming a region, by country
 	var nums []int
 	for i, t := range texts {
 		if dialCode.MatchString(raws[i]) {
@@ -190,8 +214,8 @@ func optionShape(c *form.Control) shape {
 		if ct := countryText(t); countryNames()[ct] || countryNames()[stripParen(ct)] {
 			country++
 		}
-		if usStates[t] {
-			state++
+		for _, cc := range regionIndex()[t] {
+			states[cc]++
 		}
 		if isMonth(t) {
 			month++
@@ -218,8 +242,8 @@ func optionShape(c *form.Control) shape {
 		return shapeCountry
 	case n >= 5 && dial*10 >= n*6:
 		return shapeDialCode
-	case n >= 10 && state*10 >= n*7:
-		return shapeUSState
+	case n >= 6 && maxCount(states)*10 >= n*7:
+		return shapeRegion
 	case n >= 12 && n <= 13 && month >= 12:
 		return shapeMonth
 	case gender >= 2 && gender*10 >= n*6:
@@ -304,6 +328,14 @@ func stripParen(t string) string {
 // the value of a radio button. hint is the token the keywords gave ("" when
 // none); a shape alone (a list of months, say) names a token only when the
 // hint or the shape is unambiguous.
+func maxCount(m map[string]int) int {
+	best := 0
+	for _, v := range m {
+		best = max(best, v)
+	}
+	return best
+}
+
 func fromOptions(c *form.Control, hint string) (token string, conf float64, ruleID string) {
 	sh := optionShape(c)
 	switch sh {
@@ -320,9 +352,11 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 		if hint == "" || hint == "country" || addressPart[hint] {
 			return "country", 0.9, "options:country"
 		}
-	case shapeUSState:
-		if hint == "" || addressPart[hint] {
-			return "address-level1", 0.9, "options:us-state"
+	case shapeRegion:
+		// A "City" select of cities that share their region's name
+		// (Italian provinces, Japanese prefectures) stays a city.
+		if hint == "" || hint == "address-level1" || hint == "country" || hint == "postal-code" {
+			return "address-level1", 0.9, "options:region"
 		}
 	case shapeMonth:
 		switch {

@@ -1,13 +1,14 @@
 package matcher
 
 import (
-	_ "embed"
 	"strings"
 	"sync"
 	"unicode"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
+
+	"github.com/tessera-app/tessera/regions"
 )
 
 // addressForms shapes a street address (lines separated by "\n") for one
@@ -88,39 +89,9 @@ func splitStreet(s string) (num, street string, ok bool) {
 	return "", "", false
 }
 
-//go:embed data/regions.tsv
-var regionsTSV string
-
-// A region is one first-level subdivision: its ISO 3166-2 code without the
-// country prefix, its common abbreviation when different, and its names.
-type region struct {
-	code, abbr string
-	names      []string
-}
-
-var (
-	regionsOnce sync.Once
-	regions     map[string][]region // by country code
-)
-
-func loadRegions() {
-	regions = map[string][]region{}
-	for _, l := range strings.Split(regionsTSV, "\n") {
-		if l == "" || l[0] == '#' {
-			continue
-		}
-		cols := strings.Split(l, "\t")
-		if len(cols) < 4 {
-			continue
-		}
-		regions[cols[0]] = append(regions[cols[0]], region{code: cols[1], abbr: cols[2], names: strings.Split(cols[3], "|")})
-	}
-}
-
 // findRegion finds a region of a country by code, abbreviation, ISO 3166-2
 // code ("US-CA") or any name.
-func findRegion(country, v string) (region, bool) {
-	regionsOnce.Do(loadRegions)
+func findRegion(country, v string) (regions.Region, bool) {
 	fv := fold(v)
 	if i := strings.IndexByte(v, '-'); i == 2 && country == "" {
 		country = strings.ToUpper(v[:2])
@@ -128,17 +99,17 @@ func findRegion(country, v string) (region, bool) {
 	if len(v) > 3 && strings.EqualFold(v[:3], country+"-") {
 		fv = fold(v[3:])
 	}
-	for _, rg := range regions[country] {
-		if fold(rg.code) == fv || rg.abbr != "" && fold(rg.abbr) == fv {
+	for _, rg := range regions.ByCountry()[country] {
+		if fold(rg.Code) == fv || rg.Abbr != "" && fold(rg.Abbr) == fv {
 			return rg, true
 		}
-		for _, n := range rg.names {
+		for _, n := range rg.Names {
 			if fold(n) == fv {
 				return rg, true
 			}
 		}
 	}
-	return region{}, false
+	return regions.Region{}, false
 }
 
 // regionForms: as stored, then the full name, the abbreviation, the ISO
@@ -149,18 +120,18 @@ func regionForms(country, v string) forms {
 	if !ok {
 		return fs
 	}
-	abbr := rg.abbr
+	abbr := rg.Abbr
 	if abbr == "" {
-		abbr = rg.code
+		abbr = rg.Code
 	}
 	cc := country
 	if cc == "" && len(v) > 3 && v[2] == '-' {
 		cc = strings.ToUpper(v[:2])
 	}
 	all := []string{v}
-	all = append(all, rg.names...)
-	all = append(all, abbr, rg.code, cc+"-"+rg.code)
-	fs.text = dedupe(append([]string{v}, rg.names[0], abbr))
+	all = append(all, rg.Names...)
+	all = append(all, abbr, rg.Code, cc+"-"+rg.Code)
+	fs.text = dedupe(append([]string{v}, rg.Names[0], abbr))
 	fs.tiers = [][]string{all}
 	return fs
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/regions"
 )
 
 // benchForm builds a 50-field form of the usual kinds (names, contact,
@@ -28,9 +29,8 @@ func benchForm() ([]Field, *profile.UserProfile) {
 		p.Concepts[fmt.Sprintf("https://example.org/concepts/c%d", i)] = entryOf(fmt.Sprintf("value %d", i), 1)
 	}
 	var states, countries []Option
-	regionsOnce.Do(loadRegions)
-	for _, r := range regions["US"] {
-		states = append(states, Option{Value: r.code, Text: r.names[0]})
+	for _, r := range regions.ByCountry()["US"] {
+		states = append(states, Option{Value: r.Code, Text: r.Names[0]})
 	}
 	for _, cc := range allCountries() {
 		countries = append(countries, Option{Value: cc, Text: cc + " country"})
