@@ -181,7 +181,7 @@ var optionalData = map[string]bool{
 
 // optionalWord matches the words that mark a box optional, in the supported
 // languages, over normalized text.
-var optionalWord = regexp.MustCompile(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln[aey]|valfri|frivillig|необязательн\S*|opsional|tidak wajib|istege bagli|opsiyonel)(?: |$)|任意|选填|可选|選填|선택`)
+var optionalWord = regexp.MustCompile(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln\S*|valfri(tt)?|frivillig(t)?|valgfri(tt?)?|valinnainen|vapaaehtoinen|nepovinn\S*|nem kotelezo|προαιρετικ\S*|необязательн\S*|необов'язков\S*|opsional|tidak wajib|istege bagli|opsiyonel|khong bat buoc|niet verplicht|nicht erforderlich|non obbligatorio|no obligatorio|nao obrigatorio|اختياري|לא חובה|אופציונלי)(?: |$)|任意|选填|可选|選填|선택`)
 
 // saysOptional reports whether a control's label, aria-label or
 // placeholder marks it optional.

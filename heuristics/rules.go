@@ -1256,7 +1256,7 @@ var rules = []rule{
 		{"ru", []string{`область`, `регион`, `край\b`}},
 		{"uk", []string{`область`}},
 		{"ja", []string{`都道府県`}},
-		{"zh", []string{`省`, `州`}},
+		{"zh", []string{`省`, `州`, `所在地区`, `^地区$`, `省市区`, `省/市/区`}},
 		{"ko", []string{`시 ?도`}},
 		{"tr", []string{`^il$`, `sehir`}},
 		{"id", []string{`provinsi`}},
@@ -1627,6 +1627,13 @@ var rules = []rule{
 		{"uk", []string{`по батькові`}},
 		{"tr", []string{`ikinci ad`}},
 		{"id", []string{`nama tengah`}},
+	}},
+	// The second surname of Spanish and Latin American forms (the mother's)
+	// is half of the family name a profile holds whole: filling the whole
+	// family name there would repeat it. The first surname box takes it.
+	{id: "second-surname", kind: kindVeto, kinds: ckText, langs: []lang{
+		{"es", []string{`apellido materno`, `segundo apellido`}},
+		{"pt", []string{`sobrenome materno`}},
 	}},
 	{id: "family-name", token: "family-name", kinds: ckText, langs: []lang{
 		{"en", []string{`last ?name`, `name ?last`, `surname`, `family ?name`, `lname`, `l name`, `sur ?name`, `^last$`, `second name`}},

@@ -69,7 +69,7 @@ func normalize(s string) string {
 			s = s[:len(s)-1]
 		}
 	}
-	s = letterFold.Replace(fold(s))
+	s = letterFold.Replace(fold(dropPlural(s)))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	var prev rune
@@ -105,6 +105,24 @@ func normalize(s string) string {
 		prev = r
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// dropPlural removes the optional plural "(s)" after a word ("Nombre(s)",
+// "Name(s)"), which would otherwise leave a stray "s" word.
+func dropPlural(s string) string {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "(s)")
+		if i < 0 {
+			return s
+		}
+		i += from
+		if r, _ := utf8.DecodeLastRuneInString(s[:i]); i > 0 && unicode.IsLetter(r) {
+			s = s[:i] + s[i+3:]
+			from = i
+		} else {
+			from = i + 3
+		}
+	}
 }
 
 // boundary reports whether a word break belongs between two adjacent runes
