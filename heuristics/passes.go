@@ -325,7 +325,10 @@ func addressRuns(g *group) {
 			g.set(k, "street-address", g.r(k).Confidence)
 			continue
 		}
-		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" {
+		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" ||
+			k > 1 && g.rule(k-2) == "house-number" && g.tok(k-1) == "address-line2" {
+			// (Dutch forms ask postcode, house number and its addition,
+			// then the street.)
 			// A street box beside a house-number box holds the street
 			// name only: neither a full address line nor anything the
 			// profile has on its own.
