@@ -750,7 +750,8 @@ func passwords(g *group) {
 		return
 	}
 	for _, k := range ks[len(ks)-2:] {
-		if g.tok(k) == "current-password" {
+		named := slices.ContainsFunc(g.r(k).Evidence, func(e Evidence) bool { return e.Rule == "old-password" })
+		if g.tok(k) == "current-password" && !named {
 			g.set(k, "new-password", 0.9)
 		}
 	}

@@ -455,6 +455,24 @@ var rules = []rule{
 		{"ms", []string{`kod (pengesahan|tac)`}},
 		{"ca", []string{`codi de (verificacio|confirmacio)`}},
 	}},
+	// The password in use, named as such, stays the current password
+	// whatever other password boxes follow (a change-password form).
+	{id: "old-password", token: "current-password", kind: kindGuard, kinds: ckText, langs: []lang{
+		{"en", []string{`(current|old|existing|present) password`}},
+		{"de", []string{`(aktuelles|altes|bisheriges) passwort`}},
+		{"fr", []string{`(ancien|actuel) mot de passe`, `mot de passe (actuel|ancien)`}},
+		{"es", []string{`contrasena (actual|anterior)`, `(antigua|vieja) contrasena`}},
+		{"it", []string{`password (attuale|vecchia|corrente)`, `vecchia password`}},
+		{"pt", []string{`senha (atual|antiga)`}},
+		{"nl", []string{`(huidig|oud) wachtwoord`}},
+		{"pl", []string{`(obecne|stare|aktualne) haslo`}},
+		{"sv", []string{`(nuvarande|gammalt) losenord`}},
+		{"ru", []string{`(текущий|старый) пароль`}},
+		{"ja", []string{`現在のパスワード`}},
+		{"zh", []string{`当前密码`, `原密码`, `旧密码`}},
+		{"ko", []string{`현재 비밀번호`}},
+		{"tr", []string{`(mevcut|eski) sifre`}},
+	}},
 	{id: "new-password", token: "new-password", kind: kindGuard, kinds: ckText, langs: []lang{
 		{"en", []string{`(new|confirm|repeat|retype|re ?enter|verify|create|choose) (your )?pass`, `pass(word)? (again|confirm\w*|repeat)`, `confirm ?pass`, `new ?pass`, `password 2`, `pass 2`}},
 		{"de", []string{`neues passwort`, `passwort (wiederholen|bestatigen)`, `kennwort (wiederholen|bestatigen)`}},
@@ -696,7 +714,7 @@ var rules = []rule{
 		{"nl", []string{`kaarthouder`, `naam op (de )?kaart`}},
 		{"pl", []string{`wlasciciel karty`, `imie i nazwisko na karcie`}},
 		{"sv", []string{`kortinnehavare`, `namn pa kortet`}},
-		{"ru", []string{`владелец карты`, `имя на карте`, `держатель карты`}},
+		{"ru", []string{`владелец карты`, `владельца карты`, `имя владельца`, `имя на карте`, `держатель карты`}},
 		{"ja", []string{`カード名義`, `名義人`}},
 		{"zh", []string{`持卡人`}},
 		{"ko", []string{`카드 소유자`, `소유자명`}},
