@@ -1748,6 +1748,17 @@ var rules = []rule{
 		{"ka", []string{`^სახელი$`}},
 		{"kk", []string{`^аты$`}},
 	}},
+	// The name of a thing is not the person's name: "Property name",
+	// "Product name", "Event name". (Companies, cards, users and streets
+	// have their own rules above.)
+	{id: "thing-name", kind: kindVeto, langs: []lang{
+		{"en", []string{`(property|product|item|pet|event|project|file|domain|group|team|store|shop|site|web ?site|list|campaign|hotel|venue|restaurant|book|course|brand|model|device|server|host|network|wifi|bank|branch|profile|page|channel|playlist|folder|document|plan|package|tag|category|label|vessel|ship|vehicle|school|university|college|institution|club|league|game|app|application|job|position|role|character|baby|dog|cat|horse|tour|trip|song|album|artist|band|movie|show|recipe|ingredient|building|complex|estate|mall|station|airport) name\b`}},
+		{"de", []string{`(produkt|artikel|projekt|veranstaltungs|datei|gruppen|team|shop|bank|schul|haustier)name`}},
+		{"fr", []string{`nom (du|de la|de l'|de l) ?(produit|article|projet|evenement|fichier|groupe|equipe|boutique|banque|ecole|animal|residence|hotel)`}},
+		{"es", []string{`nombre (del|de la) (producto|articulo|proyecto|evento|archivo|grupo|equipo|tienda|banco|escuela|mascota|hotel|edificio)`}},
+		{"it", []string{`nome (del|della|dell') ?(prodotto|articolo|progetto|evento|file|gruppo|squadra|negozio|banca|scuola|hotel|struttura)`}},
+		{"pt", []string{`nome (do|da) (produto|artigo|projeto|evento|arquivo|grupo|equipe|loja|banco|escola|hotel|edificio)`}},
+	}},
 	{id: "name", token: "name", kinds: ckText, langs: []lang{
 		{"en", []string{`name\b`, `author$`}},
 		{"de", []string{`^name$`}},
