@@ -110,6 +110,12 @@ func TestLabels(t *testing.T) {
 		{"shadow_ja.html", "sei", "姓", "label-for"},
 		{"shadow_ja.html", "mei", "名", "label-for"},
 		{"hidden_es.html", "nombre", "Nombre", "label-for"},
+		{"floating_en.html", "email", "Email", "following-label"},
+		{"floating_en.html", "phone", "Phone", "following-label"},
+		{"floating_en.html", "first", "", ""},
+		{"floating_en.html", "last", "First name", "preceding-text"},
+		{"floating_en.html", "remember", "Remember me", "following-label"},
+		{"floating_en.html", "company", "Company", "preceding-text"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

@@ -111,6 +111,9 @@ func firstLabelable(n *html.Node) *html.Node {
 // container, then the definition term of its dd, then its table row and
 // column headers.
 func nearby(n, root *html.Node, sc *scope) (txt, source string) {
+	if t := followingLabel(n, sc); t != "" {
+		return t, "following-label"
+	}
 	t, stop := precedingText(n, root, sc)
 	if t != "" {
 		return t, "preceding-text"
@@ -132,6 +135,100 @@ func nearby(n, root *html.Node, sc *scope) (txt, source string) {
 		return tableText(stop, sc)
 	}
 	return "", ""
+}
+
+// followingLabel returns the text of a label element that comes right
+// after n in its container and labels nothing else, when nothing but such
+// a label is laid out beside n there: the floating-label pattern
+// "<div><input><label>Email</label></div>", written without for=. The
+// input may sit alone in a wrapper of its own.
+func followingLabel(n *html.Node, sc *scope) string {
+	cur := n
+	for level := 0; level < 2; level++ {
+		for s := cur.PrevSibling; s != nil; s = s.PrevSibling {
+			t, had := trailing(s, sc, n)
+			if had {
+				break // the text after another control is that control's
+			}
+			if strings.TrimSpace(t) != "" {
+				return "" // text before n: precedingText reads it
+			}
+		}
+		for s := cur.NextSibling; s != nil; s = s.NextSibling {
+			if s.Type == html.TextNode {
+				if strings.TrimSpace(s.Data) != "" {
+					return ""
+				}
+				continue
+			}
+			if s.Type != html.ElementNode || skipped(s) || invisible(s) {
+				continue
+			}
+			if s.DataAtom != atom.Label {
+				if t, had := trailing(s, sc, n); !had && strings.TrimSpace(t) == "" {
+					continue // an empty decoration ("<span class=bar>")
+				}
+				return ""
+			}
+			if labelsOther(s, sc, n) || firstLabelable(s) != nil {
+				return ""
+			}
+			if f, ok := attrOK(s, "for"); ok && sc.ids[f] != nil && sc.ids[f] != n {
+				return ""
+			}
+			for f := s.NextSibling; f != nil; f = f.NextSibling {
+				if first := leading(f, sc, n); first == leadControl {
+					// "<input><label>B</label><input>": the label
+					// introduces the control after it.
+					return ""
+				} else if first == leadText {
+					break
+				}
+			}
+			return clipEnd(collapse(text(s, nil)))
+		}
+		p := cur.Parent
+		if p == nil || p.Type != html.ElementNode || p.FirstChild == nil {
+			return ""
+		}
+		switch p.DataAtom {
+		case atom.Td, atom.Th, atom.Dd, atom.Dt, atom.Tr, atom.Table, atom.Form, atom.Body, atom.Label, atom.Template:
+			return ""
+		}
+		cur = p
+	}
+	return ""
+}
+
+// What a node shows first, in document order.
+const (
+	leadNothing = iota
+	leadText
+	leadControl
+)
+
+// leading reports whether n shows a control or text first (or nothing).
+func leading(n *html.Node, sc *scope, self *html.Node) int {
+	switch n.Type {
+	case html.TextNode:
+		if strings.TrimSpace(n.Data) != "" {
+			return leadText
+		}
+		return leadNothing
+	case html.ElementNode:
+		if skipped(n) || invisible(n) {
+			return leadNothing
+		}
+		if isVisibleControl(n) || labelsOther(n, sc, self) {
+			return leadControl
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if l := leading(c, sc, self); l != leadNothing {
+				return l
+			}
+		}
+	}
+	return leadNothing
 }
 
 // precedingText returns the text just before n, climbing from n through its
@@ -209,6 +306,11 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 				if isVisibleControl(c) || labelsOther(c, sc, self) {
 					had = true
 					b.Reset()
+					continue
+				}
+				if had && c.DataAtom == atom.Label && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
+					// A label right after a control, labelling nothing
+					// else, is that control's (floating) label.
 					continue
 				}
 				if inline[c.DataAtom] {

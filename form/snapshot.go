@@ -103,8 +103,9 @@ type Control struct {
 	// aria-labelledby, then nearby text), whitespace-collapsed.
 	Label string `json:"label,omitempty"`
 	// LabelSource says where Label came from: "label-for", "label-wrap",
-	// "aria-labelledby", "aria-label", "preceding-text", "table-header",
-	// "dt", "placeholder", "title" or "".
+	// "aria-labelledby", "aria-label", "following-label" (a label element
+	// after the control that labels nothing else), "preceding-text",
+	// "table-header", "dt", "placeholder", "title" or "".
 	LabelSource string `json:"labelSource,omitempty"`
 	// LabelElementText is the text of a <label> element associated with the
 	// control (for= or wrapping) excluding text of nested controls; it

@@ -92,7 +92,7 @@ func labelText(c *form.Control, explicit bool) string {
 			}
 			return c.Label
 		}
-	case "preceding-text", "table-header", "dt":
+	case "preceding-text", "following-label", "table-header", "dt":
 		if !explicit {
 			return c.Label
 		}
