@@ -6,7 +6,7 @@
 // every autocomplete attribute removed (corpus README, "How classification
 // will be scored").
 //
-//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v]
+//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain]
 package main
 
 import (
@@ -39,6 +39,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	asJSON := fl.Bool("json", false, "write the scores as JSON")
 	chrome := fl.String("chrome", "", "Chromium predictions `file` (JSON lines) to score side by side; default: DIR/chromium156-predictions.jsonl when present")
 	verbose := fl.Bool("v", false, "list every wrong prediction with its evidence")
+	why := fl.Bool("explain", false, "sort the wrong fills (autocomplete removed) by what the source's own labels say of them")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -67,7 +68,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *verbose {
 		mp = &misses
 	}
-	scores, err := scoreCorpus(pages, preds, mp)
+	var breakdown []Breakdown
+	var bp *[]Breakdown
+	if *why {
+		bp = &breakdown
+	}
+	scores, err := scoreCorpus(pages, preds, mp, bp)
 	if err != nil {
 		return err
 	}
@@ -75,10 +81,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", " ")
 		return enc.Encode(struct {
-			Pages  int     `json:"pages"`
-			Scores []Score `json:"scores"`
-			Misses []Miss  `json:"misses,omitempty"`
-		}{len(pages), scores, misses})
+			Pages     int         `json:"pages"`
+			Scores    []Score     `json:"scores"`
+			Misses    []Miss      `json:"misses,omitempty"`
+			Breakdown []Breakdown `json:"breakdown,omitempty"`
+		}{len(pages), scores, misses, breakdown})
 	}
 	for _, m := range misses {
 		why := make([]string, 0, len(m.Why))
@@ -87,7 +94,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "MISS %s %s #%d want=%q got=%q label=%q %s\n", m.Variant, m.File, m.Index, m.Want, m.Got, m.Label, strings.Join(why, " "))
 	}
-	return writeTable(stdout, len(pages), scores)
+	if err := writeTable(stdout, len(pages), scores); err != nil {
+		return err
+	}
+	if *why {
+		return writeBreakdown(stdout, breakdown)
+	}
+	return nil
+}
+
+// writeBreakdown prints the wrong fills of each source by kind, each fill
+// in the first kind that fits, in column order.
+func writeBreakdown(w io.Writer, bs []Breakdown) error {
+	fmt.Fprintln(w, "\nwrong fills, autocomplete removed, by what the source's own labels say:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "source\twrong\tclose pair (lenient)\ttoken the source never labels\tsame label text labelled so elsewhere\tother")
+	for _, b := range bs {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", b.Source, b.Wrong, b.ClosePair, b.NeverLabelled, b.SameLabelElsewhere, b.Other)
+	}
+	return tw.Flush()
 }
 
 func writeTable(w io.Writer, pages int, scores []Score) error {

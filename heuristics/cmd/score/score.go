@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
@@ -345,23 +346,130 @@ func findPages(dir string) ([]*page, error) {
 
 // classifyPage extracts and classifies one page in both variants and
 // returns the predicted token of every control, and the evidence.
-func classifyPage(p *page) (map[string][]heuristics.Result, error) {
+func classifyPage(p *page) (map[string][]heuristics.Result, []string, error) {
 	data, err := readLimited(p.path, form.DefaultMaxBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := map[string][]heuristics.Result{}
+	var labels []string
 	for _, v := range []string{variantServed, variantNoAC} {
 		snap, err := form.Extract(bytes.NewReader(data), form.ExtractOptions{})
 		if err != nil {
-			return nil, fmt.Errorf("extract %s: %w", p.rel, err)
+			return nil, nil, fmt.Errorf("extract %s: %w", p.rel, err)
 		}
 		if v == variantNoAC {
 			stripAutocomplete(snap)
 		}
 		out[v] = heuristics.Classify(snap)
+		if labels == nil {
+			for _, c := range snap.Controls {
+				labels = append(labels, labelKey(c.Label))
+			}
+		}
 	}
-	return out, nil
+	return out, labels, nil
+}
+
+// labelKey is a control's label reduced to lower-case words, to compare
+// the labels of fields across pages.
+func labelKey(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ")
+}
+
+// A Breakdown sorts the wrong fills of one source (pages without their
+// autocomplete attributes) by what the labels say about them. Each fill
+// counts once, in the first kind that fits: ClosePair, NeverLabelled,
+// SameLabelElsewhere, Other.
+type Breakdown struct {
+	Source string `json:"source"`
+	Wrong  int    `json:"wrong"`
+	// NeverLabelled fills use a token the source labels nowhere in the
+	// corpus: the source does not judge that kind of field.
+	NeverLabelled int `json:"neverLabelled"`
+	// SameLabelElsewhere fills give a field the token the same source
+	// gives, on another field, to the very same label text.
+	SameLabelElsewhere int `json:"sameLabelElsewhere"`
+	// ClosePair fills are one of the close pairs the lenient reading
+	// accepts (street-address and address-line1, tel and tel-national,
+	// address-line2 for an apartment label).
+	ClosePair int `json:"closePair"`
+	Other     int `json:"other"`
+}
+
+// explain sorts the wrong fills of every source; labels holds each page's
+// control labels (labelKey) and preds its predictions without autocomplete.
+func explain(pages []*page, labels map[*page][]string, preds map[*page][]heuristics.Result, vocab map[string]map[string]bool) []Breakdown {
+	// sameText[source][label] holds the tokens the source labels fields
+	// bearing that label with.
+	sameText := map[string]map[string]map[string]bool{}
+	for _, p := range pages {
+		if sameText[p.source] == nil {
+			sameText[p.source] = map[string]map[string]bool{}
+		}
+		for _, t := range p.truths {
+			if t.index < 0 || t.index >= len(labels[p]) || labels[p][t.index] == "" {
+				continue
+			}
+			l := labels[p][t.index]
+			if sameText[p.source][l] == nil {
+				sameText[p.source][l] = map[string]bool{}
+			}
+			sameText[p.source][l][t.token] = true
+		}
+	}
+	by := map[string]*Breakdown{}
+	for _, p := range pages {
+		for _, src := range []string{p.source, "all"} {
+			if by[src] == nil {
+				by[src] = &Breakdown{Source: src}
+			}
+		}
+		for _, t := range p.truths {
+			got := ""
+			if t.index >= 0 && t.index < len(preds[p]) {
+				got = preds[p][t.index].Token
+			}
+			strict, lenient := judge(t, got)
+			if !isTarget(got) || strict {
+				continue
+			}
+			l := ""
+			if t.index < len(labels[p]) {
+				l = labels[p][t.index]
+			}
+			for _, src := range []string{p.source, "all"} {
+				b := by[src]
+				b.Wrong++
+				switch {
+				case lenient:
+					b.ClosePair++
+				case !vocab[p.source][got]:
+					b.NeverLabelled++
+				case l != "" && sameText[p.source][l][got]:
+					b.SameLabelElsewhere++
+				default:
+					b.Other++
+				}
+			}
+		}
+	}
+	var out []Breakdown
+	for _, b := range by {
+		out = append(out, *b)
+	}
+	slices.SortFunc(out, func(a, b Breakdown) int {
+		if (a.Source == "all") != (b.Source == "all") {
+			if a.Source == "all" {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Source, b.Source)
+	})
+	return out
 }
 
 // stripAutocomplete removes every autocomplete attribute from a snapshot,
@@ -472,7 +580,7 @@ func vocabularies(pages []*page) map[string]map[string]bool {
 // scoreCorpus classifies every page of a corpus and returns the scores per
 // source and overall (source "all"), for Tessera and, when chrome is not
 // nil, for Chrome's recorded predictions.
-func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, misses *[]Miss) ([]Score, error) {
+func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, error) {
 	type key struct{ source, variant, system string }
 	totals := map[key]*Counts{}
 	addTo := func(k key, c Counts) {
@@ -484,11 +592,14 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 		}
 	}
 	vocab := vocabularies(pages)
+	labels := map[*page][]string{}
+	noAC := map[*page][]heuristics.Result{}
 	for _, p := range pages {
-		res, err := classifyPage(p)
+		res, ls, err := classifyPage(p)
 		if err != nil {
 			return nil, err
 		}
+		labels[p], noAC[p] = ls, res[variantNoAC]
 		for _, v := range []string{variantServed, variantNoAC} {
 			rs := res[v]
 			pred := func(i int) string {
@@ -513,6 +624,9 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 				addTo(key{p.source, v, "chromium156"}, tally(p, vocab[p.source], func(i int) string { return cp[i] }, nil))
 			}
 		}
+	}
+	if breakdown != nil {
+		*breakdown = explain(pages, labels, noAC, vocab)
 	}
 	var out []Score
 	for k, c := range totals {

@@ -110,3 +110,34 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestExplain sorts the wrong fills of a corpus of our own two pages, one
+// of each kind: a company the source never labels, a "Phone" box left
+// unlabelled on one page and labelled tel on the other, a lone "Address"
+// predicted street-address where the source says address-line1 (a close
+// pair), and an "Email" box the source leaves unlabelled though it labels
+// email elsewhere under another label text.
+func TestExplain(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-corpus", "testdata/explain", "-json", "-explain"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Breakdown []Breakdown `json:"breakdown"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := []Breakdown{
+		{Source: "ddg_autofill", Wrong: 4, NeverLabelled: 1, SameLabelElsewhere: 1, ClosePair: 1, Other: 1},
+		{Source: "all", Wrong: 4, NeverLabelled: 1, SameLabelElsewhere: 1, ClosePair: 1, Other: 1},
+	}
+	if len(rep.Breakdown) != len(want) {
+		t.Fatalf("breakdown = %+v, want %+v", rep.Breakdown, want)
+	}
+	for i := range want {
+		if rep.Breakdown[i] != want[i] {
+			t.Errorf("breakdown[%d] = %+v, want %+v", i, rep.Breakdown[i], want[i])
+		}
+	}
+}
