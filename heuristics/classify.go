@@ -25,6 +25,11 @@ type Result struct {
 	// shipping/billing mode when the page declared them.
 	Section string `json:"section,omitempty"`
 	Mode    string `json:"mode,omitempty"`
+	// Part names the part of the token's value the field holds, when a
+	// form splits it: "first-surname" and "second-surname" for the two
+	// family names of Spanish-speaking forms (apellido paterno and
+	// materno). Empty when the field holds the whole value.
+	Part string `json:"part,omitempty"`
 	// Evidence lists the signals that decided, strongest first.
 	Evidence []Evidence `json:"evidence,omitempty"`
 }

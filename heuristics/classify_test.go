@@ -15,6 +15,8 @@ import (
 type goldenControl struct {
 	form.Control
 	Want string `json:"want"`
+	// WantPart is the Part the control must get ("" for the whole value).
+	WantPart string `json:"want_part,omitempty"`
 }
 
 type goldenCase struct {
@@ -81,6 +83,9 @@ func TestGolden(t *testing.T) {
 				r := res[i]
 				if r.Token != want.Want {
 					t.Errorf("Classify(%s #%d %q).Token = %q, want %q (evidence %+v)", gc.Name, i, describe(&s.Controls[i]), r.Token, want.Want, r.Evidence)
+				}
+				if r.Part != want.WantPart {
+					t.Errorf("Classify(%s #%d %q).Part = %q, want %q", gc.Name, i, describe(&s.Controls[i]), r.Part, want.WantPart)
 				}
 				if r.Index != i {
 					t.Errorf("Classify(%s #%d).Index = %d", gc.Name, i, r.Index)

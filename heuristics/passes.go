@@ -19,6 +19,7 @@ type pass struct {
 var passes = []pass{
 	{"lang-sense", langSenses},
 	{"radio-group", radioGroups},
+	{"surnames", surnames},
 	{"name-pair", namePairs},
 	{"bare-name", bareNames},
 	{"address-run", addressRuns},
@@ -272,6 +273,40 @@ func localePickers(g *group) {
 	}
 	for _, k := range picks {
 		g.set(k, "", 0)
+	}
+}
+
+// surnames marks the two family-name boxes of a form that asks for the
+// first and the second surname apart (apellido paterno, apellido materno):
+// each holds its part of the family name, not the whole.
+func surnames(g *group) {
+	second, first := -1, -1
+	for k := range g.seq {
+		if g.tok(k) != "family-name" {
+			continue
+		}
+		switch g.rule(k) {
+		case "second-surname":
+			second = k
+		case "first-surname", "family-name":
+			if first < 0 {
+				first = k
+			}
+		}
+	}
+	if second < 0 {
+		return
+	}
+	if first < 0 {
+		// A second surname box with no box for the first asks for a part
+		// the form cannot be given alone.
+		g.set(second, "", 0)
+		return
+	}
+	for k, part := range map[int]string{first: "first-surname", second: "second-surname"} {
+		r := g.r(k)
+		r.Part = part
+		r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: part}}, r.Evidence...)
 	}
 }
 

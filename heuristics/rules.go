@@ -1647,11 +1647,15 @@ var rules = []rule{
 		{"id", []string{`nama tengah`}},
 	}},
 	// The second surname of Spanish and Latin American forms (the mother's)
-	// is half of the family name a profile holds whole: filling the whole
-	// family name there would repeat it. The first surname box takes it.
-	{id: "second-surname", kind: kindVeto, kinds: ckText, langs: []lang{
+	// is the second part of the family name a profile holds whole; the
+	// surnames pass marks the split so that each box gets its part.
+	{id: "second-surname", token: "family-name", kinds: ckText, langs: []lang{
 		{"es", []string{`apellido materno`, `segundo apellido`}},
 		{"pt", []string{`sobrenome materno`}},
+	}},
+	{id: "first-surname", token: "family-name", kinds: ckText, langs: []lang{
+		{"es", []string{`apellido paterno`, `primer apellido`}},
+		{"pt", []string{`sobrenome paterno`}},
 	}},
 	{id: "family-name", token: "family-name", kinds: ckText, langs: []lang{
 		{"en", []string{`last ?name`, `name ?last`, `surname`, `family ?name`, `lname`, `l name`, `sur ?name`, `^last$`, `second name`}},

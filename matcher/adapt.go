@@ -80,6 +80,14 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 		return honorificForms(v), true
 	case heuristics.ConceptBirthDate:
 		return dateForms(f, part, v, r.pc)
+	case heuristics.ConceptFamilyName:
+		if part == "first-surname" || part == "second-surname" {
+			first, second := splitSurnames(v)
+			if part == "first-surname" {
+				return one(first), first != ""
+			}
+			return one(second), second != ""
+		}
 	}
 	if isISODate(v) {
 		return dateForms(f, part, v, r.pc)

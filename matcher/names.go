@@ -62,6 +62,30 @@ var familyParticles = map[string]bool{
 	"da": true, "di": true, "du": true, "dos": true, "das": true, "do": true, "ten": true, "ter": true, "bin": true, "al": true, "zu": true,
 }
 
+// surnameParticles join the next word into a Spanish or Portuguese
+// surname ("de la Fuente", "dos Santos").
+var surnameParticles = map[string]bool{
+	"de": true, "del": true, "la": true, "las": true, "los": true, "da": true, "das": true, "do": true, "dos": true, "y": true, "e": true, "i": true,
+}
+
+// splitSurnames splits a family name written with two surnames (Spanish
+// "García López", "García de la Fuente") into the first (paternal) and the
+// second (maternal). A single surname is all first: the second is "".
+func splitSurnames(family string) (first, second string) {
+	toks := strings.Fields(family)
+	if len(toks) < 2 {
+		return family, ""
+	}
+	i := len(toks) - 1
+	for i > 1 && surnameParticles[strings.ToLower(toks[i-1])] {
+		i--
+	}
+	if i == 0 || surnameParticles[strings.ToLower(toks[0])] && i == 1 {
+		return family, ""
+	}
+	return strings.Join(toks[:i], " "), strings.Join(toks[i:], " ")
+}
+
 // nameParts is a split full name.
 type nameParts struct{ prefix, given, additional, family string }
 

@@ -67,6 +67,9 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 			if r := cls[i]; r.Concept != "" && r.Token != tok {
 				f.Evidence = append(f.Evidence, Evidence{Kind: EvidenceHeuristic, Concept: r.Concept, Token: r.Token, Strength: r.Confidence})
 			}
+			if r := cls[i]; r.Part != "" && f.Part == "" {
+				f.Part = r.Part
+			}
 		}
 		out[i] = f
 	}

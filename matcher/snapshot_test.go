@@ -1,10 +1,12 @@
 package matcher
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 )
 
 func TestFieldsFromSnapshot(t *testing.T) {
@@ -53,5 +55,59 @@ func TestFieldsFromSnapshot(t *testing.T) {
 	}
 	if FieldsFromSnapshot(nil, nil) != nil {
 		t.Error("FieldsFromSnapshot(nil) != nil")
+	}
+}
+
+// TestSurnameParts runs a Mexican form that asks for the two surnames
+// apart through extraction, classification and matching: each box gets its
+// part of the profile's family name, and a form with one surname box gets
+// it whole.
+func TestSurnameParts(t *testing.T) {
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{
+		heuristics.ConceptGivenName:  {Value: []byte(`"José"`), Confidence: 1},
+		heuristics.ConceptFamilyName: {Value: []byte(`"García de la Fuente"`), Confidence: 1},
+	}}
+	tests := []struct {
+		page string
+		want []string // value per control, "" for none
+	}{
+		{`<form><label for=a>Nombre(s)</label><input id=a><label for=b>Apellido paterno</label><input id=b><label for=c>Apellido materno</label><input id=c></form>`,
+			[]string{"José", "García", "de la Fuente"}},
+		{`<form><label for=a>Nombre</label><input id=a><label for=b>Primer apellido</label><input id=b><label for=c>Segundo apellido</label><input id=c></form>`,
+			[]string{"José", "García", "de la Fuente"}},
+		{`<form><label for=a>Nombre</label><input id=a><label for=b>Apellidos</label><input id=b></form>`,
+			[]string{"José", "García de la Fuente"}},
+	}
+	for _, tt := range tests {
+		snap, err := form.Extract(strings.NewReader(tt.page), form.ExtractOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := Match(FieldsFromSnapshot(snap, heuristics.Classify(snap)), p, Options{})
+		for i, want := range tt.want {
+			got := ""
+			if i < len(props) && props[i].Value != nil {
+				got = *props[i].Value
+			}
+			if got != want {
+				t.Errorf("%s: control %d = %q, want %q", tt.page, i, got, want)
+			}
+		}
+	}
+}
+
+func TestSplitSurnames(t *testing.T) {
+	tests := []struct{ in, first, second string }{
+		{"García López", "García", "López"},
+		{"García de la Fuente", "García", "de la Fuente"},
+		{"dos Santos Silva", "dos Santos", "Silva"},
+		{"de la Fuente", "de la Fuente", ""},
+		{"Smith", "Smith", ""},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if f, s := splitSurnames(tt.in); f != tt.first || s != tt.second {
+			t.Errorf("splitSurnames(%q) = %q, %q; want %q, %q", tt.in, f, s, tt.first, tt.second)
+		}
 	}
 }
