@@ -160,11 +160,6 @@ var senses = func() map[string][]sense {
 		"sl": {s(`^kraj$`, "address-level2")},
 		"bg": {s(`^презиме$`, "additional-name")},
 	}
-	// "Apelido" is the surname in Portugal and Portuguese-speaking Africa,
-	// a nickname in Brazil.
-	for _, r := range []string{"pt", "ao", "mz", "cv", "gw", "st", "tl"} {
-		m["pt-"+r] = []sense{s(`^apelidos?$`, "family-name")}
-	}
 	for _, r := range []string{"co", "uy", "py", "bo", "gt", "hn", "sv", "ni"} {
 		m["es-"+r] = departamento
 	}
@@ -188,8 +183,7 @@ func langSenses(g *group) {
 		for _, sn := range list {
 			if sn.re.MatchString(t) {
 				// The page's language settles the word: as sure as a
-				// plain keyword match (a low-value reading, like a
-				// nickname, no longer applies).
+				// plain keyword match, whatever the other reading's weight.
 				g.set(k, sn.token, max(g.r(k).Confidence, 0.85))
 				break
 			}
