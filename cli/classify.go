@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
@@ -23,7 +25,8 @@ type classifyLine struct {
 }
 
 // runClassify prints one JSON line per input, select and textarea of each
-// HTML file, in document order, hidden ones included.
+// HTML file ("-" reads standard input), in document order, hidden ones
+// included.
 func runClassify(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: tessera classify FILE.html...", ErrUsage)
@@ -39,7 +42,7 @@ func runClassify(ctx context.Context, env *Env, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		snap, err := extractFile(path)
+		snap, err := extractFile(path, env.Stdin)
 		if err != nil {
 			return err
 		}
@@ -60,13 +63,20 @@ func runClassify(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func extractFile(path string) (*form.Snapshot, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("classify: %w", err)
+func extractFile(path string, stdin io.Reader) (*form.Snapshot, error) {
+	var r io.Reader = stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("classify: %w", err)
+		}
+		defer f.Close()
+		r = f
 	}
-	defer f.Close()
-	snap, err := form.Extract(f, form.ExtractOptions{})
+	if r == nil {
+		r = strings.NewReader("")
+	}
+	snap, err := form.Extract(r, form.ExtractOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("classify %s: %w", path, err)
 	}
