@@ -1371,16 +1371,6 @@ var rules = []rule{
 		{"ko", []string{`주소`}},
 		{"tr", []string{`adres`}},
 		{"id", []string{`alamat`}},
-		{"is", []string{`heimilisfang`}},
-		{"ur", []string{`پتہ`}},
-		{"sw", []string{`anwani`}},
-		{"uz", []string{`manzil`}},
-		{"hy", []string{`հասցե`}},
-		{"ka", []string{`მისამართი`}},
-		{"az", []string{`unvan`}},
-		{"kk", []string{`мекенжай`}},
-		{"ky", []string{`дарек`}},
-		{"sl", []string{`naslov`}},
 	}},
 	// A street is typed: a list of addresses is a picker of saved
 	// addresses, never the street itself.
