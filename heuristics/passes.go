@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tessera-app/tessera/form"
 )
@@ -21,6 +22,7 @@ var passes = []pass{
 	{"radio-group", radioGroups},
 	{"surnames", surnames},
 	{"name-pair", namePairs},
+	{"name-row", nameRows},
 	{"bare-name", bareNames},
 	{"address-run", addressRuns},
 	{"street-alone", streetAlone},
@@ -339,6 +341,49 @@ func bareNames(g *group) {
 			g.set(k, "name", g.r(k).Confidence)
 		}
 	}
+}
+
+// nameRows splits a whole-name label over the two boxes of its row: "お名前"
+// above [山田] [太郎], "Name" beside two boxes. The second box carries no
+// words of its own (at most an example placeholder). The order is the
+// page's: family name first in Japanese, Chinese, Korean, Hungarian and
+// Vietnamese, given name first elsewhere.
+func nameRows(g *group) {
+	for k := 0; k+1 < len(g.seq); k++ {
+		if g.tok(k) != "name" || (g.rule(k) != "name" && g.rule(k) != "full-name") {
+			continue
+		}
+		next := g.c(k + 1)
+		if controlKind(next) != ckText || !g.blank(k+1) || next.LabelSource != "" && next.LabelSource != "placeholder" {
+			continue
+		}
+		if k+2 < len(g.seq) && g.blank(k+2) && controlKind(g.c(k+2)) == ckText {
+			continue // three boxes: not a first/last pair
+		}
+		first, second := "given-name", "family-name"
+		if familyFirst(g.s.Lang, g.c(k).Label) {
+			first, second = second, first
+		}
+		g.set(k, first, 0.75)
+		g.set(k+1, second, 0.75)
+		k++
+	}
+}
+
+// familyFirst reports whether a page writes the family name first: by its
+// language, or by a label in an East Asian script.
+func familyFirst(lang, label string) bool {
+	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	switch primary {
+	case "ja", "zh", "ko", "hu", "vi":
+		return true
+	}
+	for _, r := range label {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+	}
+	return false
 }
 
 // addressRuns numbers runs of street address lines: "Address" followed by
