@@ -76,7 +76,7 @@ func ruleLiterals(r *rule) ([]string, bool) {
 	var out []string
 	for _, l := range r.langs {
 		for _, w := range l.words {
-			w = strings.ReplaceAll(letterFold.Replace(fold(w)), `\b`, wordEnd)
+			w = keywordExpr(w)
 			re, err := syntax.Parse(w, syntax.Perl)
 			if err != nil {
 				return nil, false

@@ -72,7 +72,7 @@ func TestPrefilterKeepsMatchingRules(t *testing.T) {
 	for i := range rules {
 		for _, l := range rules[i].langs {
 			for _, w := range l.words {
-				w = strings.ReplaceAll(letterFold.Replace(fold(w)), `\b`, wordEnd)
+				w = keywordExpr(w)
 				re, err := syntax.Parse(w, syntax.Perl)
 				if err != nil {
 					t.Fatalf("rule %s: keyword %q: %v", rules[i].id, w, err)

@@ -1825,14 +1825,18 @@ const wordEnd = `(?:[^\pL\pN]|$)`
 // compileRule builds one regular expression for all of a rule's keywords.
 // Keywords are folded like page text so that they may be written with or
 // without diacritics.
+// keywordExpr is a keyword as it is compiled: folded like page text, and
+// with RE2's \b, which knows only ASCII word characters, spelled out so it
+// also works after Cyrillic or Greek letters.
+func keywordExpr(w string) string {
+	return strings.ReplaceAll(letterFold.Replace(fold(w)), `\b`, wordEnd)
+}
+
 func compileRule(r *rule) *regexp.Regexp {
 	var bounded, free []string
 	for _, l := range r.langs {
 		for _, w := range l.words {
-			w = letterFold.Replace(fold(w))
-			// RE2's \b knows only ASCII word characters; spell the word end
-			// out so it also works after Cyrillic or Greek letters.
-			w = strings.ReplaceAll(w, `\b`, wordEnd)
+			w = keywordExpr(w)
 			if unspaced[l.code] {
 				free = append(free, w)
 			} else {
