@@ -10,6 +10,7 @@ func TestRegionTables(t *testing.T) {
 		"US": 57, // 50 states, DC and the 6 outlying areas with USPS codes
 		"CA": 13, "AU": 8, "DE": 16, "AT": 9, "CH": 26, "ES": 19, "FR": 13, "NL": 12, "MX": 32, "BR": 27, "IN": 36, "JP": 47,
 		"CN": 34, "KR": 17, "AR": 24, "CO": 33,
+		"IT": 20 + 107, // regions, and the provinces Italian forms ask for
 	}
 	for cc, n := range complete {
 		if got := len(ByCountry()[cc]); got != n {
