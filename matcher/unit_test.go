@@ -177,7 +177,7 @@ func TestRegionsAndCountries(t *testing.T) {
 		{"JP", "東京都", "13"}, {"JP", "Tokyo", "13"}, {"ES", "Catalunya", "CT"}, {"IN", "Orissa", "OD"},
 		{"FR", "Ile-de-France", "IDF"}, {"FR", "Corsica", "20R"}, {"NL", "North Holland", "NH"}, {"NL", "Friesland", "FR"},
 		{"CN", "广东省", "GD"}, {"CN", "Inner Mongolia", "NM"}, {"KR", "서울특별시", "11"}, {"KR", "Gyeonggi", "41"},
-		{"IT", "Monza e Brianza", "MB"}, {"IT", "Mantua", "MN"}, {"IT", "Lombardia", "25"},
+		{"ES", "Gerona", "GI"}, {"ES", "Vizcaya", "BI"}, {"IT", "Monza e Brianza", "MB"}, {"IT", "Mantua", "MN"}, {"IT", "Lombardia", "25"},
 		{"AR", "Cordoba", "X"}, {"AR", "CABA", "C"}, {"CO", "Bogotá", "DC"}, {"CO", "Valle del Cauca", "VAC"},
 		{"US", "Atlantis", ""},
 	}

@@ -1,7 +1,7 @@
 // Package regions holds the first-level subdivisions (states, provinces,
 // prefectures, ...) of the countries Tessera knows, from one embedded
-// table: ISO 3166-2 codes, common abbreviations and names. Italy also has
-// its provinces, the second level, which Italian forms ask for. The matcher
+// table: ISO 3166-2 codes, common abbreviations and names. Italy and Spain
+// also have their provinces, the second level, which their forms ask for. The matcher
 // writes a stored region in the form a field wants; the heuristics
 // recognise a select of regions by its options.
 package regions

@@ -8,9 +8,11 @@ import "testing"
 func TestRegionTables(t *testing.T) {
 	complete := map[string]int{
 		"US": 57, // 50 states, DC and the 6 outlying areas with USPS codes
-		"CA": 13, "AU": 8, "DE": 16, "AT": 9, "CH": 26, "ES": 19, "FR": 13, "NL": 12, "MX": 32, "BR": 27, "IN": 36, "JP": 47,
+		"CA": 13, "AU": 8, "DE": 16, "AT": 9, "CH": 26, "ES": 19 + 50, "FR": 13, "NL": 12, "MX": 32, "BR": 27, "IN": 36, "JP": 47,
 		"CN": 34, "KR": 17, "AR": 24, "CO": 33,
-		"IT": 20 + 107, // regions, and the provinces Italian forms ask for
+		// Italy's regions and provinces, Spain's communities and provinces:
+		// the forms of both ask for the province.
+		"IT": 20 + 107,
 	}
 	for cc, n := range complete {
 		if got := len(ByCountry()[cc]); got != n {
