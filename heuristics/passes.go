@@ -353,9 +353,16 @@ func nameRows(g *group) {
 		if g.tok(k) != "name" || (g.rule(k) != "name" && g.rule(k) != "full-name") {
 			continue
 		}
-		next := g.c(k + 1)
+		cur, next := g.c(k), g.c(k+1)
+		switch cur.LabelSource {
+		case "", "placeholder", "title":
+			continue // the whole-name word must be a label the row shows
+		}
 		if controlKind(next) != ckText || !g.blank(k+1) || next.LabelSource != "" && next.LabelSource != "placeholder" {
 			continue
+		}
+		if next.Name != "" && nameStem(next.Name) != nameStem(cur.Name) {
+			continue // a box of its own ("comment", "text"), not the name's second half
 		}
 		if k+2 < len(g.seq) && g.blank(k+2) && controlKind(g.c(k+2)) == ckText {
 			continue // three boxes: not a first/last pair
@@ -369,6 +376,14 @@ func nameRows(g *group) {
 		k++
 	}
 }
+
+// nameStem is a control name without a trailing number or bracketed part:
+// "n1" and "n2", "name[0]" and "name[1]" share theirs.
+func nameStem(n string) string {
+	return stemSuffix.ReplaceAllString(strings.ToLower(n), "")
+}
+
+var stemSuffix = regexp.MustCompile(`(\[[^\]]*\]|[_.-]?\d+)$`)
 
 // familyFirst reports whether a page writes the family name first: by its
 // language, or by a label in an East Asian script.
