@@ -276,7 +276,7 @@ var rules = []rule{
 		{"de", []string{`firmen ?(anschrift|adresse)`, `geschaftsadresse`}},
 		{"fr", []string{`adresse (de l'entreprise|de la societe|professionnelle)`}},
 		{"es", []string{`direccion (de la empresa|comercial|del trabajo)`}},
-		{"it", []string{`indirizzo (aziendale|della (societa|ditta))`}},
+		{"it", []string{`indirizzo (aziendale|della (societa|ditta)|dell'azienda)`}},
 		{"pt", []string{`endereco (comercial|da empresa)`}},
 		{"nl", []string{`bedrijfsadres`}},
 	}},
@@ -289,8 +289,8 @@ var rules = []rule{
 		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`}},
 		{"de", []string{`freund(es|in)?\b`, `notfall`, `kind(es)?\b`, `ehepartner`, `begunstigt`}},
 		{"fr", []string{`ami(e)?\b`, `(d')?urgence`, `enfant`, `conjoint`, `beneficiaire`, `parrain`}},
-		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`}},
-		{"it", []string{`amico`, `emergenza`, `figlio`, `coniuge`, `beneficiario`}},
+		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`, `nino\b`, `nina\b`}},
+		{"it", []string{`amico`, `emergenza`, `figlio`, `coniuge`, `beneficiario`, `bambino`}},
 		{"pt", []string{`amigo`, `emergencia`, `filho`, `conjuge`, `beneficiario`}},
 		{"nl", []string{`vriend`, `noodcontact`, `kind\b`, `echtgeno`}},
 		{"pl", []string{`znajom`, `awaryjn`, `dziecka`, `malzon`}},
@@ -1846,7 +1846,9 @@ func compileRule(r *rule) *regexp.Regexp {
 	}
 	var alts []string
 	if len(bounded) > 0 {
-		alts = append(alts, `(?:^| )(?:`+strings.Join(bounded, "|")+`)`)
+		// A word starts after a space, or after the apostrophe of an
+		// elided article ("l'enfant", "dell'indirizzo").
+		alts = append(alts, `(?:^|[ '])(?:`+strings.Join(bounded, "|")+`)`)
 	}
 	if len(free) > 0 {
 		alts = append(alts, `(?:`+strings.Join(free, "|")+`)`)
