@@ -28,7 +28,8 @@ type Result struct {
 	// Part names the part of the token's value the field holds, when a
 	// form splits it: "first-surname" and "second-surname" for the two
 	// family names of Spanish-speaking forms (apellido paterno and
-	// materno). Empty when the field holds the whole value.
+	// materno), "postal-code-1" and "postal-code-2" for a postcode in two
+	// boxes. Empty when the field holds the whole value.
 	Part string `json:"part,omitempty"`
 	// Evidence lists the signals that decided, strongest first.
 	Evidence []Evidence `json:"evidence,omitempty"`

@@ -28,6 +28,7 @@ var passes = []pass{
 	{"street-alone", streetAlone},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
+	{"postal-split", postalSplits},
 	{"birth-date", birthDates},
 	{"card-expiry", cardExpiry},
 	{"card-fields", cardFields},
@@ -373,6 +374,36 @@ func nameRows(g *group) {
 		}
 		g.set(k, first, 0.75)
 		g.set(k+1, second, 0.75)
+		k++
+	}
+}
+
+// postalSplits marks a postcode asked in two short boxes, as Japanese
+// (〒123-4567), Portuguese (1000-001) and Polish (00-950) forms do: a
+// postcode box and the unlabelled box after it, each holding at most five
+// characters, are the two parts of one postcode.
+func postalSplits(g *group) {
+	short := func(c *form.Control) bool {
+		return c.Constraints.MaxLength >= 2 && c.Constraints.MaxLength <= 5
+	}
+	for k := 0; k+1 < len(g.seq); k++ {
+		if g.tok(k) != "postal-code" || g.r(k).Part != "" || !short(g.c(k)) {
+			continue
+		}
+		next := g.c(k + 1)
+		if controlKind(next) != ckText || !short(next) || g.r(k+1).Part != "" {
+			continue
+		}
+		// The second box says nothing of its own, or only what the
+		// first says (name="zip2"); a "-" between the boxes is no label.
+		if t := g.tok(k + 1); t != "" && t != "postal-code" || normalize(next.Label) != "" && next.LabelSource != "placeholder" {
+			continue
+		}
+		conf := g.r(k).Confidence
+		for i, part := range []string{"postal-code-1", "postal-code-2"} {
+			g.set(k+i, "postal-code", conf)
+			g.r(k + i).Part = part
+		}
 		k++
 	}
 }

@@ -75,6 +75,13 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 	case heuristics.ConceptTelephone, heuristics.ConceptFax:
 		return r.phoneForms(f, part, v, r.country())
 	case heuristics.ConceptPostalCode:
+		if part == "postal-code-1" || part == "postal-code-2" {
+			first, second := splitPostcode(v, r.country())
+			if part == "postal-code-1" {
+				return one(first), first != ""
+			}
+			return one(second), second != ""
+		}
 		return postalForms(v), true
 	case heuristics.ConceptHonorificPrefix:
 		return honorificForms(v), true
@@ -111,6 +118,26 @@ var stripSeparators = strings.NewReplacer(" ", "", "-", "")
 
 // postalForms: as stored, then without spaces or hyphens for fields whose
 // length or pattern wants the bare code (UK "SW1A 1AA", JP "100-0001").
+// postcodeSplit is where the postcodes of countries whose forms ask for
+// them in two boxes divide, when a stored postcode has no separator.
+var postcodeSplit = map[string]int{"JP": 3, "PT": 4, "PL": 2, "BR": 5, "US": 5}
+
+// splitPostcode divides a postcode into the two parts a two-box form asks
+// for: at its separator ("123-4567", "1000 001"), else where the country's
+// postcodes divide. A postcode that cannot be divided is all first part.
+func splitPostcode(v, country string) (first, second string) {
+	groups := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == ' ' || r == '‐' || r == '－' })
+	switch {
+	case len(groups) == 2:
+		return groups[0], groups[1]
+	case len(groups) == 1:
+		if n, ok := postcodeSplit[country]; ok && len(v) > n {
+			return v[:n], v[n:]
+		}
+	}
+	return v, ""
+}
+
 func postalForms(v string) forms {
 	fs := one(v)
 	bare := stripSeparators.Replace(v)

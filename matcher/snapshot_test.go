@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -108,6 +109,44 @@ func TestSplitSurnames(t *testing.T) {
 	for _, tt := range tests {
 		if f, s := splitSurnames(tt.in); f != tt.first || s != tt.second {
 			t.Errorf("splitSurnames(%q) = %q, %q; want %q, %q", tt.in, f, s, tt.first, tt.second)
+		}
+	}
+}
+
+// TestPostcodeParts runs a postcode asked in two boxes through extraction,
+// classification and matching: each box gets its part, split at the
+// stored separator or, without one, where the country's postcodes divide.
+func TestPostcodeParts(t *testing.T) {
+	tests := []struct {
+		lang          string
+		max1, max2    int
+		postcode, cc  string
+		first, second string
+	}{
+		{"ja", 3, 4, "100-0001", "JP", "100", "0001"},
+		{"ja", 3, 4, "1000001", "JP", "100", "0001"},
+		{"pt", 4, 3, "1000 001", "PT", "1000", "001"},
+		{"pt", 4, 3, "1000001", "PT", "1000", "001"},
+	}
+	for _, tt := range tests {
+		page := fmt.Sprintf(`<html lang=%q><form><label for=z>Postcode</label><input id=z name=zip1 maxlength=%d> - <input name=zip2 maxlength=%d><label for=c>City</label><input id=c name=city></form></html>`, tt.lang, tt.max1, tt.max2)
+		p := &profile.UserProfile{Concepts: map[string]profile.Entry{
+			heuristics.ConceptPostalCode:     {Value: []byte(`"` + tt.postcode + `"`), Confidence: 1},
+			heuristics.ConceptAddressCountry: {Value: []byte(`"` + tt.cc + `"`), Confidence: 1},
+		}}
+		snap, err := form.Extract(strings.NewReader(page), form.ExtractOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := Match(FieldsFromSnapshot(snap, heuristics.Classify(snap)), p, Options{})
+		for i, want := range []string{tt.first, tt.second} {
+			got := ""
+			if i < len(props) && props[i].Value != nil {
+				got = *props[i].Value
+			}
+			if got != want {
+				t.Errorf("%s (%s): box %d = %q, want %q", tt.postcode, tt.cc, i, got, want)
+			}
 		}
 	}
 }
