@@ -110,6 +110,9 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		texts:       map[*html.Node]string{},
 	}
 	x.index(doc, doc)
+	// One allocation for every control the walk will find (controls are
+	// large: growing the slice by doubling copied them over and over).
+	x.snap.Controls = make([]Control, 0, min(x.controls, maxControls))
 	if err := x.walk(doc, doc); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
@@ -180,6 +183,8 @@ type extractor struct {
 	// the controls that follow it in the same table with that form.
 	pointerForm  int
 	pointerTable *html.Node
+	// controls counts the input, select and textarea elements index saw.
+	controls int
 }
 
 type namedButton struct {
@@ -223,6 +228,10 @@ func (x *extractor) index(n, root *html.Node) {
 			continue
 		}
 		x.order[c] = len(x.order)
+		switch c.DataAtom {
+		case atom.Input, atom.Select, atom.Textarea:
+			x.controls++
+		}
 		if c.DataAtom == atom.Form && c.Namespace == "" {
 			// Numbered up front so that a form= attribute may name a form
 			// that comes later in the document.
