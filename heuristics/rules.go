@@ -268,6 +268,7 @@ var rules = []rule{
 		{"uk", []string{`номер будинку`}},
 		{"sk", []string{`supisne cislo`}},
 		{"th", []string{`บ้านเลขที่`}},
+		{"ar", []string{`رقم (المبنى|المنزل|البيت)`}},
 	}},
 	// The address of an employer or business is not the person's own
 	// address: filling the home address there is wrong.
@@ -937,6 +938,10 @@ var rules = []rule{
 		{"az", []string{`e ?poct`}},
 		{"mk", []string{`е ?пошта`}},
 		{"kk", []string{`электрондық пошта`}},
+		{"ta", []string{`மின்னஞ்சல்`}},
+		{"ne", []string{`इमेल`}},
+		{"mn", []string{`и ?мэйл`, `имэйл`}},
+		{"am", []string{`ኢሜይል`, `ኢሜል`}},
 	}},
 	{id: "tel-with-area", token: "tel", kinds: ckText, langs: []lang{
 		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`}},
@@ -1031,6 +1036,9 @@ var rules = []rule{
 		{"sw", []string{`simu\b`}},
 		{"hy", []string{`հեռախոս`}},
 		{"ka", []string{`ტელეფონი`, `მობილური`}},
+		{"ta", []string{`கைபேசி`, `தொலைபேசி`}},
+		{"mn", []string{`утас`}},
+		{"am", []string{`ስልክ`}},
 	}},
 
 	// Organisation.
@@ -1158,6 +1166,7 @@ var rules = []rule{
 		{"th", []string{`ตำบล`, `แขวง`}},
 		{"vi", []string{`phuong xa`, `^phuong$`, `^xa$`}},
 		{"zh", []string{`区县`, `区 县`, `县区`}},
+		{"ar", []string{`^الحي$`}},
 	}},
 	{id: "postal-code", token: "postal-code", langs: []lang{
 		{"en", []string{`zip`, `post ?code`, `postal ?(code|index|number|no)`, `^postal$`, `pin ?code`, `^pc$`, `eircode`}},
@@ -1209,6 +1218,8 @@ var rules = []rule{
 		{"az", []string{`poct indeksi`}},
 		{"kk", []string{`пошта индекс`}},
 		{"mk", []string{`поштенски број`}},
+		{"ta", []string{`அஞ்சல் குறியீடு`, `பின் ?கோடு`}},
+		{"mn", []string{`шуудангийн код`}},
 	}},
 	{id: "country-name", token: "country-name", kinds: ckText, langs: []lang{
 		{"en", []string{`country name`}},
@@ -1354,6 +1365,9 @@ var rules = []rule{
 		{"az", []string{`səhər`}},
 		{"kk", []string{`қала\b`}},
 		{"ky", []string{`шаар`}},
+		{"ta", []string{`நகரம்`}},
+		{"mn", []string{`^хот$`}},
+		{"am", []string{`ከተማ`}},
 	}},
 	{id: "street-address", token: "street-address", kinds: ckTextarea, langs: []lang{
 		{"en", []string{`address`, `street`}},
@@ -1451,6 +1465,10 @@ var rules = []rule{
 		{"kk", []string{`мекенжай`}},
 		{"ky", []string{`дарек`}},
 		{"sl", []string{`naslov`}},
+		{"ta", []string{`முகவரி`}},
+		{"ne", []string{`ठेगाना`}},
+		{"mn", []string{`хаяг`}},
+		{"am", []string{`አድራሻ`}},
 	}},
 
 	{id: "sex", token: "sex", kinds: ckDefault | ckChoice, langs: []lang{
@@ -1696,6 +1714,7 @@ var rules = []rule{
 		{"hy", []string{`ազգանուն`}},
 		{"ka", []string{`გვარი`}},
 		{"kk", []string{`тегі`}},
+		{"mn", []string{`^овог$`}},
 	}},
 	{id: "given-name", token: "given-name", kinds: ckText, langs: []lang{
 		{"en", []string{`first ?name`, `name ?first`, `fname`, `f name`, `given ?name`, `forename`, `^first$`, `christian name`}},
@@ -1741,6 +1760,7 @@ var rules = []rule{
 		{"hy", []string{`^անուն$`}},
 		{"ka", []string{`^სახელი$`}},
 		{"kk", []string{`^аты$`}},
+		{"mn", []string{`^нэр$`}},
 	}},
 	// The name of a thing is not the person's name: "Property name",
 	// "Product name", "Event name". (Companies, cards, users and streets
@@ -1783,6 +1803,8 @@ var rules = []rule{
 		{"bn", []string{`^নাম$`}},
 		{"sw", []string{`^jina$`}},
 		{"is", []string{`^nafn$`}},
+		{"ta", []string{`^பெயர்$`}},
+		{"am", []string{`^ስም$`}},
 	}},
 }
 
