@@ -921,7 +921,7 @@ var rules = []rule{
 		{"th", []string{`อีเมล`}},
 		{"vi", []string{`thu dien tu`}},
 		{"bg", []string{`имейл`, `електронна поща`, `е ?поща`}},
-		{"sr", []string{`е ?пошта`, `електронска пошта`}},
+		{"sr", []string{`е ?пошта`, `електронска пошта`, `imejl`, `e ?posta\b`}},
 		{"lt", []string{`el pastas`, `el pasto`}},
 		{"lv", []string{`e ?pasts`}},
 		{"fa", []string{`ایمیل`, `پست الکترونیک`}},
@@ -942,6 +942,7 @@ var rules = []rule{
 		{"ne", []string{`इमेल`}},
 		{"mn", []string{`и ?мэйл`, `имэйл`}},
 		{"am", []string{`ኢሜይል`, `ኢሜል`}},
+		{"be", []string{`электронная пошта`}},
 	}},
 	{id: "tel-with-area", token: "tel", kinds: ckText, langs: []lang{
 		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`}},
@@ -1039,6 +1040,7 @@ var rules = []rule{
 		{"ta", []string{`கைபேசி`, `தொலைபேசி`}},
 		{"mn", []string{`утас`}},
 		{"am", []string{`ስልክ`}},
+		{"be", []string{`тэлефон`}},
 	}},
 
 	// Organisation.
@@ -1220,6 +1222,7 @@ var rules = []rule{
 		{"mk", []string{`поштенски број`}},
 		{"ta", []string{`அஞ்சல் குறியீடு`, `பின் ?கோடு`}},
 		{"mn", []string{`шуудангийн код`}},
+		{"be", []string{`паштовы індэкс`}},
 	}},
 	{id: "country-name", token: "country-name", kinds: ckText, langs: []lang{
 		{"en", []string{`country name`}},
@@ -1368,6 +1371,7 @@ var rules = []rule{
 		{"ta", []string{`நகரம்`}},
 		{"mn", []string{`^хот$`}},
 		{"am", []string{`ከተማ`}},
+		{"be", []string{`^горад$`}},
 	}},
 	{id: "street-address", token: "street-address", kinds: ckTextarea, langs: []lang{
 		{"en", []string{`address`, `street`}},
@@ -1469,6 +1473,7 @@ var rules = []rule{
 		{"ne", []string{`ठेगाना`}},
 		{"mn", []string{`хаяг`}},
 		{"am", []string{`አድራሻ`}},
+		{"be", []string{`адрас`}},
 	}},
 
 	{id: "sex", token: "sex", kinds: ckDefault | ckChoice, langs: []lang{
@@ -1715,6 +1720,7 @@ var rules = []rule{
 		{"ka", []string{`გვარი`}},
 		{"kk", []string{`тегі`}},
 		{"mn", []string{`^овог$`}},
+		{"be", []string{`прозвішча`}},
 	}},
 	{id: "given-name", token: "given-name", kinds: ckText, langs: []lang{
 		{"en", []string{`first ?name`, `name ?first`, `fname`, `f name`, `given ?name`, `forename`, `^first$`, `christian name`}},
@@ -1761,6 +1767,7 @@ var rules = []rule{
 		{"ka", []string{`^სახელი$`}},
 		{"kk", []string{`^аты$`}},
 		{"mn", []string{`^нэр$`}},
+		{"be", []string{`^імя$`}},
 	}},
 	// The name of a thing is not the person's name: "Property name",
 	// "Product name", "Event name". (Companies, cards, users and streets
