@@ -188,11 +188,7 @@ func followingLabel(n *html.Node, sc *scope) string {
 			return clipEnd(collapse(text(s, nil)))
 		}
 		p := cur.Parent
-		if p == nil || p.Type != html.ElementNode || p.FirstChild == nil {
-			return ""
-		}
-		switch p.DataAtom {
-		case atom.Td, atom.Th, atom.Dd, atom.Dt, atom.Tr, atom.Table, atom.Form, atom.Body, atom.Label, atom.Template:
+		if p == nil || p.Type != html.ElementNode || labelBoundary(p) {
 			return ""
 		}
 		cur = p
@@ -258,14 +254,23 @@ func precedingText(n, root *html.Node, sc *scope) (string, *html.Node) {
 		if p == nil || p == root || p.Type != html.ElementNode {
 			return "", nil
 		}
-		switch p.DataAtom {
-		case atom.Td, atom.Th, atom.Dd, atom.Dt, atom.Tr, atom.Table,
-			atom.Form, atom.Body, atom.Label, atom.Template:
+		if labelBoundary(p) {
 			return "", p
 		}
 		cur = p
 	}
 	return "", nil
+}
+
+// labelBoundary reports whether nearby-text inference stops at container
+// n rather than climb past it: cells, rows, definitions, forms, labels.
+func labelBoundary(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Td, atom.Th, atom.Dd, atom.Dt, atom.Tr, atom.Table,
+		atom.Form, atom.Body, atom.Label, atom.Template:
+		return true
+	}
+	return false
 }
 
 func joinReversed(parts []string) string {
