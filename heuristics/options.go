@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -80,7 +81,7 @@ var regionIndex = sync.OnceValue(func() map[string][]string {
 	idx := map[string][]string{}
 	add := func(name, cc string) {
 		n := normalize(name)
-		if len([]rune(n)) < 2 || !slices.ContainsFunc([]rune(n), unicode.IsLetter) || slices.Contains(idx[n], cc) {
+		if utf8.RuneCountInString(n) < 2 || !strings.ContainsFunc(n, unicode.IsLetter) || slices.Contains(idx[n], cc) {
 			return
 		}
 		idx[n] = append(idx[n], cc)

@@ -172,9 +172,8 @@ var senses = func() map[string][]sense {
 // langSenses re-reads the words of senses by the page's language. A
 // select whose options showed what it holds keeps that reading.
 func langSenses(g *group) {
-	lang := strings.ToLower(strings.ReplaceAll(g.s.Lang, "_", "-"))
-	primary, _, _ := strings.Cut(lang, "-")
-	list := append(senses[lang], senses[primary]...)
+	lang, primary := pageLang(g.s)
+	list := slices.Concat(senses[lang], senses[primary])
 	if len(list) == 0 {
 		return
 	}
@@ -369,7 +368,7 @@ func nameRows(g *group) {
 			continue // three boxes: not a first/last pair
 		}
 		first, second := "given-name", "family-name"
-		if familyFirst(g.s.Lang, g.c(k).Label) {
+		if familyFirst(g.s, g.c(k).Label) {
 			first, second = second, first
 		}
 		g.set(k, first, 0.75)
@@ -416,11 +415,18 @@ func nameStem(n string) string {
 
 var stemSuffix = regexp.MustCompile(`(\[[^\]]*\]|[_.-]?\d+)$`)
 
+// pageLang returns the page's language tag, lower case with "-" ("pt-br"),
+// and its primary subtag ("pt").
+func pageLang(s *form.Snapshot) (tag, primary string) {
+	tag = strings.ToLower(strings.ReplaceAll(s.Lang, "_", "-"))
+	primary, _, _ = strings.Cut(tag, "-")
+	return tag, primary
+}
+
 // familyFirst reports whether a page writes the family name first: by its
 // language, or by a label in an East Asian script.
-func familyFirst(lang, label string) bool {
-	primary, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	switch primary {
+func familyFirst(s *form.Snapshot, label string) bool {
+	switch _, primary := pageLang(s); primary {
 	case "ja", "zh", "ko", "hu", "vi":
 		return true
 	}
@@ -455,11 +461,10 @@ func addressRuns(g *group) {
 		}
 		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" ||
 			k > 1 && g.rule(k-2) == "house-number" && g.tok(k-1) == "address-line2" {
-			// (Dutch forms ask postcode, house number and its addition,
-			// then the street.)
-			// A street box beside a house-number box holds the street
-			// name only: neither a full address line nor anything the
-			// profile has on its own.
+			// A street box beside a house-number box (or after house
+			// number and addition, as Dutch forms ask them) holds the
+			// street name only: neither a full address line nor anything
+			// the profile has on its own.
 			g.set(k, "", 0)
 			continue
 		}
@@ -885,25 +890,26 @@ func passwords(g *group) {
 	}
 }
 
-// cardFields reads a bare "Name" or "Number" inside a payment card block
-// (next to a card number, expiry or security code) as the card's holder or
-// number: the profile's name does not belong there.
 // vagueCode matches the card-code words that also name other codes: a
 // comment form's "security code", a "cid".
 var vagueCode = regexp.MustCompile(`(^| )(security (code|number)|cid|vcode|verification (code|number))( |$)`)
 
+// cardFields reads a bare "Name" or "Number" inside a payment card block
+// (next to a card number, expiry or security code) as the card's holder or
+// number: the profile's name does not belong there.
 func cardFields(g *group) {
 	card := func(k int) bool {
 		return k >= 0 && k < len(g.seq) && strings.HasPrefix(g.tok(k), "cc-")
 	}
-	cards := 0
-	for i := range g.out {
-		if t := g.out[i].Token; strings.HasPrefix(t, "cc-") && t != "cc-csc" {
-			cards++
-		}
+	// cardOnPage reports whether any control of the page, in any form,
+	// asks for card data other than a security code.
+	cardOnPage := func() bool {
+		return slices.ContainsFunc(g.out, func(r Result) bool {
+			return strings.HasPrefix(r.Token, "cc-") && r.Token != "cc-csc"
+		})
 	}
 	for k := range g.seq {
-		if cards == 0 && g.tok(k) == "cc-csc" && vagueCode.MatchString(g.text(k)) {
+		if g.tok(k) == "cc-csc" && vagueCode.MatchString(g.text(k)) && !cardOnPage() {
 			// "Security code" alone, with no card anywhere on the page, is
 			// the anti-spam code of a comment or sign-up form. (A saved
 			// card's code asked alone comes with the page's card fields.)
