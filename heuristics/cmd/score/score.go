@@ -345,7 +345,8 @@ func findPages(dir string) ([]*page, error) {
 }
 
 // classifyPage extracts and classifies one page in both variants and
-// returns the predicted token of every control, and the evidence.
+// returns the predicted token of every control and the evidence, and the
+// label of every control (labelKey).
 func classifyPage(p *page) (map[string][]heuristics.Result, []string, error) {
 	data, err := readLimited(p.path, form.DefaultMaxBytes)
 	if err != nil {
@@ -599,7 +600,9 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 		if err != nil {
 			return nil, err
 		}
-		labels[p], noAC[p] = ls, res[variantNoAC]
+		if breakdown != nil {
+			labels[p], noAC[p] = ls, res[variantNoAC]
+		}
 		for _, v := range []string{variantServed, variantNoAC} {
 			rs := res[v]
 			pred := func(i int) string {
