@@ -76,14 +76,22 @@ func splitSurnames(family string) (first, second string) {
 	if len(toks) < 2 {
 		return family, ""
 	}
-	i := len(toks) - 1
-	for i > 1 && surnameParticles[strings.ToLower(toks[i-1])] {
-		i--
-	}
+	i := lastNameStart(toks, surnameParticles)
 	if i == 0 || surnameParticles[strings.ToLower(toks[0])] && i == 1 {
 		return family, ""
 	}
 	return strings.Join(toks[:i], " "), strings.Join(toks[i:], " ")
+}
+
+// lastNameStart returns where the last name of toks begins: its last word
+// with the particles before it ("de la" Fuente), leaving at least the first
+// word out.
+func lastNameStart(toks []string, particles map[string]bool) int {
+	i := len(toks) - 1
+	for i > 1 && particles[strings.ToLower(toks[i-1])] {
+		i--
+	}
+	return i
 }
 
 // nameParts is a split full name.
@@ -130,10 +138,7 @@ func splitName(name, lang string) (nameParts, bool) {
 		p.family, p.given = toks[0], strings.Join(toks[1:], " ")
 		return p, true
 	}
-	i := len(toks) - 1
-	for i > 1 && familyParticles[strings.ToLower(toks[i-1])] {
-		i--
-	}
+	i := lastNameStart(toks, familyParticles)
 	p.given = toks[0]
 	p.additional = strings.Join(toks[1:i], " ")
 	p.family = strings.Join(toks[i:], " ")
