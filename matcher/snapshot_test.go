@@ -80,21 +80,30 @@ func TestSurnameParts(t *testing.T) {
 			[]string{"José", "García de la Fuente"}},
 	}
 	for _, tt := range tests {
-		snap, err := form.Extract(strings.NewReader(tt.page), form.ExtractOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		props := Match(FieldsFromSnapshot(snap, heuristics.Classify(snap)), p, Options{})
+		got := fillPage(t, tt.page, p)
 		for i, want := range tt.want {
-			got := ""
-			if i < len(props) && props[i].Value != nil {
-				got = *props[i].Value
-			}
-			if got != want {
-				t.Errorf("%s: control %d = %q, want %q", tt.page, i, got, want)
+			if got[i] != want {
+				t.Errorf("%s: control %d = %q, want %q", tt.page, i, got[i], want)
 			}
 		}
 	}
+}
+
+// fillPage runs a page through extraction, classification and matching
+// and returns the value proposed for each control ("" for none).
+func fillPage(t *testing.T, page string, p *profile.UserProfile) []string {
+	t.Helper()
+	snap, err := form.Extract(strings.NewReader(page), form.ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]string, len(snap.Controls))
+	for _, pr := range Match(FieldsFromSnapshot(snap, heuristics.Classify(snap)), p, Options{}) {
+		if pr.Value != nil && pr.Index >= 0 && pr.Index < len(vals) {
+			vals[pr.Index] = *pr.Value
+		}
+	}
+	return vals
 }
 
 func TestSplitSurnames(t *testing.T) {
@@ -134,18 +143,10 @@ func TestPostcodeParts(t *testing.T) {
 			heuristics.ConceptPostalCode:     {Value: []byte(`"` + tt.postcode + `"`), Confidence: 1},
 			heuristics.ConceptAddressCountry: {Value: []byte(`"` + tt.cc + `"`), Confidence: 1},
 		}}
-		snap, err := form.Extract(strings.NewReader(page), form.ExtractOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		props := Match(FieldsFromSnapshot(snap, heuristics.Classify(snap)), p, Options{})
+		got := fillPage(t, page, p)
 		for i, want := range []string{tt.first, tt.second} {
-			got := ""
-			if i < len(props) && props[i].Value != nil {
-				got = *props[i].Value
-			}
-			if got != want {
-				t.Errorf("%s (%s): box %d = %q, want %q", tt.postcode, tt.cc, i, got, want)
+			if got[i] != want {
+				t.Errorf("%s (%s): box %d = %q, want %q", tt.postcode, tt.cc, i, got[i], want)
 			}
 		}
 	}
