@@ -41,6 +41,8 @@ func New(cfg Config) (*App, error) {
 		"session.ping": ping,
 		"profile.list": listProfiles,
 	}
+	a.registerFillMethods()
+	a.registerCLIMethods()
 	return a, nil
 }
 
@@ -336,8 +338,10 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 		return outcome{err: nativemsg.NewError(nativemsg.CodeProtocolUnsupported, "protocol versions %v unsupported; this app speaks %d", p.Protocol, nativemsg.ProtocolVersion)}
 	}
 	kind := p.Client.Kind
-	if kind != "agent" {
-		kind = "browser"
+	switch kind {
+	case KindAgent, KindCLI:
+	default:
+		kind = KindBrowser
 	}
 	s.hello.Store(true)
 	a.mu.Lock()
