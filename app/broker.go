@@ -343,10 +343,11 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	default:
 		kind = KindBrowser
 	}
-	s.hello.Store(true)
 	a.mu.Lock()
-	a.clients[s.id] = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now()}
+	s.client = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now()}
+	a.clients[s.id] = s.client
 	a.mu.Unlock()
+	s.hello.Store(true)
 	a.changed()
 	var r HelloResult
 	r.Protocol = nativemsg.ProtocolVersion
