@@ -36,6 +36,12 @@ type ExtractOptions struct {
 	URL string
 	// Frame is recorded as Control.Frame of every control.
 	Frame string
+	// StampNonce, when set, is the nonce of the extension's snapshot: only
+	// data-tessera-ref and data-tessera-hidden values of the form
+	// "<nonce>:<ref>" and "<nonce>:<reason>" are honoured (the nonce is
+	// removed). A page cannot know the nonce, so it cannot forge a stamp; a
+	// control without a valid stamp is hidden for the reason "unmeasured".
+	StampNonce string
 	// MaxBytes caps the input size (DefaultMaxBytes when 0).
 	MaxBytes int64
 	// MaxControls caps the number of controls (DefaultMaxControls when 0).
@@ -102,6 +108,7 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	x := &extractor{
 		snap:        &Snapshot{URL: opts.URL, Forms: []Form{}, Controls: []Control{}},
 		frame:       opts.Frame,
+		nonce:       opts.StampNonce,
 		live:        opts.LiveDOM,
 		maxControls: maxControls,
 		formIndex:   map[*html.Node]int{},
@@ -168,6 +175,7 @@ type scope struct {
 type extractor struct {
 	snap        *Snapshot
 	frame       string
+	nonce       string
 	live        bool
 	maxControls int
 	formIndex   map[*html.Node]int
@@ -393,7 +401,7 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	}
 	c := Control{
 		Index:           i,
-		Ref:             ref(n, "c", i),
+		Ref:             x.controlRef(n, i),
 		FormIndex:       x.owner(n, root),
 		Tag:             n.Data,
 		Name:            attr(n, "name"),
@@ -441,7 +449,7 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	c.AriaLabelledBy = clip(x.resolveIDs(sc, attr(n, "aria-labelledby")))
 	c.AriaDescribedBy = clip(x.resolveIDs(sc, attr(n, "aria-describedby")))
 	c.Legends, c.Fieldsets = x.fieldsets(n, root)
-	c.Visibility = visibility(n, c.Type)
+	c.Visibility = x.visibility(n, c.Type)
 	if c.Type != "hidden" {
 		x.label(n, root, &c)
 	}
@@ -583,13 +591,15 @@ func (x *extractor) fieldsets(n, root *html.Node) ([]string, []Fieldset) {
 
 // visibility derives what static attributes say about whether n is seen,
 // then the extension's measurement (data-tessera-hidden) if any.
-func visibility(n *html.Node, typ string) Visibility {
+func (x *extractor) visibility(n *html.Node, typ string) Visibility {
 	var v Visibility
-	if m, ok := attrOK(n, "data-tessera-hidden"); ok {
+	if m, ok := x.stamp(n, "data-tessera-hidden"); ok {
 		v.Measured = true
 		if m = strings.TrimSpace(m); m != "" {
 			v.Hidden, v.Reason = true, m
 		}
+	} else if x.nonce != "" {
+		v.Hidden, v.Reason = true, "unmeasured"
 	}
 	hide := func(reason string) Visibility {
 		return Visibility{Hidden: true, Reason: reason, Measured: v.Measured}
@@ -694,6 +704,26 @@ func toolAttrs(n *html.Node, control bool) map[string]string {
 		}
 	}
 	return m
+}
+
+// stamp returns the value of the extension's stamp attribute key on n and
+// reports whether n has one. With a nonce, only a value carrying it counts,
+// and the nonce is removed.
+func (x *extractor) stamp(n *html.Node, key string) (string, bool) {
+	v, ok := attrOK(n, key)
+	if !ok || x.nonce == "" {
+		return v, ok
+	}
+	return strings.CutPrefix(v, x.nonce+":")
+}
+
+// controlRef returns the extension's stamp of control n, or a reference
+// synthesised from its position.
+func (x *extractor) controlRef(n *html.Node, i int) string {
+	if r, ok := x.stamp(n, "data-tessera-ref"); ok && r != "" {
+		return r
+	}
+	return "c" + strconv.Itoa(i)
 }
 
 // ref returns the extension's stamp of n, or a reference synthesised from
