@@ -72,6 +72,17 @@ type App struct {
 	nextID   uint64
 	// handlers maps each method (after hello) to its handler.
 	handlers map[string]handler
+
+	// confirms is the queue of dialogs waiting for the person.
+	confirms confirmQueue
+	// confirmTimeout is how long a dialog waits before it declines.
+	confirmTimeout time.Duration
+	// pending are the fill confirmations waiting, by confirmation id.
+	pending map[string]*pendingFill
+	// fills are the approved fills that may still continue and report.
+	fills fills
+	// scripted reports whether a test build's presenter answers dialogs.
+	scripted bool
 }
 
 // Status returns a snapshot of the app state.

@@ -36,7 +36,9 @@ func New(cfg Config) (*App, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}}
+	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
+	a.confirms.now = cfg.Now
+	a.confirmTimeout = confirmTimeout(cfg.Getenv)
 	a.handlers = map[string]handler{
 		"session.ping": ping,
 		"profile.list": listProfiles,
@@ -189,9 +191,13 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 	a.sessions[s] = struct{}{}
 	a.mu.Unlock()
 	var inflight sync.WaitGroup
+	// Requests of this connection (a fill waiting for its dialog) end with it.
+	sctx, cancel := context.WithCancel(ctx)
 	defer func() {
+		cancel()
 		c.Close()
 		inflight.Wait()
+		a.fills.dropSession(s)
 		a.mu.Lock()
 		delete(a.sessions, s)
 		_, had := a.clients[s.id]
@@ -251,7 +257,7 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		inflight.Add(1)
 		go func() {
 			defer inflight.Done()
-			out := a.call(ctx, h, s, m.Params)
+			out := a.call(sctx, h, s, m.Params)
 			// Free the slot before answering, so a client that has its
 			// answer may send the next request without meeting BUSY.
 			<-s.slots

@@ -183,8 +183,9 @@ func (q *confirmQueue) presenter() Presenter {
 }
 
 // ask queues c and waits for its decision, a timeout at c.Expires, or ctx.
-// It fills in c.ID, c.Created and c.Expires.
-func (q *confirmQueue) ask(ctx context.Context, c Confirmation, timeout time.Duration) Decision {
+// It fills in c.ID, c.Created and c.Expires, and calls queued (when not nil)
+// with the id before the confirmation can be shown.
+func (q *confirmQueue) ask(ctx context.Context, c Confirmation, timeout time.Duration, queued func(id string)) Decision {
 	q.mu.Lock()
 	q.next++
 	c.ID = "c" + strconv.FormatUint(q.next, 10)
@@ -193,6 +194,9 @@ func (q *confirmQueue) ask(ctx context.Context, c Confirmation, timeout time.Dur
 	p := &pending{c: c, done: make(chan Decision, 1)}
 	q.waiting = append(q.waiting, p)
 	q.mu.Unlock()
+	if queued != nil {
+		queued(c.ID)
+	}
 	q.showHead()
 	t := time.NewTimer(timeout)
 	defer t.Stop()

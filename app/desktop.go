@@ -98,6 +98,10 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		return fmt.Errorf("start app: %w", err)
 	}
 	defer a.Close()
+	if p := scriptedPresenter(a, env.getenv); p != nil {
+		a.setScriptedPresenter(p)
+		fmt.Fprintf(env.stderr, "tessera: TEST BUILD: dialogs are answered by TESSERA_TEST_DECISION=%s\n", env.getenv("TESSERA_TEST_DECISION"))
+	}
 	go a.watchVault(ctx, vaultCheckEvery)
 	if reason != "" {
 		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)

@@ -1,5 +1,30 @@
 package app
 
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/matcher"
+	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
+)
+
 // Client kinds a session.hello may claim.
 const (
 	KindBrowser = "browser"
@@ -7,5 +32,975 @@ const (
 	KindCLI     = "cli"
 )
 
+// Limits on what a page snapshot may hold (PROTOCOL.md §4.1). The frame
+// limit on the wire bounds the HTML; these bound the rest.
+const (
+	maxFrames     = 64
+	maxURLLen     = 8 << 10
+	maxValues     = 20000
+	maxAttention  = 40 // attention rows shown; more are counted, not listed
+	maxContinues  = 3
+	continueFor   = 60 * time.Second
+	lowConfidence = 0.7 // rows under this start unchecked
+)
+
 // registerFillMethods adds the fill-with-consent methods (PROTOCOL.md §4.1).
-func (a *App) registerFillMethods() {}
+func (a *App) registerFillMethods() {
+	a.handlers["vault.status"] = vaultStatus
+	a.handlers["form.analyse"] = analyseForm
+	a.handlers["fill.propose"] = proposeFill
+	a.handlers["fill.request"] = requestFill
+	a.handlers["fill.continue"] = continueFill
+	a.handlers["fill.report"] = reportFill
+	a.handlers["learn.request"] = requestLearn
+	if _, ok := a.handlers["vault.unlock"]; !ok {
+		a.handlers["vault.unlock"] = func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+			return a.requestUnlockScreen(s)
+		}
+	}
+}
+
+// fillVault is what the fill methods need of the vault.
+type fillVault interface {
+	Profiles() ([]profile.UserProfile, error)
+	RecordRelease(vault.Release) error
+	Learn(profileID string, obs []vault.Observation) ([]vault.LearnResult, error)
+}
+
+func (a *App) fillVault() (fillVault, *nativemsg.Error) {
+	v, ok := a.cfg.Vault.(fillVault)
+	if !ok {
+		return nil, nativemsg.NewError(nativemsg.CodeVaultUninitialized, "no vault yet: set one up in the Tessera app")
+	}
+	return v, nil
+}
+
+// PageInfo names the tab a snapshot comes from.
+type PageInfo struct {
+	Tab   int    `json:"tab"`
+	URL   string `json:"url"`
+	Title string `json:"title,omitempty"`
+}
+
+// FrameSnapshot is one frame as the extension measured it.
+type FrameSnapshot struct {
+	Frame    int                  `json:"frame"`
+	Parent   int                  `json:"parent"`
+	Origin   string               `json:"origin"`
+	URL      string               `json:"url"`
+	Nonce    string               `json:"nonce"`
+	HTML     string               `json:"html"`
+	Controls int                  `json:"controls"`
+	Values   map[string]LiveValue `json:"values,omitempty"`
+}
+
+// LiveValue is a control's value as the page holds it now.
+type LiveValue struct {
+	Value   string `json:"value"`
+	Checked bool   `json:"checked,omitempty"`
+}
+
+// pageParams are the params common to the fill methods.
+type pageParams struct {
+	Fill    string          `json:"fill,omitempty"`
+	Page    PageInfo        `json:"page"`
+	Frames  []FrameSnapshot `json:"frames"`
+	Profile string          `json:"profile,omitempty"`
+}
+
+var nonceRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
+
+func parsePage(method string, params json.RawMessage) (pageParams, *nativemsg.Error) {
+	var p pageParams
+	bad := func(format string, args ...any) (pageParams, *nativemsg.Error) {
+		return p, nativemsg.NewError(nativemsg.CodeInvalidParams, method+": "+format, args...)
+	}
+	if err := strictUnmarshal(params, &p); err != nil {
+		return bad("%v", err)
+	}
+	if len(p.Frames) == 0 || len(p.Frames) > maxFrames {
+		return bad("between 1 and %d frames required, got %d", maxFrames, len(p.Frames))
+	}
+	if len(p.Page.URL) > maxURLLen || !webURL(p.Page.URL) {
+		return bad("page.url must be an http(s) URL of at most %d bytes", maxURLLen)
+	}
+	seen := map[int]bool{}
+	nvalues := 0
+	for i, f := range p.Frames {
+		if seen[f.Frame] {
+			return bad("frame %d given twice", f.Frame)
+		}
+		seen[f.Frame] = true
+		if !nonceRE.MatchString(f.Nonce) {
+			return bad("frames[%d].nonce must be 16-128 characters of [A-Za-z0-9_-]", i)
+		}
+		if len(f.Origin) > maxURLLen || len(f.URL) > maxURLLen {
+			return bad("frames[%d]: origin or url too long", i)
+		}
+		nvalues += len(f.Values)
+	}
+	if nvalues > maxValues {
+		return bad("more than %d live values", maxValues)
+	}
+	return p, nil
+}
+
+func webURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// originOf returns scheme://host[:port] of an http(s) URL.
+func originOf(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+}
+
+// siteOf returns the registrable domain of an origin ("shop.example.co.uk"
+// → "example.co.uk"); hosts without one (IP addresses, localhost) are
+// returned whole.
+func siteOf(origin string) string {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return origin
+	}
+	host := u.Hostname()
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		return d
+	}
+	return host
+}
+
+// frameAnalysis is one frame after extraction and classification.
+type frameAnalysis struct {
+	in     FrameSnapshot
+	cross  bool
+	snap   *form.Snapshot
+	cls    []heuristics.Result
+	fields []matcher.Field
+}
+
+// analysis is a page after extraction and classification.
+type analysis struct {
+	page   PageInfo
+	origin string // of the top-level page
+	site   string
+	frames []*frameAnalysis
+}
+
+// analyse extracts and classifies every frame. It needs no vault.
+func analyse(p pageParams) (*analysis, *nativemsg.Error) {
+	an := &analysis{page: p.Page, origin: originOf(p.Page.URL)}
+	an.site = siteOf(an.origin)
+	for _, f := range p.Frames {
+		s, err := form.Extract(strings.NewReader(f.HTML), form.ExtractOptions{
+			URL: f.URL, Frame: strconv.Itoa(f.Frame), LiveDOM: true, StampNonce: f.Nonce,
+		})
+		if err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "frame %d: %v", f.Frame, err)
+		}
+		fa := &frameAnalysis{in: f, cross: f.Origin != an.origin, snap: s}
+		for i := range s.Controls {
+			c := &s.Controls[i]
+			if !c.Visibility.Measured {
+				continue
+			}
+			if v, ok := f.Values[c.Ref]; ok {
+				c.Value = v.Value
+				c.Checked = v.Checked
+			}
+		}
+		fa.cls = heuristics.Classify(s)
+		fa.fields = matcher.FieldsFromSnapshot(s, fa.cls)
+		an.frames = append(an.frames, fa)
+	}
+	return an, nil
+}
+
+// attentionReason says why control c of fa may only be filled when the
+// person ticks it, or "" when it may be offered normally.
+func attentionReason(fa *frameAnalysis, c *form.Control) string {
+	switch {
+	case c.Visibility.Hidden:
+		return c.Visibility.Reason
+	case !c.Visibility.Measured:
+		return "unmeasured"
+	case fa.cross:
+		return "cross-origin-frame"
+	}
+	return ""
+}
+
+// An AnalysedField is one field of form.analyse's result.
+type AnalysedField struct {
+	Frame      int      `json:"frame"`
+	Ref        string   `json:"ref"`
+	Label      string   `json:"label,omitempty"`
+	Concept    string   `json:"concept,omitempty"`
+	Token      string   `json:"token,omitempty"`
+	Confidence float64  `json:"confidence"`
+	Evidence   []string `json:"evidence,omitempty"`
+	Hidden     bool     `json:"hidden"`
+	Reason     string   `json:"reason,omitempty"`
+}
+
+// Analysis is the result of form.analyse.
+type Analysis struct {
+	Site   string          `json:"site"`
+	Fields []AnalysedField `json:"fields"`
+}
+
+func analyseForm(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := parsePage("form.analyse", params)
+	if e != nil {
+		return nil, e
+	}
+	an, e := analyse(p)
+	if e != nil {
+		return nil, e
+	}
+	out := Analysis{Site: an.site, Fields: []AnalysedField{}}
+	for _, fa := range an.frames {
+		for i := range fa.snap.Controls {
+			c := &fa.snap.Controls[i]
+			if c.Type == "hidden" || fa.cls[i].Concept == "" {
+				continue
+			}
+			reason := attentionReason(fa, c)
+			out.Fields = append(out.Fields, AnalysedField{
+				Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Concept: fa.cls[i].Concept,
+				Token: fa.cls[i].Token, Confidence: fa.cls[i].Confidence, Evidence: evidenceLines(c, fa.cls[i]),
+				Hidden: reason != "", Reason: reason,
+			})
+		}
+	}
+	return out, nil
+}
+
+// A candidate is one value the app could offer for one control.
+type fillCandidate struct {
+	row    Row
+	target FillField
+	// key is the approval key: concept and value.
+	key string
+}
+
+// candidates matches profile p against every frame of an and returns what
+// could be offered, fill-section rows first in page order, then the
+// attention rows. skip reports controls not to offer again (a continuation).
+func candidates(an *analysis, p *profile.UserProfile, skip func(frame int, ref string) bool) (fill, attention []fillCandidate, more int) {
+	for _, fa := range an.frames {
+		// Hidden and cross-frame fields are matched as if they were shown, so
+		// the dialog can say what they would receive; they only become
+		// attention rows.
+		fields := slices.Clone(fa.fields)
+		for i := range fields {
+			fields[i].Hidden = false
+		}
+		props := matcher.Match(fields, p, matcher.Options{})
+		for i, pr := range props {
+			if pr.Value == nil || pr.Skip != "" {
+				continue
+			}
+			c := &fa.snap.Controls[pr.Index]
+			if c.Type == "hidden" || skip != nil && skip(fa.in.Frame, c.Ref) {
+				continue
+			}
+			fc := newCandidate(fa, c, &fields[i], fa.cls[pr.Index], pr)
+			if fc.row.Section == SectionFill {
+				fill = append(fill, fc)
+			} else if len(attention) < maxAttention {
+				attention = append(attention, fc)
+			} else {
+				more++
+			}
+		}
+	}
+	return fill, attention, more
+}
+
+func newCandidate(fa *frameAnalysis, c *form.Control, f *matcher.Field, cls heuristics.Result, pr matcher.Proposal) fillCandidate {
+	value := *pr.Value
+	kind := "text"
+	shown := value
+	switch c.Type {
+	case "select-one":
+		kind = "select"
+		for _, o := range c.Options {
+			if o.Value == value {
+				shown = o.Text
+				break
+			}
+		}
+	case "radio":
+		kind = "radio"
+		if len(c.Options) > 0 && c.Options[0].Text != "" {
+			shown = c.Options[0].Text
+		}
+	case "checkbox":
+		kind = "checkbox"
+	}
+	token := cls.Token
+	advisory := true
+	for _, e := range f.Evidence {
+		if e.Concept == pr.Concept && e.Kind != matcher.EvidenceHeuristic {
+			advisory = false
+			if e.Token != "" {
+				token = e.Token
+			}
+		}
+	}
+	if f.Part != "" && token == "" {
+		token = f.Part
+	}
+	r := Row{
+		Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Value: shown,
+		Sensitive: sensitiveToken(token), Concept: pr.Concept, ConceptLabel: conceptLabel(token, pr.Concept),
+		Confidence: pr.Confidence, Advisory: advisory, Evidence: evidenceLines(c, cls), Section: SectionFill,
+	}
+	if reason := attentionReason(fa, c); reason != "" {
+		r.Section, r.Reason = SectionAttention, reason
+	} else {
+		r.Checked = pr.Confidence >= lowConfidence
+		switch {
+		case !r.Checked:
+			r.Reason = "low confidence"
+		case kind == "text" && c.Value != "" && c.Value != value:
+			// Like the browsers' autofill, never overwrite what the person
+			// typed unless they ask to.
+			r.Checked, r.Reason = false, "already filled in"
+		}
+	}
+	return fillCandidate{
+		row:    r,
+		target: FillField{Frame: fa.in.Frame, Ref: c.Ref, Kind: kind, Value: value, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
+		key:    pr.Concept + "\x00" + value,
+	}
+}
+
+func fieldLabel(c *form.Control) string {
+	for _, l := range []string{c.Label, c.AriaLabel, c.Placeholder, c.Title, c.Name, c.ID} {
+		if l = strings.TrimSpace(l); l != "" {
+			return clipRunes(l, 120)
+		}
+	}
+	return "(no label)"
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// evidenceLines says in words why c was read as its concept.
+func evidenceLines(c *form.Control, r heuristics.Result) []string {
+	var out []string
+	if ai := c.AutocompleteInfo; ai != nil && ai.Field != "" && !ai.Off {
+		out = append(out, fmt.Sprintf("the page declares autocomplete=%q", c.Autocomplete))
+	}
+	for _, e := range r.Evidence {
+		var line string
+		switch {
+		case e.Signal == "autocomplete":
+			continue
+		case strings.HasPrefix(e.Signal, "pass:"):
+			line = "its neighbours (" + strings.TrimPrefix(e.Signal, "pass:") + ")"
+		case e.Text != "":
+			line = fmt.Sprintf("%s %q", e.Signal, clipRunes(e.Text, 60))
+		default:
+			line = e.Signal
+		}
+		if e.Rule != "" {
+			line += " → rule " + e.Rule
+		}
+		out = append(out, line)
+		if len(out) == 4 {
+			break
+		}
+	}
+	return out
+}
+
+var conceptLabels = map[string]string{
+	"name": "Full name", "honorific-prefix": "Title", "given-name": "First name", "additional-name": "Middle name",
+	"family-name": "Last name", "honorific-suffix": "Suffix", "nickname": "Nickname", "email": "Email",
+	"tel": "Phone", "tel-national": "Phone (national)", "tel-country-code": "Phone country code",
+	"tel-area-code": "Phone area code", "tel-local": "Phone number", "tel-local-prefix": "Phone (first part)",
+	"tel-local-suffix": "Phone (last part)", "tel-extension": "Phone extension", "organization": "Organisation",
+	"organization-title": "Job title", "street-address": "Street address", "address-line1": "Address line 1",
+	"address-line2": "Address line 2", "address-line3": "Address line 3", "address-level1": "State / region",
+	"address-level2": "City / town", "address-level3": "District", "address-level4": "Neighbourhood",
+	"postal-code": "Postcode", "country": "Country", "country-name": "Country", "bday": "Birth date",
+	"bday-day": "Birth day", "bday-month": "Birth month", "bday-year": "Birth year", "sex": "Gender",
+	"url": "Website", "language": "Language",
+}
+
+func conceptLabel(token, concept string) string {
+	if l, ok := conceptLabels[token]; ok {
+		return l
+	}
+	if token != "" {
+		return strings.ReplaceAll(token, "-", " ")
+	}
+	if i := strings.LastIndexAny(concept, "/#:"); i >= 0 {
+		return concept[i+1:]
+	}
+	return concept
+}
+
+// sensitiveToken reports whether the dialog masks a value of this kind
+// until the person reveals it.
+func sensitiveToken(token string) bool {
+	return strings.HasPrefix(token, "bday") || token == "sex"
+}
+
+// mask returns a preview of v that shows its shape, not its content: the
+// first character of each word and its length ("Ada Lovelace" → "A•• L•••••••").
+func mask(v string) string {
+	var b strings.Builder
+	start := true
+	for _, r := range v {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if start {
+				b.WriteRune(r)
+			} else {
+				b.WriteRune('•')
+			}
+			start = false
+		default:
+			b.WriteRune(r)
+			start = true
+		}
+	}
+	return b.String()
+}
+
+// choose returns the profile to fill from: the one asked for, else the
+// first, plus the summaries for the dialog's picker.
+func (a *App) choose(v fillVault, method, id string) (*profile.UserProfile, []ProfileSummary, *nativemsg.Error) {
+	ps, err := v.Profiles()
+	if err != nil {
+		return nil, nil, vaultError(method, err)
+	}
+	if len(ps) == 0 {
+		return nil, nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: the vault has no profile yet: add one in the Tessera app", method)
+	}
+	sums := summaries(ps)
+	if id == "" {
+		return &ps[0], sums, nil
+	}
+	for i := range ps {
+		if ps[i].ID == id {
+			return &ps[i], sums, nil
+		}
+	}
+	return nil, nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: no profile %q", method, id)
+}
+
+// ProposedField is one field of fill.propose's result: a masked preview.
+type ProposedField struct {
+	Frame      int     `json:"frame"`
+	Ref        string  `json:"ref"`
+	Label      string  `json:"label"`
+	Concept    string  `json:"concept"`
+	Confidence float64 `json:"confidence"`
+	Preview    string  `json:"preview"`
+	Section    string  `json:"section"`
+	Reason     string  `json:"reason,omitempty"`
+}
+
+// Proposal is the result of fill.propose.
+type Proposal struct {
+	Site    string          `json:"site"`
+	Profile string          `json:"profile"`
+	Fields  []ProposedField `json:"fields"`
+}
+
+func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := parsePage("fill.propose", params)
+	if e != nil {
+		return nil, e
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return nil, e
+	}
+	prof, _, e := a.choose(v, "fill.propose", p.Profile)
+	if e != nil {
+		return nil, e
+	}
+	an, e := analyse(p)
+	if e != nil {
+		return nil, e
+	}
+	fill, attention, _ := candidates(an, prof, nil)
+	out := Proposal{Site: an.site, Profile: prof.ID, Fields: []ProposedField{}}
+	for _, c := range append(fill, attention...) {
+		out.Fields = append(out.Fields, ProposedField{
+			Frame: c.row.Frame, Ref: c.row.Ref, Label: c.row.Label, Concept: c.row.Concept,
+			Confidence: c.row.Confidence, Preview: mask(c.row.Value), Section: c.row.Section, Reason: c.row.Reason,
+		})
+	}
+	a.audit(v, vault.Release{Event: vault.EventProposal, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name})
+	return out, nil
+}
+
+// FillField is one approved value for one control.
+type FillField struct {
+	Frame  int    `json:"frame"`
+	Ref    string `json:"ref"`
+	Kind   string `json:"kind"`
+	Value  string `json:"value"`
+	Expect Expect `json:"expect"`
+}
+
+// Expect is what a control was when measured; the extension fills it only
+// while it still is.
+type Expect struct {
+	Name string `json:"name"`
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+// FillResult is the result of fill.request and fill.continue.
+type FillResult struct {
+	Fill    string      `json:"fill"`
+	Profile string      `json:"profile"`
+	Fields  []FillField `json:"fields"`
+}
+
+// fillState is an approved fill that may still be continued and reported.
+type fillState struct {
+	id        string
+	sess      *session
+	profile   string
+	origin    string
+	site      string
+	approved  time.Time
+	continues int
+	// keys are the concept-and-value pairs the person approved.
+	keys map[string]bool
+	// seen are the controls (frame and ref) already shown visible.
+	seen map[string]bool
+	// given are the concepts released, for the audit log.
+	given map[string]bool
+}
+
+func frameRef(frame int, ref string) string { return strconv.Itoa(frame) + "\x00" + ref }
+
+// fills holds the fills in progress, by id.
+type fills struct {
+	mu   sync.Mutex
+	next uint64
+	byID map[string]*fillState
+}
+
+func (f *fills) add(st *fillState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.byID == nil {
+		f.byID = map[string]*fillState{}
+	}
+	f.next++
+	st.id = "f" + strconv.FormatUint(f.next, 10)
+	f.byID[st.id] = st
+}
+
+// get returns fill id when it belongs to session s.
+func (f *fills) get(id string, s *session) (*fillState, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st, ok := f.byID[id]
+	if !ok || st.sess != s {
+		return nil, false
+	}
+	return st, true
+}
+
+func (f *fills) remove(id string) {
+	f.mu.Lock()
+	delete(f.byID, id)
+	f.mu.Unlock()
+}
+
+// dropSession forgets the fills of a session that ended.
+func (f *fills) dropSession(s *session) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id, st := range f.byID {
+		if st.sess == s {
+			delete(f.byID, id)
+		}
+	}
+}
+
+// pendingFill is a confirmation waiting for the person, with what each of
+// its rows would fill; a profile switch in the dialog replaces both.
+type pendingFill struct {
+	an      *analysis
+	skip    func(int, string) bool
+	targets map[string]fillCandidate // by row id
+	profile string
+}
+
+func (a *App) confirmation(kind string, an *analysis, s *session, prof *profile.UserProfile, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
+	c := Confirmation{
+		Kind: kind, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
+		Client:         ClientInfo{Kind: s.client.Kind, Name: s.client.Name, Origin: s.origin},
+		Profiles:       sums,
+		Profile:        prof.ID,
+		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
+	}
+	for _, fa := range an.frames {
+		c.Frames = append(c.Frames, FrameInfo{ID: fa.in.Frame, Origin: fa.in.Origin, CrossOrigin: fa.cross})
+	}
+	targets := map[string]fillCandidate{}
+	for i, fc := range cands {
+		fc.row.ID = "r" + strconv.Itoa(i+1)
+		c.Rows = append(c.Rows, fc.row)
+		targets[fc.row.ID] = fc
+	}
+	return c, targets
+}
+
+// rematch recomputes waiting confirmation id from another profile, for the
+// dialog's profile picker.
+func (a *App) rematch(id, profileID string) (Confirmation, error) {
+	a.mu.Lock()
+	pf := a.pending[id]
+	a.mu.Unlock()
+	if pf == nil {
+		return Confirmation{}, ErrNoConfirmation
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return Confirmation{}, errors.New(e.Message)
+	}
+	prof, _, e := a.choose(v, "switch profile", profileID)
+	if e != nil {
+		return Confirmation{}, errors.New(e.Message)
+	}
+	fill, attention, _ := candidates(pf.an, prof, pf.skip)
+	var targets map[string]fillCandidate
+	c, err := a.confirms.replace(id, func(c *Confirmation) error {
+		var n Confirmation
+		n, targets = a.confirmation(c.Kind, pf.an, &session{client: Client{Kind: c.Client.Kind, Name: c.Client.Name}, origin: c.Client.Origin}, prof, c.Profiles, append(fill, attention...))
+		c.Rows, c.Profile = n.Rows, n.Profile
+		return nil
+	})
+	if err != nil {
+		return Confirmation{}, err
+	}
+	a.mu.Lock()
+	pf.targets, pf.profile = targets, prof.ID
+	a.mu.Unlock()
+	return c, nil
+}
+
+// ask shows c and waits for the person. Without anything to show it on (a
+// headless app) the answer is a decline.
+func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) (Decision, *pendingFill) {
+	if a.confirms.presenter() == nil {
+		return Decision{Reason: DeclineNoWindow}, pf
+	}
+	var id string
+	d := a.confirms.ask(ctx, c, a.confirmTimeout, func(qid string) {
+		// Registered before the dialog shows, so a profile switch finds it.
+		id = qid
+		a.mu.Lock()
+		a.pending[qid] = pf
+		a.mu.Unlock()
+	})
+	a.mu.Lock()
+	delete(a.pending, id)
+	a.mu.Unlock()
+	return d, pf
+}
+
+func declined(method string, d Decision) *nativemsg.Error {
+	e := nativemsg.NewError(nativemsg.CodeDeclined, "%s: declined (%s)", method, d.Reason)
+	e.Data.Reason = d.Reason
+	return e
+}
+
+func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := parsePage("fill.request", params)
+	if e != nil {
+		return nil, e
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return nil, e
+	}
+	prof, sums, e := a.choose(v, "fill.request", p.Profile)
+	if e != nil {
+		if e.Data.Code == nativemsg.CodeVaultLocked {
+			a.showUnlock()
+		}
+		return nil, e
+	}
+	an, e := analyse(p)
+	if e != nil {
+		return nil, e
+	}
+	fill, attention, _ := candidates(an, prof, nil)
+	st := &fillState{sess: s, origin: an.origin, site: an.site, keys: map[string]bool{}, seen: map[string]bool{}, given: map[string]bool{}}
+	markSeen(an, st.seen)
+	if len(fill)+len(attention) == 0 {
+		// Nothing to ask about: no dialog, nothing released.
+		st.profile = prof.ID
+		a.fills.add(st)
+		return FillResult{Fill: st.id, Profile: prof.ID, Fields: []FillField{}}, nil
+	}
+	c, targets := a.confirmation(ConfirmFill, an, s, prof, sums, append(fill, attention...))
+	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
+	d, pf := a.ask(ctx, c, pf)
+	if !d.Approve {
+		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: an.origin, Site: an.site, ProfileID: pf.profile, Client: s.client.Name, Reason: d.Reason})
+		return nil, declined("fill.request", d)
+	}
+	st.profile = pf.profile
+	st.approved = a.cfg.Now()
+	a.fills.add(st)
+	out := FillResult{Fill: st.id, Profile: st.profile, Fields: a.release(v, st, pf, d, s)}
+	return out, nil
+}
+
+// release turns the approved rows of d into fill fields and records the
+// release in the audit log.
+func (a *App) release(v fillVault, st *fillState, pf *pendingFill, d Decision, s *session) []FillField {
+	a.mu.Lock()
+	targets := pf.targets
+	a.mu.Unlock()
+	out := []FillField{}
+	frames := map[int]bool{}
+	concepts := []string{}
+	for _, id := range d.Rows {
+		fc, ok := targets[id]
+		if !ok {
+			continue
+		}
+		out = append(out, fc.target)
+		st.keys[fc.key] = true
+		frames[fc.target.Frame] = true
+		if !st.given[fc.row.Concept] {
+			st.given[fc.row.Concept] = true
+			concepts = append(concepts, fc.row.Concept)
+		}
+	}
+	if len(out) > 0 {
+		var fs []string
+		for f := range frames {
+			fs = append(fs, strconv.Itoa(f))
+		}
+		slices.Sort(fs)
+		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: st.origin, Site: st.site, Frame: strings.Join(fs, ","), Concepts: concepts, ProfileID: st.profile, Client: s.client.Name, Fill: st.id})
+	}
+	return out
+}
+
+func markSeen(an *analysis, seen map[string]bool) {
+	for _, fa := range an.frames {
+		for i := range fa.snap.Controls {
+			c := &fa.snap.Controls[i]
+			if attentionReason(fa, c) == "" || c.Visibility.Hidden {
+				seen[frameRef(fa.in.Frame, c.Ref)] = true
+			}
+		}
+	}
+}
+
+func continueFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := parsePage("fill.continue", params)
+	if e != nil {
+		return nil, e
+	}
+	st, ok := a.fills.get(p.Fill, s)
+	if !ok || st.approved.IsZero() {
+		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "fill.continue: no fill %q in progress", p.Fill)
+	}
+	if st.continues >= maxContinues || a.cfg.Now().Sub(st.approved) > continueFor {
+		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "fill.continue: fill %q can no longer be continued", p.Fill)
+	}
+	st.continues++
+	an, e := analyse(p)
+	if e != nil {
+		return nil, e
+	}
+	if an.origin != st.origin {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.continue: the page is no longer on %s", st.origin)
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return nil, e
+	}
+	prof, sums, e := a.choose(v, "fill.continue", st.profile)
+	if e != nil {
+		return nil, e
+	}
+	seen := st.seen
+	skip := func(frame int, ref string) bool { return seen[frameRef(frame, ref)] }
+	fill, attention, _ := candidates(an, prof, skip)
+	markSeen(an, st.seen)
+	out := FillResult{Fill: st.id, Profile: st.profile, Fields: []FillField{}}
+	var ask []fillCandidate
+	for _, fc := range fill {
+		// Within the approval already given: the same value for the same
+		// concept, offered normally.
+		if st.keys[fc.key] && fc.row.Checked {
+			out.Fields = append(out.Fields, fc.target)
+			continue
+		}
+		ask = append(ask, fc)
+	}
+	if len(ask) > 0 {
+		c, targets := a.confirmation(ConfirmContinue, an, s, prof, sums, append(ask, attention...))
+		c.Profiles = nil // the profile was chosen for this fill
+		pf := &pendingFill{an: an, targets: targets, profile: prof.ID, skip: skip}
+		d, pf := a.ask(ctx, c, pf)
+		if d.Approve {
+			out.Fields = append(out.Fields, a.release(v, st, pf, d, s)...)
+		} else {
+			a.audit(v, vault.Release{Event: vault.EventDecline, Origin: st.origin, Site: st.site, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Reason: d.Reason})
+		}
+	}
+	return out, nil
+}
+
+// FieldOutcome is what the page did with one approved value.
+type FieldOutcome struct {
+	Frame   int    `json:"frame"`
+	Ref     string `json:"ref"`
+	Outcome string `json:"outcome"`
+}
+
+var outcomes = map[string]bool{"filled": true, "rejected": true, "gone": true, "changed": true, "hidden": true}
+
+func reportFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p struct {
+		Fill   string         `json:"fill"`
+		Fields []FieldOutcome `json:"fields"`
+	}
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: %v", err)
+	}
+	if len(p.Fields) > maxValues {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: too many fields")
+	}
+	counts := map[string]int{}
+	for _, f := range p.Fields {
+		if !outcomes[f.Outcome] {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: unknown outcome %q", f.Outcome)
+		}
+		counts[f.Outcome]++
+	}
+	st, ok := a.fills.get(p.Fill, s)
+	if !ok {
+		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "fill.report: no fill %q in progress", p.Fill)
+	}
+	a.fills.remove(st.id)
+	if v, e := a.fillVault(); e == nil && len(p.Fields) > 0 {
+		a.audit(v, vault.Release{Event: vault.EventReport, Origin: st.origin, Site: st.site, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Outcomes: counts})
+	}
+	return struct{}{}, nil
+}
+
+// audit appends r to the audit log; a failure is logged, not returned: the
+// person's decision stands whether or not the log could record it.
+func (a *App) audit(v fillVault, r vault.Release) {
+	if r.Concepts == nil {
+		r.Concepts = []string{}
+	}
+	if err := v.RecordRelease(r); err != nil {
+		fmt.Fprintf(a.cfg.Log, "tessera: audit log: %v\n", err)
+	}
+}
+
+// VaultStatus is the result of vault.status.
+type VaultStatus struct {
+	State    string `json:"state"`
+	Profiles int    `json:"profiles"`
+	Window   bool   `json:"window"`
+}
+
+func vaultStatus(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if len(params) > 0 {
+		var p struct{}
+		if err := strictUnmarshal(params, &p); err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.status: %v", err)
+		}
+	}
+	a.mu.Lock()
+	st := VaultStatus{State: a.vaultState()}
+	a.mu.Unlock()
+	st.Window = a.confirms.presenter() != nil
+	if st.State == "unlocked" {
+		if v, ok := a.cfg.Vault.(profileLister); ok {
+			if ps, err := v.Profiles(); err == nil {
+				st.Profiles = len(ps)
+			}
+		}
+	}
+	return st, nil
+}
+
+// UnlockShown is the result of a browser's vault.unlock.
+type UnlockShown struct {
+	State   string `json:"state"`
+	Shown   bool   `json:"shown"`
+	Message string `json:"message,omitempty"`
+}
+
+// requestUnlockScreen brings the window forward on its unlock screen, for
+// a browser's vault.unlock.
+func (a *App) requestUnlockScreen(s *session) (any, *nativemsg.Error) {
+	a.mu.Lock()
+	st := a.vaultState()
+	a.mu.Unlock()
+	out := UnlockShown{State: st, Shown: a.showUnlock()}
+	if !out.Shown {
+		out.Message = "Tessera runs without a window: unlock it with `tessera vault unlock --passphrase-file FILE`"
+	}
+	return out, nil
+}
+
+// An unlockShower can bring the unlock screen forward.
+type unlockShower interface{ ShowUnlock() }
+
+// showUnlock brings the unlock screen forward and reports whether there is
+// a window to do it in.
+func (a *App) showUnlock() bool {
+	p := a.confirms.presenter()
+	if u, ok := p.(unlockShower); ok {
+		u.ShowUnlock()
+		return true
+	}
+	return false
+}
+
+// setScriptedPresenter installs the testhooks presenter; the window's own
+// presenter does not replace it.
+func (a *App) setScriptedPresenter(p Presenter) {
+	a.mu.Lock()
+	a.scripted = true
+	a.mu.Unlock()
+	a.confirms.setPresenter(p)
+}
+
+// SetPresenter installs p as what shows dialogs (nil: nothing does, and
+// every request is declined), unless a test build's scripted presenter is
+// in place.
+func (a *App) SetPresenter(p Presenter) {
+	a.mu.Lock()
+	scripted := a.scripted
+	a.mu.Unlock()
+	if !scripted {
+		a.confirms.setPresenter(p)
+	}
+}

@@ -45,10 +45,12 @@ type Error struct {
 	Data    ErrorData `json:"data"`
 }
 
-// ErrorData carries the string code and, for Assist tool errors, the path.
+// ErrorData carries the string code and, for Assist tool errors, the path;
+// a DECLINED error says why in Reason.
 type ErrorData struct {
-	Code string `json:"code"`
-	Path string `json:"path,omitempty"`
+	Code   string `json:"code"`
+	Path   string `json:"path,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Data.Code, e.Message) }

@@ -1,0 +1,208 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/nyaruka/phonenumbers"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/matcher"
+	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// LearnResult is the result of learn.request.
+type LearnResult struct {
+	Saved int  `json:"saved"`
+	Asked bool `json:"asked"`
+}
+
+// learnRow is one submitted value the profile does not hold yet.
+type learnRow struct {
+	row     Row
+	concept string
+	value   string
+}
+
+// requestLearn answers learn.request: the values a page submitted that the
+// profile does not hold are offered in a learn dialog, and only the rows
+// the person approves are saved.
+func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := parsePage("learn.request", params)
+	if e != nil {
+		return nil, e
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return nil, e
+	}
+	prof, sums, e := a.choose(v, "learn.request", p.Profile)
+	if e != nil {
+		return nil, e
+	}
+	an, e := analyse(p)
+	if e != nil {
+		return nil, e
+	}
+	rows := learnRows(an, prof)
+	if len(rows) == 0 {
+		return LearnResult{}, nil
+	}
+	c := Confirmation{
+		Kind: ConfirmLearn, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
+		Client: ClientInfo{Kind: s.client.Kind, Name: s.client.Name, Origin: s.origin}, Profiles: sums, Profile: prof.ID,
+		ApproveDelayMs: int(DefaultApproveDelay.Milliseconds()),
+	}
+	for _, fa := range an.frames {
+		c.Frames = append(c.Frames, FrameInfo{ID: fa.in.Frame, Origin: fa.in.Origin, CrossOrigin: fa.cross})
+	}
+	byID := map[string]learnRow{}
+	for i, r := range rows {
+		r.row.ID = "r" + strconv.Itoa(i+1)
+		c.Rows = append(c.Rows, r.row)
+		byID[r.row.ID] = r
+	}
+	d, _ := a.ask(ctx, c, &pendingFill{an: an, profile: prof.ID})
+	if !d.Approve {
+		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		return nil, declined("learn.request", d)
+	}
+	var obs []vault.Observation
+	var concepts []string
+	for _, id := range d.Rows {
+		r, ok := byID[id]
+		if !ok {
+			continue
+		}
+		val, _ := json.Marshal(r.value)
+		obs = append(obs, vault.Observation{
+			Concept: r.concept, Value: val,
+			Source: profile.Source{Type: "form-fill", FormURL: an.origin},
+		})
+		concepts = append(concepts, r.concept)
+	}
+	if len(obs) == 0 {
+		return LearnResult{Asked: true}, nil
+	}
+	if _, err := v.Learn(prof.ID, obs); err != nil {
+		return nil, vaultError("learn.request", err)
+	}
+	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Concepts: concepts})
+	return LearnResult{Saved: len(obs), Asked: true}, nil
+}
+
+// learnRows returns the submitted values of an that profile p lacks or
+// holds otherwise: visible, measured, same-origin, non-sensitive fields with
+// a concept, one row per concept and value.
+func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
+	var out []learnRow
+	seen := map[string]bool{}
+	for _, fa := range an.frames {
+		if fa.cross {
+			continue
+		}
+		props := matcher.Match(fa.fields, p, matcher.Options{})
+		for i := range fa.snap.Controls {
+			c := &fa.snap.Controls[i]
+			cls := fa.cls[i]
+			if cls.Concept == "" || cls.Part != "" || attentionReason(fa, c) != "" || !learnable(c, cls) {
+				continue
+			}
+			value := submitted(c)
+			if value == "" {
+				continue
+			}
+			if props[i].Value != nil && *props[i].Value == value {
+				continue // the profile already gives this value here
+			}
+			concept := matcher.CanonicalConcept(cls.Concept)
+			norm := normalise(cls.Token, value, p)
+			prev := stored(p, concept)
+			if sameText(prev, norm) || seen[concept+"\x00"+norm] {
+				continue
+			}
+			seen[concept+"\x00"+norm] = true
+			out = append(out, learnRow{
+				concept: concept, value: norm,
+				row: Row{
+					Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Value: norm, Previous: prev,
+					Sensitive: sensitiveToken(cls.Token), Concept: concept, ConceptLabel: conceptLabel(cls.Token, concept),
+					Confidence: cls.Confidence, Advisory: c.AutocompleteInfo == nil || c.AutocompleteInfo.Field == "",
+					Evidence: evidenceLines(c, cls), Section: SectionFill, Checked: cls.Confidence >= lowConfidence,
+				},
+			})
+		}
+	}
+	return out
+}
+
+// learnable reports whether a submitted value of c may be saved: never a
+// password, one-time code, payment or username field, nor a choice that
+// was not made.
+func learnable(c *form.Control, cls heuristics.Result) bool {
+	if heuristics.IsSensitiveToken(cls.Token) || c.Type == "password" || c.Type == "hidden" || c.Type == "file" {
+		return false
+	}
+	switch c.Type {
+	case "checkbox", "submit", "button", "reset", "image":
+		return false
+	case "radio":
+		return c.Checked
+	}
+	return true
+}
+
+// submitted is the value c was submitted with, in the form a profile
+// stores: a select's option text, except for countries whose option values
+// are codes.
+func submitted(c *form.Control) string {
+	v := strings.TrimSpace(c.Value)
+	if c.Type == "radio" && len(c.Options) > 0 {
+		return strings.TrimSpace(c.Options[0].Value)
+	}
+	if c.Type == "select-one" {
+		for _, o := range c.Options {
+			if o.Value == c.Value && len(o.Value) != 2 {
+				return strings.TrimSpace(o.Text)
+			}
+		}
+	}
+	return v
+}
+
+// normalise puts a submitted value in the profile's canonical shape where
+// one exists: E.164 phone numbers.
+func normalise(token, v string, p *profile.UserProfile) string {
+	if token != "tel" {
+		return v
+	}
+	region := strings.ToUpper(stored(p, matcher.CanonicalConcept(heuristics.ConceptAddressCountry)))
+	if len(region) != 2 {
+		region = ""
+	}
+	num, err := phonenumbers.Parse(v, region)
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return v
+	}
+	return phonenumbers.Format(num, phonenumbers.E164)
+}
+
+func stored(p *profile.UserProfile, concept string) string {
+	for k, e := range p.Concepts {
+		if matcher.CanonicalConcept(k) == concept {
+			if s, ok := e.StringValue(); ok {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+func sameText(a, b string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
+}

@@ -1,0 +1,101 @@
+//go:build testhooks
+
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// The testhooks build tag compiles a presenter that answers every dialog
+// from TESSERA_TEST_DECISION, for the end-to-end tests that drive a real
+// browser against a headless app. Release builds never contain it
+// (testhooks_off.go): there, TESSERA_TEST_DECISION means nothing.
+//
+//	TESSERA_TEST_DECISION=approve   press Approve on the dialog exactly as
+//	                                presented: the rows checked by default
+//	TESSERA_TEST_DECISION=deny      press Deny
+//	TESSERA_TEST_DECISION=timeout   answer nothing; the dialog times out
+//	TESSERA_TEST_CONFIRM_TIMEOUT=2s how long a dialog waits (Go duration)
+//	TESSERA_TEST_EVENTS=FILE        one JSON line per event: presented,
+//	                                decided, withdrawn, unlock (t: unix ns)
+
+func confirmTimeout(getenv func(string) string) time.Duration {
+	if getenv != nil {
+		if d, err := time.ParseDuration(getenv("TESSERA_TEST_CONFIRM_TIMEOUT")); err == nil && d > 0 {
+			return d
+		}
+	}
+	return DefaultConfirmTimeout
+}
+
+type scripted struct {
+	a        *App
+	decision string
+	mu       sync.Mutex
+	events   *os.File
+}
+
+func scriptedPresenter(a *App, getenv func(string) string) Presenter {
+	d := getenv("TESSERA_TEST_DECISION")
+	switch d {
+	case "approve", "deny", "timeout":
+	default:
+		return nil
+	}
+	p := &scripted{a: a, decision: d}
+	if f := getenv("TESSERA_TEST_EVENTS"); f != "" {
+		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+			p.events = fh
+		}
+	}
+	return p
+}
+
+func (p *scripted) event(name string, c Confirmation) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.events == nil {
+		return
+	}
+	checked := 0
+	for _, r := range c.Rows {
+		if r.Checked {
+			checked++
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"event": name, "id": c.ID, "kind": c.Kind, "rows": len(c.Rows), "checked": checked, "site": c.Site, "t": time.Now().UnixNano()})
+	fmt.Fprintf(p.events, "%s\n", b)
+}
+
+// Present answers c as TESSERA_TEST_DECISION says.
+func (p *scripted) Present(c Confirmation) {
+	p.event("presented", c)
+	var d Decision
+	switch p.decision {
+	case "approve":
+		d = Decision{ID: c.ID, Approve: true}
+		for _, r := range c.Rows {
+			if r.Checked {
+				d.Rows = append(d.Rows, r.ID)
+			}
+		}
+	case "deny":
+		d = Decision{ID: c.ID, Reason: DeclineDenied}
+	default:
+		return
+	}
+	go func() {
+		p.event("decided", c)
+		p.a.confirms.decide(d)
+	}()
+}
+
+// Withdraw notes a dialog that left unanswered.
+func (p *scripted) Withdraw(id string) { p.event("withdrawn", Confirmation{ID: id}) }
+
+// ShowUnlock notes a request for the unlock screen.
+func (p *scripted) ShowUnlock() { p.event("unlock", Confirmation{}) }
