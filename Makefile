@@ -29,6 +29,12 @@ bench:
 bench-roundtrip:
 	go run -tags e2e ./e2e/cmd/bench-roundtrip
 
+# Host process start to first relayed frame, and its peak RSS, beside the
+# echo host (issue 12). ARGS: -n, -tessera build/bin/tessera, -check.
+.PHONY: bench-start
+bench-start:
+	go run ./e2e/cmd/bench-start $(ARGS)
+
 CORPUS ?= ../shared/corpus
 score:
 	go run ./heuristics/cmd/score -corpus $(CORPUS)

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -20,8 +21,10 @@ import (
 	"golang.org/x/text/message"
 )
 
-// printer renders validator messages.
-var printer = message.NewPrinter(language.English)
+// printer renders validator messages. It is made on first use, like every
+// table of this package: a process start must not pay for what it may
+// never use.
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // MaxArgsBytes caps the JSON arguments of one tool call.
 const MaxArgsBytes = 1 << 20
@@ -229,7 +232,7 @@ func leafProblems(e *jsonschema.ValidationError) []ParamProblem {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		param := paramOf(e.InstanceLocation)
-		msg := e.ErrorKind.LocalizedString(printer)
+		msg := e.ErrorKind.LocalizedString(printer())
 		switch k := e.ErrorKind.(type) {
 		case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
 			for _, c := range e.Causes {
@@ -455,20 +458,22 @@ func stringify(v any) any {
 
 // HTML value syntaxes: a value outside them is sanitised to "" by the
 // browser, so the call would silently lose it.
-var htmlValueRE = map[string]*regexp.Regexp{
-	"date":           regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`),
-	"time":           regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$`),
-	"datetime-local": regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$`),
-	"month":          regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])$`),
-	"week":           regexp.MustCompile(`^[0-9]{4,}-W(0[1-9]|[1-4][0-9]|5[0-3])$`),
-	"color":          regexp.MustCompile(`^#[0-9a-fA-F]{6}$`),
-	"email":          regexp.MustCompile(`^[a-zA-Z0-9.!#$%&'*+/=?^_{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`),
-}
+var htmlValueRE = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"date":           regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`),
+		"time":           regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$`),
+		"datetime-local": regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$`),
+		"month":          regexp.MustCompile(`^[0-9]{4,}-(0[1-9]|1[0-2])$`),
+		"week":           regexp.MustCompile(`^[0-9]{4,}-W(0[1-9]|[1-4][0-9]|5[0-3])$`),
+		"color":          regexp.MustCompile(`^#[0-9a-fA-F]{6}$`),
+		"email":          regexp.MustCompile(`^[a-zA-Z0-9.!#$%&'*+/=?^_{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`),
+	}
+})
 
 // htmlValueValid reports whether v is a valid value string for an input of
 // type typ (types without a syntax accept anything).
 func htmlValueValid(typ, v string) bool {
-	re, ok := htmlValueRE[typ]
+	re, ok := htmlValueRE()[typ]
 	return !ok || re.MatchString(v)
 }
 

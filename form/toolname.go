@@ -2,7 +2,6 @@ package form
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 )
@@ -279,12 +278,12 @@ func asciiLower(s string) string {
 }
 
 // htmlFloatRE is HTML's "valid floating-point number".
-var htmlFloatRE = regexp.MustCompile(`^-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
+var htmlFloatRE = lazyRE(`^-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
 
 // parseHTMLFloat parses a valid floating-point number; anything else (and
 // values beyond float64) reads as absent.
 func parseHTMLFloat(s string) (float64, bool) {
-	if !htmlFloatRE.MatchString(s) {
+	if !htmlFloatRE().MatchString(s) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The two declarative WebMCP dialects.
@@ -51,9 +52,15 @@ func (e *ToolError) Error() string {
 // Unwrap returns the sentinel error (ErrDuplicateTool, ...).
 func (e *ToolError) Unwrap() error { return e.Err }
 
+// lazyRE returns a function that compiles expr on its first call and
+// returns the same expression on every call.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 var (
-	toolnameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-	draftRE    = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+	toolnameRE = lazyRE(`^[A-Za-z0-9_.-]{1,128}$`)
+	draftRE    = lazyRE(`^[A-Za-z0-9_.-]{1,64}$`)
 )
 
 // A Catalog is the set of declarative tools of one document, in the order
@@ -155,7 +162,7 @@ func Tools(s *Snapshot) (Catalog, error) {
 		f := &s.Forms[i]
 		if name, ok := f.Attrs["toolname"]; ok && name != "" {
 			if _, hasDesc := f.Attrs["tooldescription"]; hasDesc {
-				if !toolnameRE.MatchString(name) {
+				if !toolnameRE().MatchString(name) {
 					errs = append(errs, &ToolError{Name: name, Refs: []string{f.Ref}, Err: ErrInvalidToolName})
 				} else {
 					add(toolnameTool(s, f))
@@ -163,7 +170,7 @@ func Tools(s *Snapshot) (Catalog, error) {
 			}
 		}
 		if name, ok := f.Attrs["tool-name"]; ok {
-			if !draftRE.MatchString(name) {
+			if !draftRE().MatchString(name) {
 				errs = append(errs, &ToolError{Name: name, Refs: []string{f.Ref}, Err: ErrInvalidToolName})
 				continue
 			}
@@ -175,7 +182,7 @@ func Tools(s *Snapshot) (Catalog, error) {
 	for i := range s.Tools {
 		e := &s.Tools[i]
 		name := e.Attrs["tool-name"]
-		if !draftRE.MatchString(name) {
+		if !draftRE().MatchString(name) {
 			errs = append(errs, &ToolError{Name: name, Refs: []string{e.Ref}, Err: ErrInvalidToolName})
 			continue
 		}

@@ -1,8 +1,6 @@
 package heuristics
 
 import (
-	"regexp"
-
 	"github.com/tessera-app/tessera/form"
 )
 
@@ -187,13 +185,13 @@ var optionalData = map[string]bool{
 
 // optionalWord matches the words that mark a box optional, in the supported
 // languages, over normalized text.
-var optionalWord = regexp.MustCompile(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln\S*|valfri(tt)?|frivillig(t)?|valgfri(tt?)?|valinnainen|vapaaehtoinen|nepovinn\S*|nem kotelezo|προαιρετικ\S*|необязательн\S*|необов'язков\S*|opsional|tidak wajib|istege bagli|opsiyonel|khong bat buoc|niet verplicht|nicht erforderlich|non obbligatorio|no obligatorio|nao obrigatorio|اختياري|לא חובה|אופציונלי)(?: |$)|任意|选填|可选|選填|선택`)
+var optionalWord = lazyRE(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln\S*|valfri(tt)?|frivillig(t)?|valgfri(tt?)?|valinnainen|vapaaehtoinen|nepovinn\S*|nem kotelezo|προαιρετικ\S*|необязательн\S*|необов'язков\S*|opsional|tidak wajib|istege bagli|opsiyonel|khong bat buoc|niet verplicht|nicht erforderlich|non obbligatorio|no obligatorio|nao obrigatorio|اختياري|לא חובה|אופציונלי)(?: |$)|任意|选填|可选|選填|선택`)
 
 // saysOptional reports whether a control's label, aria-label or
 // placeholder marks it optional.
 func saysOptional(c *form.Control) bool {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
-		if t != "" && optionalWord.MatchString(normalize(t)) {
+		if t != "" && optionalWord().MatchString(normalize(t)) {
 			return true
 		}
 	}
@@ -357,7 +355,7 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 	}
 	best, at := r, len(text)+1
 	for id := range addressPart {
-		rr := rulesByID[id]
+		rr := ruleByID(id)
 		if rr.kinds&kind == 0 {
 			continue
 		}

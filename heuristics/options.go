@@ -1,7 +1,6 @@
 package heuristics
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,7 +107,7 @@ var regionIndex = sync.OnceValue(func() map[string][]string {
 // monthPrefixes are the first three letters (folded) of month names in the
 // supported languages; monthWords are month names in scripts where a
 // prefix is not a word.
-var monthPrefixes = func() map[string]bool {
+var monthPrefixes = sync.OnceValue(func() map[string]bool {
 	set := map[string]bool{}
 	for _, l := range []string{
 		"jan feb mar apr may jun jul aug sep oct nov dec", // en, sv, nl, da, no
@@ -133,7 +132,7 @@ var monthPrefixes = func() map[string]bool {
 		}
 	}
 	return set
-}()
+})
 
 // genderWords and honorificWords are option texts (folded, lower case) of
 // gender and title pickers, comma-separated so entries may hold spaces.
@@ -147,16 +146,18 @@ var genderWords = wordSet("male, female, m, f, man, woman, men, women, mann, fra
 var honorificWords = wordSet("mr, mrs, ms, miss, mx, dr, prof, herr, frau, m, mme, mlle, sr, sra, srta, sig, sig ra, " +
 	"signor, signora, dhr, mevr, pan, pani, hr, fr, г н, г жа, господин, госпожа, bay, bayan, bapak, ibu, sdr, sdri")
 
-// wordSet normalizes a comma-separated list into a set, so entries match
-// normalized option texts.
-func wordSet(s string) map[string]bool {
-	set := map[string]bool{}
-	for _, w := range strings.Split(s, ",") {
-		if w = normalize(w); w != "" {
-			set[w] = true
+// wordSet returns the set of a comma-separated list, normalized on first
+// use so entries match normalized option texts.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		set := map[string]bool{}
+		for _, w := range strings.Split(s, ",") {
+			if w = normalize(w); w != "" {
+				set[w] = true
+			}
 		}
-	}
-	return set
+		return set
+	})
 }
 
 // optionTexts returns the normalized texts of a select's options, without
@@ -189,10 +190,10 @@ func optionShape(c *form.Control) shape {
 		}
 		o := c.Options[0]
 		switch {
-		case genderWords[normalize(o.Text)] && len(o.Text) > 1 || genderWords[normalize(o.Value)] && len(o.Value) > 1:
+		case genderWords()[normalize(o.Text)] && len(o.Text) > 1 || genderWords()[normalize(o.Value)] && len(o.Value) > 1:
 			// Single letters ("M", "F") say little on one radio button.
 			return shapeGender
-		case honorificWords[normalize(o.Text)]:
+		case honorificWords()[normalize(o.Text)]:
 			return shapeHonorific
 		}
 		return shapeNone
@@ -209,7 +210,7 @@ func optionShape(c *form.Control) shape {
 	states := map[string]int{} // options naming a region, by country
 	var nums []int
 	for i, t := range texts {
-		if dialCode.MatchString(raws[i]) {
+		if dialCode().MatchString(raws[i]) {
 			dial++
 		}
 		if ct := countryText(t); countryNames()[ct] || countryNames()[stripParen(ct)] {
@@ -221,10 +222,10 @@ func optionShape(c *form.Control) shape {
 		if isMonth(t) {
 			month++
 		}
-		if genderWords[t] {
+		if genderWords()[t] {
 			gender++
 		}
-		if honorificWords[t] {
+		if honorificWords()[t] {
 			honor++
 		}
 		if v, err := strconv.Atoi(values[i]); err == nil && len(values[i]) == 4 && v >= 1900 && v <= 2100 {
@@ -257,7 +258,7 @@ func optionShape(c *form.Control) shape {
 
 // dialCode matches a calling code in an option's raw text ("+49",
 // "(+1)"), which normalize would drop.
-var dialCode = regexp.MustCompile(`\+ ?\d{1,4}\b`)
+var dialCode = lazyRE(`\+ ?\d{1,4}\b`)
 
 // numericShape recognises day (1-31), month (1-12) and year lists.
 func numericShape(nums []int, n int) shape {
@@ -299,7 +300,8 @@ func isMonth(t string) bool {
 	if len(r) < 3 {
 		return false
 	}
-	return monthPrefixes[string(r[:3])] || (len(r) >= 4 && monthPrefixes[string(r[:4])])
+	months := monthPrefixes()
+	return months[string(r[:3])] || (len(r) >= 4 && months[string(r[:4])])
 }
 
 // countryText drops the numbers from a normalized option text, leaving

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/tessera-app/tessera/form"
@@ -152,7 +153,7 @@ type sense struct {
 // town (Polish "kraj" is the country), Bulgarian "презиме" the father's
 // name (Serbian "презиме" is the surname), and "departamento" the state in
 // the Spanish of countries divided into departments (elsewhere a flat).
-var senses = func() map[string][]sense {
+var senses = sync.OnceValue(func() map[string][]sense {
 	s := func(re, tok string) sense { return sense{regexp.MustCompile(re), tok} }
 	departamento := []sense{s(`^departamento$`, "address-level1")}
 	kraj := []sense{s(`^kraj$`, "address-level1")}
@@ -167,13 +168,13 @@ var senses = func() map[string][]sense {
 		m["es-"+r] = departamento
 	}
 	return m
-}()
+})
 
 // langSenses re-reads the words of senses by the page's language. A
 // select whose options showed what it holds keeps that reading.
 func langSenses(g *group) {
 	lang, primary := pageLang(g.s)
-	list := slices.Concat(senses[lang], senses[primary])
+	list := slices.Concat(senses()[lang], senses()[primary])
 	if len(list) == 0 {
 		return
 	}
@@ -320,7 +321,7 @@ func surnames(g *group) {
 // Slovak "Meno", Russian and Ukrainian "Имя"/"Ім'я", Greek "Όνομα", the
 // South Slavic "Име"/"Ime", Turkish "Ad"/"İsim", Vietnamese "Tên", Persian
 // "نام", Thai "ชื่อ", each alone or as "your ...". Text is normalized.
-var bareName = regexp.MustCompile(`^(your |votre |vase |twoje |tvoje |ваше |ваш )?(nom|nume|jmeno|imie|meno|имя|ім'я|ονομα|име|ime|ad|adi|adiniz|isim|ten|نام|ชื่อ)$`)
+var bareName = lazyRE(`^(your |votre |vase |twoje |tvoje |ваше |ваш )?(nom|nume|jmeno|imie|meno|имя|ім'я|ονομα|име|ime|ad|adi|adiniz|isim|ten|نام|ชื่อ)$`)
 
 // bareNames reads a lone bare name word as the whole name: with no box for
 // the other part of the name anywhere in the form, "Nom" or "Имя" asks
@@ -337,7 +338,7 @@ func bareNames(g *group) {
 		return
 	}
 	for k := range g.seq {
-		if t := g.tok(k); (t == "given-name" || t == "family-name") && bareName.MatchString(g.text(k)) {
+		if t := g.tok(k); (t == "given-name" || t == "family-name") && bareName().MatchString(g.text(k)) {
 			g.set(k, "name", g.r(k).Confidence)
 		}
 	}
@@ -410,10 +411,10 @@ func postalSplits(g *group) {
 // nameStem is a control name without a trailing number or bracketed part:
 // "n1" and "n2", "name[0]" and "name[1]" share theirs.
 func nameStem(n string) string {
-	return stemSuffix.ReplaceAllString(strings.ToLower(n), "")
+	return stemSuffix().ReplaceAllString(strings.ToLower(n), "")
 }
 
-var stemSuffix = regexp.MustCompile(`(\[[^\]]*\]|[_.-]?\d+)$`)
+var stemSuffix = lazyRE(`(\[[^\]]*\]|[_.-]?\d+)$`)
 
 // pageLang returns the page's language tag, lower case with "-" ("pt-br"),
 // and its primary subtag ("pt").
@@ -561,7 +562,7 @@ func labelParts(text string) []string {
 			// "Country/Region" names one field, not a row of two.
 			continue
 		}
-		r := rulesByID[id]
+		r := ruleByID(id)
 		if loc := r.re.FindStringIndex(text); loc != nil {
 			found = append(found, at{loc[0], r.token})
 		}
@@ -646,9 +647,9 @@ func short(c *form.Control) bool {
 // datePart matches words naming a day, month or year part of a date, in the
 // supported languages.
 var (
-	dayPart   = regexp.MustCompile(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|日|일|gun|hari|tgl)(?: |$)`)
-	monthPart = regexp.MustCompile(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|月|월|ay|bulan|bln)(?: |$)`)
-	yearPart  = regexp.MustCompile(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anno|jaar|rok|ar|год|年|년|yil|tahun|thn)(?: |$)`)
+	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|日|일|gun|hari|tgl)(?: |$)`)
+	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|月|월|ay|bulan|bln)(?: |$)`)
+	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anno|jaar|rok|ar|год|年|년|yil|tahun|thn)(?: |$)`)
 )
 
 // partOf names the date part a control asks for, from its option shape,
@@ -712,11 +713,11 @@ func wordPart(texts ...string) (part string, whole bool) {
 			return "", true
 		}
 		switch {
-		case dayPart.MatchString(n):
+		case dayPart().MatchString(n):
 			return "day", false
-		case monthPart.MatchString(n):
+		case monthPart().MatchString(n):
 			return "month", false
-		case yearPart.MatchString(n):
+		case yearPart().MatchString(n):
 			return "year", false
 		}
 	}
@@ -727,7 +728,7 @@ func wordPart(texts ...string) (part string, whole bool) {
 // and the year of a date together: the format of one box taking a whole
 // date.
 func wholeDate(n string) bool {
-	return dayPart.MatchString(n) && monthPart.MatchString(n) && yearPart.MatchString(n)
+	return dayPart().MatchString(n) && monthPart().MatchString(n) && yearPart().MatchString(n)
 }
 
 // birthDates splits a birth date asked in parts (three selects or boxes)
@@ -832,7 +833,7 @@ func dateOrder(g *group, run, unnamed []int, parts map[string]int) bool {
 
 // combinedDate matches the text of one box that takes month and year
 // together ("MM / YY", "month/year"): it is not half of a pair.
-var combinedDate = regexp.MustCompile(`(?:^| )(?:mm|month|monat|mois|mes)\s?(?:yy|yyyy|aa|jj|year|jahr)\b`)
+var combinedDate = lazyRE(`(?:^| )(?:mm|month|monat|mois|mes)\s?(?:yy|yyyy|aa|jj|year|jahr)\b`)
 
 // cardExpiry splits an expiry date asked in two parts into month and year.
 func cardExpiry(g *group) {
@@ -849,7 +850,7 @@ func cardExpiry(g *group) {
 			continue
 		}
 		j := k + 1
-		if !(g.blank(j) || strings.HasPrefix(g.tok(j), "cc-exp")) || combinedDate.MatchString(g.text(k)) {
+		if !(g.blank(j) || strings.HasPrefix(g.tok(j), "cc-exp")) || combinedDate().MatchString(g.text(k)) {
 			continue
 		}
 		a, b := partOf(g.c(k)), partOf(g.c(j))
@@ -892,7 +893,7 @@ func passwords(g *group) {
 
 // vagueCode matches the card-code words that also name other codes: a
 // comment form's "security code", a "cid".
-var vagueCode = regexp.MustCompile(`(^| )(security (code|number)|cid|vcode|verification (code|number))( |$)`)
+var vagueCode = lazyRE(`(^| )(security (code|number)|cid|vcode|verification (code|number))( |$)`)
 
 // cardFields reads a bare "Name" or "Number" inside a payment card block
 // (next to a card number, expiry or security code) as the card's holder or
@@ -909,7 +910,7 @@ func cardFields(g *group) {
 		})
 	}
 	for k := range g.seq {
-		if g.tok(k) == "cc-csc" && vagueCode.MatchString(g.text(k)) && !cardOnPage() {
+		if g.tok(k) == "cc-csc" && vagueCode().MatchString(g.text(k)) && !cardOnPage() {
 			// "Security code" alone, with no card anywhere on the page, is
 			// the anti-spam code of a comment or sign-up form. (A saved
 			// card's code asked alone comes with the page's card fields.)
@@ -923,11 +924,11 @@ func cardFields(g *group) {
 		switch {
 		case g.tok(k) == "name" || g.tok(k) == "given-name" && g.text(k) == "name":
 			g.set(k, "cc-name", 0.8)
-		case g.tok(k) == "" && bareNumber.MatchString(g.text(k)) && g.c(k).Tag == "input":
+		case g.tok(k) == "" && bareNumber().MatchString(g.text(k)) && g.c(k).Tag == "input":
 			g.set(k, "cc-number", 0.75)
 		}
 	}
 }
 
 // bareNumber matches a control named only "number" (in a card block).
-var bareNumber = regexp.MustCompile(`^(number|num|no|nummer|numero|numer|номер)$`)
+var bareNumber = lazyRE(`^(number|num|no|nummer|numero|numer|номер)$`)

@@ -27,12 +27,9 @@ type prefilterIndex struct {
 	always []int      // rules without starting literals
 }
 
-var prefilter prefilterIndex
-
-// buildPrefilter indexes the starting literals of every rule's keywords. It
-// runs after the rules are compiled.
-func buildPrefilter() {
-	prefilter = prefilterIndex{pairs: map[[2]byte][]lit{}}
+// buildPrefilter indexes the starting literals of every rule's keywords.
+func buildPrefilter(rules []rule) prefilterIndex {
+	prefilter := prefilterIndex{pairs: map[[2]byte][]lit{}}
 	for i := range rules {
 		lits, ok := ruleLiterals(&rules[i])
 		if !ok {
@@ -48,6 +45,7 @@ func buildPrefilter() {
 			prefilter.pairs[k] = append(prefilter.pairs[k], lit{s, i})
 		}
 	}
+	return prefilter
 }
 
 // candidates marks in into the rules that may match text.

@@ -105,11 +105,12 @@ func TestPrefilterKeepsMatchingRules(t *testing.T) {
 
 func checkPrefilter(t *testing.T, text string) {
 	t.Helper()
+	tab := table()
 	var cand [maxRules]bool
-	prefilter.candidates(text, cand[:len(rules)])
-	for i := range rules {
-		if !cand[i] && rules[i].re.MatchString(text) {
-			t.Errorf("prefilter skips rule %s, which matches %q", rules[i].id, text)
+	tab.prefilter.candidates(text, cand[:len(tab.rules)])
+	for i := range tab.rules {
+		if !cand[i] && tab.rules[i].re.MatchString(text) {
+			t.Errorf("prefilter skips rule %s, which matches %q", tab.rules[i].id, text)
 		}
 	}
 }
@@ -117,11 +118,12 @@ func checkPrefilter(t *testing.T, text string) {
 // TestPrefilterSkips fails when the prefilter stops filtering: most rules
 // have starting literals, and a plain label leaves most rules out.
 func TestPrefilterSkips(t *testing.T) {
-	if n := len(prefilter.always); n > len(rules)/4 {
+	tab := table()
+	if n := len(tab.prefilter.always); n > len(rules)/4 {
 		t.Errorf("%d of %d rules have no starting literal", n, len(rules))
 	}
 	var cand [maxRules]bool
-	prefilter.candidates("first name", cand[:len(rules)])
+	tab.prefilter.candidates("first name", cand[:len(rules)])
 	n := 0
 	for _, c := range cand[:len(rules)] {
 		if c {

@@ -2,7 +2,9 @@ package heuristics
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // A ruleKind says what a keyword rule's match means for filling.
@@ -1821,12 +1823,25 @@ var rules = []rule{
 // says so) but not predicted unless the page's autocomplete names them.
 const lowValue = 0.45
 
-// rulesByID indexes rules by id, for structural passes and tests.
-var rulesByID = map[string]*rule{}
+// A ruleTable is the rule table ready to match: a copy of rules with every
+// expression compiled, the index by id and the prefilter.
+type ruleTable struct {
+	rules     []rule
+	byID      map[string]*rule
+	prefilter prefilterIndex
+}
 
-func init() {
-	for i := range rules {
-		r := &rules[i]
+// table returns the compiled rule table, built on first use. Compiling the
+// keyword expressions takes tens of milliseconds and tens of megabytes; a
+// process that only relays frames or prints its version must not pay that
+// at start (issue 12).
+var table = sync.OnceValue(func() *ruleTable {
+	if len(rules) > maxRules {
+		panic("heuristics: more rules than maxRules")
+	}
+	t := &ruleTable{rules: slices.Clone(rules), byID: make(map[string]*rule, len(rules))}
+	for i := range t.rules {
+		r := &t.rules[i]
 		r.re = compileRule(r)
 		r.long = r.re.Copy()
 		r.long.Longest()
@@ -1836,12 +1851,21 @@ func init() {
 		if r.weight == 0 {
 			r.weight = 1
 		}
-		rulesByID[r.id] = r
+		t.byID[r.id] = r
 	}
-	if len(rules) > maxRules {
-		panic("heuristics: more rules than maxRules")
-	}
-	buildPrefilter()
+	t.prefilter = buildPrefilter(t.rules)
+	return t
+})
+
+// ruleByID returns the compiled rule with the given id, for structural
+// passes.
+func ruleByID(id string) *rule { return table().byID[id] }
+
+// lazyRE returns a function that compiles expr on its first call and
+// returns the same expression on every call: package-level expressions
+// compiled at init would cost every process start.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // maxRules bounds the rule table, so that a match's candidate set lives on
@@ -1898,13 +1922,14 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 	if text == "" {
 		return nil
 	}
+	t := table()
 	var cand [maxRules]bool
-	prefilter.candidates(text, cand[:len(rules)])
+	t.prefilter.candidates(text, cand[:len(t.rules)])
 	if rightmost {
 		var best, weak *rule
 		bestStart, bestEnd := 0, -1
-		for i := range rules {
-			r := &rules[i]
+		for i := range t.rules {
+			r := &t.rules[i]
 			if r.kinds&kind == 0 || !cand[i] {
 				continue
 			}
@@ -1931,8 +1956,8 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 		}
 		return best
 	}
-	for i := range rules {
-		r := &rules[i]
+	for i := range t.rules {
+		r := &t.rules[i]
 		if r.kinds&kind == 0 || !cand[i] {
 			continue
 		}
