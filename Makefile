@@ -29,6 +29,12 @@ bench:
 bench-roundtrip:
 	go run -tags e2e ./e2e/cmd/bench-roundtrip
 
+# A 50-field form filled in the real browser: trigger -> dialog and approve
+# -> filled, p50/p99 over 50 runs (e2e/README.md).
+.PHONY: bench-fill
+bench-fill:
+	go run -tags e2e,testhooks ./e2e/cmd/bench-fill $(ARGS)
+
 # Host process start to first relayed frame, and its peak RSS, beside the
 # echo host (issue 12). ARGS: -n, -tessera build/bin/tessera, -check.
 .PHONY: bench-start

@@ -49,12 +49,17 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if err := buildFill(ctx, root, dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	if _, err := os.Stat(Chromium()); err != nil {
 		fmt.Fprintf(os.Stderr, "chromium not found (%v): run scripts/deps-debian.sh or set TESSERA_CHROMIUM\n", err)
 		return 1
 	}
 	code := m.Run()
 	StopStrays(art.Tessera)
+	StopStrays(fillArt.tessera)
 	return code
 }
 

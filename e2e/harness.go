@@ -71,31 +71,31 @@ func Build(ctx context.Context, root, dir string) (Artifacts, error) {
 		EchoHost:  filepath.Join(dir, "echohost"),
 		Extension: filepath.Join(dir, "extension"),
 	}
-	goBuild := func(out, pkg string) error {
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
-		}
-		return nil
-	}
-	if err := goBuild(a.Tessera, "."); err != nil {
+	if err := BuildTessera(ctx, root, a.Tessera, ""); err != nil {
 		return a, err
 	}
-	if err := goBuild(a.EchoHost, "./e2e/echohost"); err != nil {
-		return a, err
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", a.EchoHost, "./e2e/echohost")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return a, fmt.Errorf("go build ./e2e/echohost: %w\n%s", err, b)
 	}
+	return a, BuildExtension(ctx, root, a.Extension)
+}
+
+// BuildExtension writes the extension's test build into out. It needs
+// `npm install` to have run in extension/.
+func BuildExtension(ctx context.Context, root, out string) error {
 	extDir := filepath.Join(root, "extension")
 	if _, err := os.Stat(filepath.Join(extDir, "node_modules")); err != nil {
-		return a, fmt.Errorf("extension dependencies missing: run `npm install --no-audit --no-fund` in %s", extDir)
+		return fmt.Errorf("extension dependencies missing: run `npm install --no-audit --no-fund` in %s", extDir)
 	}
-	cmd := exec.CommandContext(ctx, "node", "build.mjs", "--test", "--outdir", a.Extension)
+	cmd := exec.CommandContext(ctx, "node", "build.mjs", "--test", "--outdir", out)
 	cmd.Dir = extDir
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return a, fmt.Errorf("build extension: %w\n%s", err, b)
+		return fmt.Errorf("build extension: %w\n%s", err, b)
 	}
-	return a, nil
+	return nil
 }
 
 // Install registers tessera as the native host for a Chromium profile the

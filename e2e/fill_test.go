@@ -1,0 +1,540 @@
+//go:build e2e && linux
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// fillArt holds what TestMain built for the fill tests.
+var fillArt struct {
+	// tessera is built with -tags testhooks: its dialogs are answered by
+	// TESSERA_TEST_DECISION.
+	tessera string
+	// bundles holds the built React page; pages the static test pages.
+	bundles, pages string
+	profile        string
+	passphrase     string
+}
+
+// buildFill builds the testhooks app and the React test page into dir.
+func buildFill(ctx context.Context, root, dir string) error {
+	fillArt.tessera = filepath.Join(dir, "tessera-testhooks")
+	if err := BuildTessera(ctx, root, fillArt.tessera, "testhooks"); err != nil {
+		return err
+	}
+	fillArt.bundles = filepath.Join(dir, "pages")
+	if err := BuildPages(ctx, root, fillArt.bundles); err != nil {
+		return err
+	}
+	td := filepath.Join(root, "e2e", "testdata")
+	fillArt.pages = filepath.Join(td, "pages")
+	fillArt.profile = filepath.Join(td, "profile.json")
+	fillArt.passphrase = filepath.Join(td, "passphrase.txt")
+	return nil
+}
+
+// syncBuffer is a bytes.Buffer safe for the app's writes and the test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// fillEnv is one test's world for fills: a vault holding the test profile,
+// the testhooks app answering dialogs with one decision, the test pages,
+// and a browser with the extension connected to the app.
+type fillEnv struct {
+	w      *World
+	app    *App
+	appLog *syncBuffer
+	b      *Browser
+	sw     context.Context
+	pages  *Pages
+}
+
+// newFillEnv sets the world up, starts the app with decision (and the
+// dialog timeout confirmTimeout, "" for the default), unlocks the vault
+// through the app and connects a browser.
+func newFillEnv(t *testing.T, decision, confirmTimeout string) *fillEnv {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	base, err := os.MkdirTemp("", "tsr-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	f := &fillEnv{appLog: &syncBuffer{}}
+	if f.w, err = NewWorld(fillArt.tessera, base, fillArt.passphrase); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.w.Setup(ctx, fillArt.profile); err != nil {
+		t.Fatalf("vault set-up: %v", err)
+	}
+	if f.pages, err = ServePages(fillArt.bundles, fillArt.pages); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.pages.Close)
+	if f.app, err = f.w.StartApp(AppOptions{Decision: decision, ConfirmTimeout: confirmTimeout, Log: f.appLog}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.app.Stop()
+		if t.Failed() {
+			t.Logf("app log:\n%s", f.appLog.String())
+			if evs, err := f.app.ReadEvents(); err == nil {
+				t.Logf("app dialog events: %+v", evs)
+			}
+		}
+	})
+	if err := f.w.Unlock(ctx); err != nil {
+		t.Fatalf("unlock the vault through the running app: %v", err)
+	}
+	udd, err := os.MkdirTemp(base, "u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Install(ctx, f.w.Tessera, udd); err != nil {
+		t.Fatal(err)
+	}
+	var blog syncBuffer
+	if f.b, err = StartBrowser(context.Background(), BrowserConfig{Extension: art.Extension, UserDataDir: udd, Env: f.w.Env(), Log: &blog}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.b.Close()
+		if t.Failed() {
+			t.Logf("browser output:\n%s", blog.String())
+		}
+	})
+	f.sw = serviceWorker(t, f.b)
+	waitState(t, f.sw, "connected")
+	return f
+}
+
+// open opens path of the test pages in a new tab, loaded; the tab closes
+// with the test.
+func (f *fillEnv) open(t *testing.T, path string) (tab context.Context, url string) {
+	t.Helper()
+	url = f.pages.URL + path
+	tab, cancel, err := f.b.Tab(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cancel)
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.readyState === 'complete'`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("%s never loaded: %v", url, err)
+	}
+	return tab, url
+}
+
+// fill runs a fill of the tab at url through globalThis.tessera.fill.
+func (f *fillEnv) fill(t *testing.T, url string) FillResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(f.sw, 90*time.Second)
+	defer cancel()
+	r, err := Fill(ctx, url)
+	if err != nil {
+		t.Fatalf("tessera.fill(%s): %v", url, err)
+	}
+	t.Logf("fill result: %+v", r)
+	return r
+}
+
+func readPage(t *testing.T, tab context.Context) PageState {
+	t.Helper()
+	st, err := ReadPage(tab)
+	if err != nil {
+		t.Fatalf("read page: %v", err)
+	}
+	return st
+}
+
+// The test profile's values (testdata/profile.json).
+const (
+	name     = "Ada Lovelace"
+	given    = "Ada"
+	family   = "Lovelace"
+	email    = "ada@example.org"
+	line1    = "500 Market St"
+	line2    = "Suite 300"
+	city     = "San Francisco"
+	region   = "CA"
+	postcode = "94105"
+	country  = "US"
+	birth    = "1990-12-10"
+	// tel is matched on digits: a page may get the number in its own
+	// country's format ("(415) 555-0134", "+1 415-555-0134").
+	tel = "tel:4155550134"
+	// street is a one-line street address: it starts with line 1 and
+	// holds line 2 ("500 Market St, Suite 300").
+	street = "street"
+)
+
+var nonDigit = regexp.MustCompile(`\D`)
+
+// valueOK reports whether a control's value got is what want asks for.
+func valueOK(want, got string) bool {
+	switch {
+	case strings.HasPrefix(want, "tel:"):
+		return strings.HasSuffix(nonDigit.ReplaceAllString(got, ""), strings.TrimPrefix(want, "tel:"))
+	case want == street:
+		return strings.HasPrefix(got, line1) && strings.Contains(got, line2)
+	}
+	return got == want
+}
+
+// checkPage checks that every control listed in want holds its value, that
+// every other control of the page (frames and shadow roots included) is
+// still empty, and that no control left empty received an input or change
+// event.
+func checkPage(t *testing.T, st PageState, want map[string]string) {
+	t.Helper()
+	keys := make([]string, 0, len(st.Values))
+	for k := range st.Values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for k := range want {
+		if _, ok := st.Values[k]; !ok {
+			t.Errorf("control %q is not on the page (controls: %d)", k, len(keys))
+		}
+	}
+	touched := map[string]bool{}
+	for _, e := range st.Events {
+		if _, k, ok := strings.Cut(e, ":"); ok {
+			touched[k] = true
+		}
+	}
+	wrong := 0
+	for _, k := range keys {
+		got := st.Values[k]
+		w, listed := want[k]
+		switch {
+		case listed && w != "" && !valueOK(w, got):
+			t.Errorf("%s = %q, want %q", k, got, w)
+		case (!listed || w == "") && got != "":
+			if wrong++; wrong <= 20 {
+				t.Errorf("%s = %q, want it left empty", k, got)
+			}
+		case (!listed || w == "") && touched[k]:
+			if wrong++; wrong <= 20 {
+				t.Errorf("%s received input/change events but must not be filled", k)
+			}
+		}
+	}
+	if wrong > 20 {
+		t.Errorf("… %d controls in all filled or touched that must not be", wrong)
+	}
+}
+
+// filledWant counts the controls want expects a value in.
+func filledWant(want map[string]string) int {
+	n := 0
+	for _, w := range want {
+		if w != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFillPages fills each test page with the dialog approved as presented
+// and checks what the page (and React's state) holds: the profile's values
+// in the fields a person sees, nothing anywhere else.
+func TestFillPages(t *testing.T) {
+	f := newFillEnv(t, "approve", "")
+	cases := []struct {
+		name, path string
+		want       map[string]string
+		// outcomes other than "filled" are expected (the page changes
+		// approved fields under the fill).
+		hostile bool
+		check   func(t *testing.T, tab context.Context, st PageState)
+	}{
+		{name: "checkout", path: "/checkout.html", want: map[string]string{
+			"email": email, "phone": tel, "fullname": name, "addr1": line1, "addr2": line2, "city": city,
+			"region": region, "postcode": postcode, "country": country,
+			// Payment: never from the profile.
+			"ccname": "", "ccnumber": "", "ccexp": "", "cvc": "",
+		}},
+		{name: "registration", path: "/register.html", want: map[string]string{
+			"first": given, "last": family, "email": email, "dob": birth,
+			"password": "", "password2": "", "news": "",
+		}},
+		{name: "registration with date selects", path: "/register-dob.html", want: map[string]string{
+			"name": name, "email": email, "password": "",
+			"dob_day": "10", "dob_month": "12", "dob_year": "1990",
+		}},
+		{name: "country reveals regions", path: "/country-regions.html", want: map[string]string{
+			"country": country, "name": name, "street": line1, "street2": line2, "city": city,
+			"region": region, "postcode": postcode,
+		}},
+		{name: "react", path: "/react.html", want: map[string]string{
+			"fullName": name, "email": email, "phone": tel, "street": street, "city": city,
+			"postcode": postcode, "country": country, "birthDate": birth,
+		}, check: checkReactState},
+		{name: "same-origin iframe", path: "/iframe.html", want: map[string]string{
+			"booking/name": name, "booking/email": email, "booking/phone": tel, "booking/street": street,
+			"booking/city": city, "booking/state": region, "booking/zip": postcode,
+		}},
+		{name: "open shadow root", path: "/shadow.html", want: map[string]string{
+			"contact/given": given, "contact/family": family, "contact/email": email, "contact/phone": tel,
+			"contact/message": "",
+		}},
+		{name: "hostile", path: "/hostile.html", hostile: true, want: map[string]string{
+			// The two fields a person sees and nothing changes: filled.
+			"name": name, "city": city,
+		}, check: checkHostile},
+		{name: "forged stamps and 5000 decoys", path: "/forged.html", want: map[string]string{
+			"name": name, "email": email,
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, url := f.open(t, tc.path)
+			if tc.hostile {
+				if _, err := Eval[any](tab, `window.__arm()`); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := f.fill(t, url)
+			// Let late page handlers (React's re-render, the region rows
+			// built on change) run before reading.
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`new Promise((r) => setTimeout(() => r(true), 100))`)); err != nil {
+				t.Fatal(err)
+			}
+			st := readPage(t, tab)
+			if r.Status != "filled" {
+				t.Errorf("fill status = %q (reason %q), want filled", r.Status, r.Reason)
+			}
+			if n := r.Count("filled"); n != filledWant(tc.want) {
+				t.Errorf("fill reported %d fields filled, want %d: %+v", n, filledWant(tc.want), r.Fields)
+			}
+			if !tc.hostile {
+				for _, fo := range r.Fields {
+					if fo.Outcome != "filled" {
+						t.Errorf("field %+v: outcome %q, want filled", fo, fo.Outcome)
+					}
+				}
+			}
+			checkPage(t, st, tc.want)
+			if tc.check != nil {
+				tc.check(t, tab, st)
+			}
+		})
+	}
+
+	// The audit log: releases to the test site only, never a payment or
+	// password concept, and what the pages accepted.
+	f.app.Stop()
+	rs, err := f.w.Releases()
+	if err != nil {
+		t.Fatalf("read the audit log: %v", err)
+	}
+	var releases, reports int
+	for _, r := range rs {
+		switch r.Event {
+		case vault.EventRelease, "":
+			releases++
+			if r.Origin != f.pages.URL {
+				t.Errorf("release to %q, want only %q: %+v", r.Origin, f.pages.URL, r)
+			}
+			for _, c := range r.Concepts {
+				if strings.Contains(c, "password") || strings.Contains(c, "credit") || strings.Contains(c, "cc-") {
+					t.Errorf("release of %q: %+v", c, r)
+				}
+			}
+		case vault.EventReport:
+			reports++
+		case vault.EventDecline:
+			t.Errorf("a decline in an approve-only run: %+v", r)
+		}
+	}
+	if releases < len(cases) || reports < len(cases) {
+		t.Errorf("audit log has %d releases and %d reports, want at least %d of each: %+v", releases, reports, len(cases), rs)
+	}
+}
+
+// checkReactState checks that React's own state holds what the DOM shows.
+func checkReactState(t *testing.T, tab context.Context, st PageState) {
+	t.Helper()
+	state, err := Eval[map[string]string](tab, `window.__reactState`)
+	if err != nil {
+		t.Fatalf("read React state: %v", err)
+	}
+	pre, err := Eval[string](tab, `document.getElementById('state').textContent`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rendered map[string]string
+	if err := json.Unmarshal([]byte(pre), &rendered); err != nil {
+		t.Fatalf("rendered state %q: %v", pre, err)
+	}
+	for k, v := range st.Values {
+		if state[k] != v {
+			t.Errorf("React state %s = %q, DOM shows %q", k, state[k], v)
+		}
+		if rendered[k] != v {
+			t.Errorf("React rendered %s = %q, DOM shows %q", k, rendered[k], v)
+		}
+	}
+}
+
+// checkHostile checks that the page really changed the approved fields
+// under the fill (else the test would not test it).
+func checkHostile(t *testing.T, tab context.Context, st PageState) {
+	t.Helper()
+	swapped, err := Eval[bool](tab, `window.__swapped === true && document.getElementById('swap_email').type === 'password'`)
+	if err != nil || !swapped {
+		t.Errorf("the page never swapped its fields (the extension's stamps were not seen): %v", err)
+	}
+	for _, fr := range []string{"xframe/", "lframe/"} {
+		if o := st.Frames[fr]; o == "" || o == "unreadable" {
+			t.Errorf("cross-origin frame %s did not answer the reader (%q)", fr, o)
+		}
+	}
+}
+
+// TestFillDenied: the person denies; nothing reaches the page and the audit
+// log records the decline, with no release.
+func TestFillDenied(t *testing.T) {
+	testDeclined(t, "deny", "", "denied")
+}
+
+// TestFillTimeout: nobody answers; the dialog declines itself.
+func TestFillTimeout(t *testing.T) {
+	testDeclined(t, "timeout", "2s", "timeout")
+}
+
+func testDeclined(t *testing.T, decision, timeout, reason string) {
+	f := newFillEnv(t, decision, timeout)
+	tab, url := f.open(t, "/checkout.html")
+	r := f.fill(t, url)
+	if r.Status != "declined" || r.Reason != reason {
+		t.Errorf("fill = %+v, want status declined, reason %q", r, reason)
+	}
+	if n := r.Count("filled"); n != 0 {
+		t.Errorf("declined fill reports %d fields filled", n)
+	}
+	checkPage(t, readPage(t, tab), nil)
+	f.app.Stop()
+	rs, err := f.w.Releases()
+	if err != nil {
+		t.Fatalf("read the audit log: %v", err)
+	}
+	declines := 0
+	for _, rel := range rs {
+		switch rel.Event {
+		case vault.EventDecline:
+			declines++
+			if rel.Reason != reason || rel.Origin != f.pages.URL || len(rel.Concepts) != 0 {
+				t.Errorf("decline record = %+v, want reason %q, origin %s, no concepts", rel, reason, f.pages.URL)
+			}
+		case vault.EventRelease, "", vault.EventReport:
+			t.Errorf("audit log has %q after a decline: %+v", rel.Event, rel)
+		}
+	}
+	if declines != 1 {
+		t.Errorf("audit log has %d declines, want 1: %+v", declines, rs)
+	}
+}
+
+// TestLearn: a person types new details and submits; the app offers to
+// learn them. Approved, the profile holds the new values (never the
+// password); declined, it is unchanged.
+func TestLearn(t *testing.T) {
+	for _, tc := range []struct {
+		decision string
+		learnt   bool
+	}{{"approve", true}, {"deny", false}} {
+		t.Run(tc.decision, func(t *testing.T) {
+			f := newFillEnv(t, tc.decision, "")
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			before, err := f.w.ProfileJSON(ctx, "home")
+			if err != nil {
+				t.Fatalf("profile show through the app: %v", err)
+			}
+			const newEmail, newPhone, secret = "ada.king@example.org", "+1 415 555 0199", "Analytical-Engine-1843"
+			tab, _ := f.open(t, "/learn.html")
+			// Typed as a person types: real key events.
+			if err := chromedp.Do(tab,
+				chromedp.SendKeys("#name", name),
+				chromedp.SendKeys("#email", newEmail),
+				chromedp.SendKeys("#phone", newPhone),
+				chromedp.SendKeys("#password", secret),
+				chromedp.Click("#save"),
+			); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById('received') !== null`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+				t.Fatalf("the form was not submitted: %v", err)
+			}
+			if _, err := f.app.WaitEvent("decided", 1, 30*time.Second); err != nil {
+				t.Fatalf("no learn dialog was decided: %v", err)
+			}
+			var after json.RawMessage
+			for deadline := time.Now().Add(10 * time.Second); ; {
+				if after, err = f.w.ProfileJSON(ctx, "home"); err != nil {
+					t.Fatal(err)
+				}
+				if !tc.learnt || bytes.Contains(after, []byte(newEmail)) || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if bytes.Contains(after, []byte(secret)) {
+				t.Errorf("the password was learnt: %s", after)
+			}
+			if tc.learnt {
+				if !bytes.Contains(after, []byte(newEmail)) {
+					t.Errorf("approved learn: profile lacks the new email %q: %s", newEmail, after)
+				}
+				if !bytes.Contains([]byte(nonDigit.ReplaceAllString(string(after), "")), []byte("4155550199")) {
+					t.Errorf("approved learn: profile lacks the new phone %q: %s", newPhone, after)
+				}
+			} else if !sameJSON(before, after) {
+				t.Errorf("declined learn changed the profile:\nbefore %s\nafter  %s", before, after)
+			}
+			f.app.Stop()
+			rs, err := f.w.Releases()
+			if err != nil {
+				t.Fatalf("read the audit log: %v", err)
+			}
+			want := vault.EventNoLearn
+			if tc.learnt {
+				want = vault.EventLearn
+			}
+			if !slices.ContainsFunc(rs, func(r vault.Release) bool { return r.Event == want }) {
+				t.Errorf("audit log has no %q record: %+v", want, rs)
+			}
+		})
+	}
+}
