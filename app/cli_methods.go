@@ -1,5 +1,400 @@
 package app
 
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/passphrase"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// While the app runs it holds the vault's exclusive lock, so the command
+// line scripts it through these methods (PROTOCOL.md §4.2): `tessera vault`
+// and `tessera profile` say hello with client kind "cli" and act here. Only
+// cli sessions are served; any other gets FORBIDDEN. The methods act through
+// the window's own bindings (UI), so the passphrase rule, the keyring
+// fallback and the state broadcast are the window's. Passphrases arrive in
+// params only; no error or log line carries one.
+
 // registerCLIMethods adds the methods served to `cli` sessions
-// (PROTOCOL.md §4.2): the CLI scripting the running app.
-func (a *App) registerCLIMethods() {}
+// (PROTOCOL.md §4.2): the CLI scripting the running app. vault.unlock is
+// shared with browsers: a non-cli session gets whatever vault.unlock was
+// registered before (the fill methods' unlock screen).
+func (a *App) registerCLIMethods() {
+	a.handlers["vault.unlock"] = unlockFor(a.handlers["vault.unlock"])
+	for method, h := range map[string]handler{
+		"vault.init":     cliVaultInit,
+		"vault.lock":     cliVaultLock,
+		"profile.import": cliProfileImport,
+		"profile.set":    cliProfileSet,
+		"profile.show":   cliProfileShow,
+		"profile.export": cliProfileExport,
+	} {
+		a.handlers[method] = cliOnly(method, h)
+	}
+}
+
+// cliOnly serves h to cli sessions and answers FORBIDDEN to any other.
+func cliOnly(method string, h handler) handler {
+	return func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+		if s.client.Kind != KindCLI {
+			return nil, forbidden(method)
+		}
+		return h(ctx, a, s, params)
+	}
+}
+
+// unlockFor returns vault.unlock: a cli session unlocks with the passphrase
+// (or the app's keyring); any other session is served by other, or refused
+// when there is none.
+func unlockFor(other handler) handler {
+	return func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+		if s.client.Kind == KindCLI {
+			return cliVaultUnlock(ctx, a, s, params)
+		}
+		if other == nil {
+			return nil, forbidden("vault.unlock")
+		}
+		return other(ctx, a, s, params)
+	}
+}
+
+func forbidden(method string) *nativemsg.Error {
+	return nativemsg.NewError(nativemsg.CodeForbidden, "%s is served to the tessera command line only", method)
+}
+
+// StateResult is the result of vault.init, vault.unlock and vault.lock.
+type StateResult struct {
+	State string `json:"state"`
+}
+
+// PassphraseParams are the params of vault.init and vault.unlock: without
+// a passphrase the app's keyring is used.
+type PassphraseParams struct {
+	Passphrase string `json:"passphrase,omitempty"`
+}
+
+func cliVaultInit(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p PassphraseParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.init: %v", err)
+	}
+	u := newUI(a)
+	if p.Passphrase != "" {
+		if _, err := u.SetUpVault(p.Passphrase, p.Passphrase); err != nil {
+			return nil, cliError("vault.init", err)
+		}
+		return StateResult{a.vaultState()}, nil
+	}
+	v, err := u.vault()
+	if err == nil {
+		err = v.Init(vault.InitOptions{Keyring: true})
+	}
+	if err != nil {
+		return nil, cliError("vault.init", err)
+	}
+	u.vaultChanged()
+	return StateResult{a.vaultState()}, nil
+}
+
+func cliVaultUnlock(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p PassphraseParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.unlock: %v", err)
+	}
+	u := newUI(a)
+	var err error
+	if p.Passphrase != "" {
+		_, err = u.Unlock(p.Passphrase)
+	} else {
+		_, err = u.UnlockWithKeyring()
+	}
+	if err != nil {
+		return nil, cliError("vault.unlock", err)
+	}
+	return StateResult{a.vaultState()}, nil
+}
+
+func cliVaultLock(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if len(params) > 0 {
+		var p struct{}
+		if err := strictUnmarshal(params, &p); err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.lock: %v", err)
+		}
+	}
+	if _, err := newUI(a).Lock(); err != nil {
+		return nil, cliError("vault.lock", err)
+	}
+	return StateResult{a.vaultState()}, nil
+}
+
+// cliVault is what the profile methods need of the vault; the desktop
+// app's *vault.Vault has it.
+type cliVault interface {
+	vaultControl
+	Profile(id string) (profile.UserProfile, error)
+	SetEntry(profileID string, key vault.Key, e profile.Entry) error
+	Import(ps []profile.UserProfile) (vault.ImportResult, error)
+	ExportProfiles(ids ...string) ([]profile.UserProfile, error)
+}
+
+func (a *App) cliVault() (cliVault, error) {
+	v, ok := a.cfg.Vault.(cliVault)
+	if !ok {
+		return nil, ErrNoVault
+	}
+	return v, nil
+}
+
+// ImportParams are the params of profile.import: Data in Format ("json",
+// the Formspec profile format, or "vcard"); Profile, when set, is the id
+// the one profile in Data is imported as.
+type ImportParams struct {
+	Format  string `json:"format"`
+	Data    string `json:"data"`
+	Profile string `json:"profile,omitempty"`
+}
+
+// ImportResult is the result of profile.import: the ids imported (a JSON
+// profile without an id gets a new one, not listed) and what was done.
+type ImportResult struct {
+	Imported []string `json:"imported"`
+	vault.ImportResult
+}
+
+func cliProfileImport(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p ImportParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.import: %v", err)
+	}
+	now := a.cfg.Now().UTC().Format(time.RFC3339)
+	var ps []profile.UserProfile
+	var err error
+	switch p.Format {
+	case "json":
+		ps, err = vault.ParseProfilesJSON(strings.NewReader(p.Data), now)
+	case "vcard":
+		ps, err = vault.ParseVCards(strings.NewReader(p.Data), now)
+	default:
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.import: format %q: want json or vcard", p.Format)
+	}
+	if err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidValue, "profile.import: %v", err)
+	}
+	if p.Profile != "" {
+		if len(ps) != 1 {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.import: the data holds %d profiles; a target profile takes exactly one", len(ps))
+		}
+		ps[0].ID = p.Profile
+	}
+	v, err := a.cliVault()
+	if err != nil {
+		return nil, cliError("profile.import", err)
+	}
+	res, err := v.Import(ps)
+	if err != nil {
+		return nil, cliError("profile.import", err)
+	}
+	a.changed()
+	out := ImportResult{Imported: []string{}, ImportResult: res}
+	for _, up := range ps {
+		if up.ID != "" {
+			out.Imported = append(out.Imported, up.ID)
+		}
+	}
+	return out, nil
+}
+
+// SetParams are the params of profile.set. Key is "field:PATH" for a form
+// field, else a concept IRI (optionally "concept:IRI"); Value is the
+// entry's JSON value. A profile that does not exist is created with Label
+// (default: its id).
+type SetParams struct {
+	Profile string          `json:"profile"`
+	Key     string          `json:"key"`
+	Value   json.RawMessage `json:"value"`
+	Label   string          `json:"label,omitempty"`
+}
+
+// SetResult is the result of profile.set.
+type SetResult struct {
+	Profile string `json:"profile"`
+	Key     string `json:"key"`
+	Created bool   `json:"created"`
+}
+
+// parseKey reads a profile.set key: "field:PATH", "concept:IRI" or an IRI.
+func parseKey(s string) vault.Key {
+	if path, ok := strings.CutPrefix(s, "field:"); ok {
+		return vault.FieldKey(path)
+	}
+	return vault.ConceptKey(strings.TrimPrefix(s, "concept:"))
+}
+
+func cliProfileSet(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p SetParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.set: %v", err)
+	}
+	if p.Profile == "" || p.Key == "" || len(p.Value) == 0 || string(p.Value) == "null" {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.set: profile, key and a non-null value are required")
+	}
+	v, err := a.cliVault()
+	if err != nil {
+		return nil, cliError("profile.set", err)
+	}
+	key := parseKey(p.Key)
+	created, err := setEntry(v, p.Profile, p.Label, key, p.Value, a.cfg.Now())
+	if err != nil {
+		return nil, cliError("profile.set", err)
+	}
+	a.changed()
+	return SetResult{Profile: p.Profile, Key: key.String(), Created: created}, nil
+}
+
+// setEntry sets key in profile id to value as a value the person typed
+// (verified, full confidence, source "manual"), creating the profile,
+// labelled label or else id, when it does not exist, as `tessera profile
+// set` does without an app. It reports whether it created the profile.
+func setEntry(v cliVault, id, label string, key vault.Key, value json.RawMessage, now time.Time) (created bool, err error) {
+	if _, err := v.Profile(id); errors.Is(err, vault.ErrNotFound) {
+		if label == "" {
+			label = id
+		}
+		if _, err := v.CreateProfile(id, label); err != nil {
+			return false, err
+		}
+		created = true
+	} else if err != nil {
+		return false, err
+	}
+	e := profile.Entry{Value: value, Confidence: 1, Verified: true,
+		Source: profile.Source{Type: "manual", Timestamp: now.UTC().Format(time.RFC3339)}}
+	return created, v.SetEntry(id, key, e)
+}
+
+// ShowParams are the params of profile.show. Revealing values takes the
+// vault passphrase: a cli session is any program of the person's, and the
+// passphrase is what proves the person is behind it.
+type ShowParams struct {
+	Profile    string `json:"profile"`
+	Passphrase string `json:"passphrase"`
+}
+
+func cliProfileShow(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p ShowParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.show: %v", err)
+	}
+	v, nerr := a.reveal("profile.show", p.Passphrase)
+	if nerr != nil {
+		return nil, nerr
+	}
+	up, err := v.Profile(p.Profile)
+	if err != nil {
+		return nil, cliError("profile.show", err)
+	}
+	return up, nil
+}
+
+// ExportParams are the params of profile.export: the profiles to export
+// (none: all), and the vault passphrase, as for profile.show.
+type ExportParams struct {
+	Profiles   []string `json:"profiles,omitempty"`
+	Passphrase string   `json:"passphrase"`
+}
+
+// ExportResult is the result of profile.export: the profiles, values
+// included.
+type ExportResult struct {
+	Profiles []profile.UserProfile `json:"profiles"`
+}
+
+func cliProfileExport(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p ExportParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.export: %v", err)
+	}
+	v, nerr := a.reveal("profile.export", p.Passphrase)
+	if nerr != nil {
+		return nil, nerr
+	}
+	ps, err := v.ExportProfiles(p.Profiles...)
+	if err != nil {
+		return nil, cliError("profile.export", err)
+	}
+	return ExportResult{Profiles: ps}, nil
+}
+
+// reveal checks pass, the vault passphrase, before method hands values to
+// the caller. The check is an unlock, so a locked vault is unlocked from
+// then on, as with vault.unlock. Without a passphrase the answer is
+// FORBIDDEN: there is no approval in the window for this yet, and a
+// headless app has no window to ask in.
+func (a *App) reveal(method, pass string) (cliVault, *nativemsg.Error) {
+	if pass == "" {
+		return nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE)", method)
+	}
+	v, err := a.cliVault()
+	if err != nil {
+		return nil, cliError(method, err)
+	}
+	if _, err := newUI(a).Unlock(pass); err != nil {
+		return nil, cliError(method, err)
+	}
+	return v, nil
+}
+
+// cliErrors maps the conditions a person can act on to protocol codes,
+// worded for the command line; msg "" keeps the error's own words.
+var cliErrors = []struct {
+	err  error
+	code string
+	msg  string
+}{
+	{passphrase.ErrWeak, nativemsg.CodeInvalidValue, ""},
+	{passphrase.ErrTooLong, nativemsg.CodeInvalidValue, ""},
+	{vault.ErrBadPassphrase, nativemsg.CodeInvalidValue, "wrong passphrase"},
+	{vault.ErrNoPassphrase, nativemsg.CodeInvalidValue, "this vault has no passphrase: unlock it with the keyring or in the app window"},
+	{vault.ErrLocked, nativemsg.CodeVaultLocked, "the vault is locked: run `tessera vault unlock --passphrase-file FILE`"},
+	{vault.ErrUninitialized, nativemsg.CodeVaultUninitialized, "there is no vault yet: run `tessera vault init --passphrase-file FILE`"},
+	{vault.ErrExists, nativemsg.CodeInvalidValue, "a vault already exists"},
+	{vault.ErrNotFound, nativemsg.CodeNotFound, ""},
+	{vault.ErrTooLarge, nativemsg.CodeInvalidValue, ""},
+	{vault.ErrKeyringItemMissing, nativemsg.CodeUnsupported, "the keyring holds no key for this vault: give --passphrase-file FILE"},
+	{vault.ErrKeyringUnavailable, nativemsg.CodeUnsupported, "the app cannot use the keyring: give --passphrase-file FILE"},
+	{ErrNoVault, nativemsg.CodeUnsupported, ""},
+}
+
+// cliError turns a vault or UI error into method's protocol error. The
+// caller is the person's own command line, so an unexpected error keeps
+// its detail (vault errors name files and keys, never values).
+func cliError(method string, err error) *nativemsg.Error {
+	for _, m := range cliErrors {
+		if errors.Is(err, m.err) {
+			msg := m.msg
+			if msg == "" {
+				msg = err.Error()
+			}
+			return nativemsg.NewError(m.code, "%s: %s", method, msg)
+		}
+	}
+	return nativemsg.NewError(nativemsg.CodeInternal, "%s: %v", method, err)
+}
+
+// scriptHint says how to reach a vault in state from the command line, for
+// the start message of an app without a window; "" when nothing is needed.
+func scriptHint(state string) string {
+	switch state {
+	case vault.StateUninitialized:
+		return "no vault yet: set one up with `tessera vault init --passphrase-file FILE`"
+	case vault.StateLocked:
+		return "the vault is locked: unlock it with `tessera vault unlock --passphrase-file FILE`"
+	}
+	return ""
+}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -17,11 +17,12 @@ import (
 // written to be shown as they are; passphrases never appear in them or in
 // any log.
 
-// Passphrase limits. The minimum keeps a passphrase from being guessable in
-// a few scrypt rounds; the maximum bounds what is handed to scrypt.
+// Passphrase limits, the command line's too (package passphrase). The
+// minimum keeps a passphrase from being guessable in a few scrypt rounds;
+// the maximum bounds what is handed to scrypt.
 const (
-	MinPassphraseLen = 8    // characters
-	MaxPassphraseLen = 1024 // bytes
+	MinPassphraseLen = passphrase.MinLength // characters
+	MaxPassphraseLen = passphrase.MaxLength // bytes
 )
 
 // Errors the vault bindings return (wrapped) for input the person can fix.
@@ -30,8 +31,8 @@ var (
 	// not be opened at startup; the reason is in the app log).
 	ErrNoVault = errors.New("no vault is available: the app could not open it, see the app log")
 	// ErrWeakPassphrase is returned for a new passphrase shorter than
-	// MinPassphraseLen.
-	ErrWeakPassphrase = errors.New("passphrase too short")
+	// MinPassphraseLen or too easy to guess (passphrase.Check).
+	ErrWeakPassphrase = passphrase.ErrWeak
 	// ErrPassphraseMismatch is returned when the confirmation differs from
 	// the passphrase.
 	ErrPassphraseMismatch = errors.New("the two passphrases do not match")
@@ -296,15 +297,13 @@ func isKeyringErr(err error) bool {
 	return errors.Is(err, vault.ErrKeyringUnavailable) || errors.Is(err, vault.ErrKeyringItemMissing)
 }
 
-// checkNewPassphrase applies the passphrase rules to a new passphrase.
-func checkNewPassphrase(passphrase, confirm string) error {
-	if utf8.RuneCountInString(passphrase) < MinPassphraseLen {
-		return fmt.Errorf("%w: use at least %d characters", ErrWeakPassphrase, MinPassphraseLen)
+// checkNewPassphrase applies the passphrase rules, the command line's too,
+// to a new passphrase.
+func checkNewPassphrase(pass, confirm string) error {
+	if err := passphrase.Check(pass); err != nil {
+		return err
 	}
-	if len(passphrase) > MaxPassphraseLen {
-		return fmt.Errorf("passphrase too long: use at most %d bytes", MaxPassphraseLen)
-	}
-	if passphrase != confirm {
+	if pass != confirm {
 		return ErrPassphraseMismatch
 	}
 	return nil
