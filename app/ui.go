@@ -11,6 +11,9 @@ const StatusEvent = "status"
 // that a failure rejects the JavaScript promise.
 type UI struct {
 	app *App
+	// rematch switches a confirmation to another profile: the app, or a
+	// fake in tests.
+	rematch rematcher
 
 	mu      sync.Mutex
 	sh      shell // nil until the window has started, and after it stopped
@@ -21,7 +24,7 @@ type UI struct {
 }
 
 // newUI returns the UI service for a.
-func newUI(a *App) *UI { return &UI{app: a} }
+func newUI(a *App) *UI { return &UI{app: a, rematch: a} }
 
 // Status returns what the status screen shows.
 func (u *UI) Status() (Status, error) { return u.app.Status(), nil }
@@ -45,11 +48,13 @@ func (u *UI) start(sh shell) {
 		return
 	}
 	u.app.OnChange(u.push)
+	u.startDialog()
 }
 
 // stop is wired to OnShutdown: the runtime must not be called any more.
 func (u *UI) stop() {
 	u.app.OnChange(nil)
+	u.stopDialog()
 	u.mu.Lock()
 	u.sh = nil
 	u.mu.Unlock()

@@ -1,9 +1,12 @@
 // The Tessera window: a status screen kept current by the "status" event
-// Go emits, and the sections still to come. Everything a browser sends
+// Go emits, the vault and profiles, the confirmation dialog Go presents over
+// everything, and the sections still to come. Everything a browser sends
 // (client names, origins) is untrusted, so it is only ever set as text.
 import "./style.css";
+import "./confirm.css";
+import { ConfirmDialog } from "./confirm";
 import { VaultPanel } from "./vault";
-import { fetchStatus, inWails, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
+import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
 const views = ["status", "profiles", "activity", "settings"] as const;
 type View = (typeof views)[number];
@@ -120,6 +123,12 @@ function main(): void {
     return;
   }
   panel = new VaultPanel();
+  void new ConfirmDialog().connect(showBanner);
+  onShowUnlock(() => {
+    showView("status");
+    const pass = document.getElementById("unlock-pass");
+    if (pass && pass.getClientRects().length > 0) pass.focus();
+  });
   el("quit").addEventListener("click", () => {
     quit().catch((e) => showBanner(`Could not quit: ${String(e)}`));
   });

@@ -3,7 +3,7 @@
 // Go method as window.go.<package>.<Type>.<Method>, returning a promise that
 // rejects when the Go method returns an error. These types mirror app.Status
 // and app.Client in app/app.go, app.VaultView and app.ProfileSummary in
-// app/vaultui.go.
+// app/vaultui.go, app.Confirmation and its parts in app/confirm.go.
 
 /** One connected browser or agent (app.Client). */
 export interface Client {
@@ -48,6 +48,78 @@ export interface ProfileSummary {
   updated: string;
 }
 
+/** A frame rows come from (app.FrameInfo). */
+export interface FrameInfo {
+  id: number;
+  origin: string;
+  crossOrigin: boolean;
+}
+
+/** Who asks for a confirmation, and whether the app verified it (app.ClientInfo). */
+export interface ClientInfo {
+  kind: string;
+  name: string;
+  origin?: string;
+  verified: boolean;
+}
+
+/** Row sections (app.SectionFill, app.SectionAttention). */
+export type Section = "fill" | "attention";
+
+/** One field of a confirmation (app.Row). Label, value and evidence come from a page: text only. */
+export interface Row {
+  id: string;
+  frame: number;
+  ref: string;
+  label: string;
+  value: string;
+  sensitive: boolean;
+  concept: string;
+  conceptLabel: string;
+  confidence: number;
+  advisory: boolean;
+  evidence: string[] | null;
+  section: Section;
+  reason?: string;
+  checked: boolean;
+  previous?: string;
+}
+
+/** Confirmation kinds (app.ConfirmFill, app.ConfirmContinue, app.ConfirmLearn). */
+export type ConfirmKind = "fill" | "continue" | "learn";
+
+/** One dialog: what would be released to (or learnt from) which site (app.Confirmation). */
+export interface Confirmation {
+  id: string;
+  kind: ConfirmKind;
+  site: string;
+  origin: string;
+  url: string;
+  title?: string;
+  frames: FrameInfo[] | null;
+  client: ClientInfo;
+  profiles: ProfileSummary[] | null;
+  profile: string;
+  rows: Row[] | null;
+  /** RFC 3339 times. */
+  created: string;
+  expires: string;
+  approveDelayMs: number;
+  rememberable: boolean;
+}
+
+/** The answer to a confirmation (app.Decision). */
+export interface Decision {
+  id: string;
+  approve: boolean;
+  rows: string[];
+  remember: boolean;
+}
+
+/** Events Go emits about confirmations (app.ConfirmEvent, app.ConfirmWithdrawnEvent). */
+export const confirmEvent = "confirm";
+export const confirmWithdrawnEvent = "confirm-withdrawn";
+
 /** Name of the event Go emits with a fresh Status (app.StatusEvent). */
 export const statusEvent = "status";
 
@@ -62,6 +134,9 @@ interface UIBinding {
   SetPassphrase(passphrase: string, confirm: string): Promise<VaultView>;
   Profiles(): Promise<ProfileSummary[] | null>;
   CreateProfile(label: string): Promise<ProfileSummary>;
+  PendingConfirmation(): Promise<Confirmation | null>;
+  Decide(d: Decision): Promise<void>;
+  SwitchProfile(id: string, profile: string): Promise<Confirmation>;
 }
 
 interface WailsWindow {
@@ -113,8 +188,34 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
+/** Name of the event asking for the unlock screen (app.ShowUnlockEvent). */
+export const showUnlockEvent = "show-unlock";
+
+/** Calls cb whenever Go asks for the unlock screen (a browser's vault.unlock). */
+export function onShowUnlock(cb: () => void): () => void {
+  if (!w.runtime) return () => {};
+  return w.runtime.EventsOn(showUnlockEvent, () => cb());
+}
+
 /** Calls cb with every Status Go emits; returns a function that stops it. */
 export function onStatus(cb: (s: Status) => void): () => void {
   if (!w.runtime) return () => {};
   return w.runtime.EventsOn(statusEvent, (data) => cb(data as Status));
 }
+
+/** The confirmation bindings (app/dialog.go). */
+export const confirmations = {
+  pending: (): Promise<Confirmation | null> => ui().PendingConfirmation(),
+  decide: (d: Decision): Promise<void> => ui().Decide(d),
+  switchProfile: (id: string, profile: string): Promise<Confirmation> => ui().SwitchProfile(id, profile),
+  /** Calls cb with every confirmation Go presents; returns a function that stops it. */
+  onPresent(cb: (c: Confirmation) => void): () => void {
+    if (!w.runtime) return () => {};
+    return w.runtime.EventsOn(confirmEvent, (data) => cb(data as Confirmation));
+  },
+  /** Calls cb with the id of every confirmation withdrawn (timed out, cancelled). */
+  onWithdrawn(cb: (id: string) => void): () => void {
+    if (!w.runtime) return () => {};
+    return w.runtime.EventsOn(confirmWithdrawnEvent, (data) => cb(String(data)));
+  },
+};
