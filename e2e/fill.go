@@ -109,11 +109,11 @@ func (w *World) CLI(ctx context.Context, args ...string) (string, error) {
 	return out.String(), nil
 }
 
-// Setup creates the vault (a low scrypt cost: tests, not secrets) and
+// Setup creates the vault (the lowest scrypt cost the CLI accepts) and
 // imports the Formspec Assist profile JSON file profileJSON, while no app
 // runs.
 func (w *World) Setup(ctx context.Context, profileJSON string) error {
-	if _, err := w.CLI(ctx, "vault", "init", "--passphrase-file", w.Passphrase, "--work-factor", "10"); err != nil {
+	if _, err := w.CLI(ctx, "vault", "init", "--passphrase-file", w.Passphrase, "--work-factor", "18"); err != nil {
 		return err
 	}
 	_, err := w.CLI(ctx, "profile", "import", "--passphrase-file", w.Passphrase, profileJSON)
@@ -229,13 +229,19 @@ func (a *App) Stop() {
 	}
 }
 
-// An AppEvent is one line of the app's TESSERA_TEST_EVENTS log: a dialog
-// presented or decided, with its time in Unix nanoseconds.
+// An AppEvent is one line of the app's TESSERA_TEST_EVENTS log
+// (app/testhooks.go): a dialog presented, decided or withdrawn, or the
+// unlock screen asked for, with its time in Unix nanoseconds.
 type AppEvent struct {
 	Event string `json:"event"`
 	ID    string `json:"id"`
-	Kind  string `json:"kind,omitempty"`
-	T     int64  `json:"t"`
+	// Kind is the dialog's: fill, continue or learn.
+	Kind string `json:"kind,omitempty"`
+	// Rows and Checked count the dialog's rows and those checked.
+	Rows    int    `json:"rows"`
+	Checked int    `json:"checked"`
+	Site    string `json:"site,omitempty"`
+	T       int64  `json:"t"`
 }
 
 // ReadEvents returns the events the app logged so far.
@@ -259,8 +265,9 @@ func (a *App) ReadEvents() ([]AppEvent, error) {
 	return out, sc.Err()
 }
 
-// WaitEvent waits up to timeout for the n-th (from 1) event named name.
-func (a *App) WaitEvent(name string, n int, timeout time.Duration) (AppEvent, error) {
+// WaitEvent waits up to timeout for the n-th (from 1) event named name of
+// a dialog of kind ("" for any).
+func (a *App) WaitEvent(name, kind string, n int, timeout time.Duration) (AppEvent, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		evs, err := a.ReadEvents()
@@ -269,14 +276,14 @@ func (a *App) WaitEvent(name string, n int, timeout time.Duration) (AppEvent, er
 		}
 		seen := 0
 		for _, e := range evs {
-			if e.Event == name {
+			if e.Event == name && (kind == "" || e.Kind == kind) {
 				if seen++; seen == n {
 					return e, nil
 				}
 			}
 		}
 		if time.Now().After(deadline) {
-			return AppEvent{}, fmt.Errorf("%w: %q #%d within %v (log: %+v)", ErrNoEvent, name, n, timeout, evs)
+			return AppEvent{}, fmt.Errorf("%w: %q of a %q dialog, #%d, within %v (log: %+v)", ErrNoEvent, name, kind, n, timeout, evs)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -284,9 +291,12 @@ func (a *App) WaitEvent(name string, n int, timeout time.Duration) (AppEvent, er
 
 // FillResult is what globalThis.tessera.fill resolves with.
 type FillResult struct {
-	Status string         `json:"status"` // filled, declined, failed
-	Reason string         `json:"reason,omitempty"`
-	Fields []FieldOutcome `json:"fields"`
+	Status string `json:"status"` // filled, declined, failed
+	Reason string `json:"reason,omitempty"`
+	// Message is the sentence a person would see when it did not fill.
+	Message string         `json:"message,omitempty"`
+	Fill    string         `json:"fill,omitempty"`
+	Fields  []FieldOutcome `json:"fields"`
 }
 
 // FieldOutcome is one approved field's fate in the page.

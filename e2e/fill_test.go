@@ -497,7 +497,7 @@ func TestLearn(t *testing.T) {
 			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById('received') !== null`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 				t.Fatalf("the form was not submitted: %v", err)
 			}
-			if _, err := f.app.WaitEvent("decided", 1, 30*time.Second); err != nil {
+			if _, err := f.app.WaitEvent("decided", "learn", 1, 30*time.Second); err != nil {
 				t.Fatalf("no learn dialog was decided: %v", err)
 			}
 			var after json.RawMessage

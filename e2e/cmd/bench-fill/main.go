@@ -175,11 +175,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if r.Status != "filled" {
 			return fmt.Errorf("run %d: fill %+v, want filled", i+1, r)
 		}
-		presented, err := app.WaitEvent("presented", i+1, 5*time.Second)
+		presented, err := app.WaitEvent("presented", "fill", i+1, 5*time.Second)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
-		decided, err := app.WaitEvent("decided", i+1, 5*time.Second)
+		decided, err := app.WaitEvent("decided", "fill", i+1, 5*time.Second)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
