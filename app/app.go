@@ -26,6 +26,10 @@ type Config struct {
 	// PeerCheck decides which socket peers are served; nil means the
 	// current-user check (nativemsg.SameUser).
 	PeerCheck func(net.Conn) error
+	// Inspect names the process behind a connection (its executable, its
+	// parent); nil means nativemsg.Inspect. Tests of the broker's other
+	// duties pass a fake; the real one has tests of its own.
+	Inspect func(net.Conn) (nativemsg.PeerInfo, error)
 	// MaxInFlight bounds concurrent requests per connection (default 16).
 	MaxInFlight int
 	// Log receives diagnostics; nil discards them.
@@ -49,6 +53,13 @@ type Client struct {
 	Name      string    `json:"name"`   // e.g. "chromium", from session.hello
 	Origin    string    `json:"origin"` // extension origin the host verified
 	Connected time.Time `json:"connected"`
+	// Verified reports whether the app verified the peer process: Tessera's
+	// own host started by a trusted browser (Browser names its family), or
+	// Tessera's own executable for the CLI and agents.
+	Verified bool   `json:"verified"`
+	Browser  string `json:"browser,omitempty"`
+	// Why says why a peer is not verified.
+	Why string `json:"why,omitempty"`
 }
 
 // Status is what the window shows at a glance.

@@ -36,6 +36,9 @@ func New(cfg Config) (*App, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
+	if cfg.Inspect == nil {
+		cfg.Inspect = nativemsg.Inspect
+	}
 	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
 	a.confirms.now = cfg.Now
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
@@ -140,6 +143,17 @@ type session struct {
 	hello  atomic.Bool
 	slots  chan struct{}
 	client Client
+	// peer is what the app verified of the process behind conn (peerErr
+	// when it could not); frames counts the frames read, since host.attach
+	// counts only as the first.
+	peer    nativemsg.PeerInfo
+	peerErr error
+	frames  int
+	// host reports a connection from Tessera's own host started by a
+	// trusted browser, which named its verified extension origin.
+	host bool
+	// verified reports whether the session may use more than hello.
+	verified bool
 }
 
 // send writes one frame; results larger than the browser's frame limit are
@@ -190,6 +204,7 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 	s := &session{id: "s" + strconv.FormatUint(a.nextID, 10), conn: c, slots: make(chan struct{}, a.cfg.MaxInFlight)}
 	a.sessions[s] = struct{}{}
 	a.mu.Unlock()
+	s.peer, s.peerErr = a.cfg.Inspect(c)
 	var inflight sync.WaitGroup
 	// Requests of this connection (a fill waiting for its dialog) end with it.
 	sctx, cancel := context.WithCancel(ctx)
@@ -208,7 +223,7 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		}
 	}()
 	for {
-		frame, err := nativemsg.ReadFrame(c, nativemsg.MaxIncoming)
+		frame, err := nativemsg.ReadFrame(c, a.frameLimit(s))
 		if err != nil {
 			if errors.Is(err, nativemsg.ErrTooLarge) {
 				s.send(nativemsg.ErrorResponse(nil, nativemsg.NewError(nativemsg.CodeTooLarge, "message over %d bytes refused", nativemsg.MaxIncoming)))
@@ -218,6 +233,7 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 			}
 			return
 		}
+		s.frames++
 		m, id, err := nativemsg.Decode(frame)
 		if err != nil {
 			code := nativemsg.CodeInvalidRequest
@@ -241,6 +257,10 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		}
 		if !s.hello.Load() {
 			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeHelloRequired, "say session.hello first")))
+			continue
+		}
+		if !s.verified {
+			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeNotVerified, "this connection is not verified: %s", s.client.Why)))
 			continue
 		}
 		h, ok := a.handlers[m.Method]
@@ -296,14 +316,63 @@ func (a *App) respond(s *session, m *nativemsg.Message, o outcome) {
 	s.send(b)
 }
 
+// notification handles host.attach: only as the very first frame of a
+// connection from Tessera's own host started by a trusted browser, and only
+// naming Tessera's extension, is it believed. Anything else (a second
+// attach, one relayed from the extension, one from another program) is
+// ignored, and the session stays what its process is.
 func (a *App) notification(s *session, m *nativemsg.Message) {
-	if m.Method != nativemsg.AttachMethod || s.hello.Load() {
+	if m.Method != nativemsg.AttachMethod || s.frames != 1 || s.hello.Load() {
 		return
 	}
 	var p nativemsg.AttachParams
-	if json.Unmarshal(m.Params, &p) == nil {
+	if json.Unmarshal(m.Params, &p) != nil || !nativemsg.OriginAllowed(p.Origin) {
+		return
+	}
+	switch {
+	case s.peerErr != nil:
+		s.client.Why = "its process could not be verified (" + s.peerErr.Error() + ")"
+	case !s.peer.Process.SameExe:
+		s.client.Why = "it is not Tessera's own host (" + s.peer.Process.Exe + ")"
+	case s.peer.Browser == "":
+		s.client.Why = "Tessera's host was not started by a trusted browser: " + s.peer.Why
+	default:
+		s.host = true
 		s.origin = p.Origin
 	}
+}
+
+// frameLimit is the largest frame read from s: a snapshot needs megabytes,
+// but a peer that has not said who it is gets only what hello needs.
+func (a *App) frameLimit(s *session) int {
+	if s.hello.Load() && s.verified {
+		return nativemsg.MaxIncoming
+	}
+	return maxUnverifiedFrame
+}
+
+// maxUnverifiedFrame bounds frames before a session is verified.
+const maxUnverifiedFrame = 64 << 10
+
+// verify decides, at hello, whether a session claiming kind is what it
+// claims: a browser only through Tessera's host started by a trusted
+// browser; the CLI and agents only as Tessera's own executable, directly.
+func (a *App) verify(s *session, kind string) (verified bool, why string) {
+	switch {
+	case kind == KindBrowser && s.host:
+		return true, ""
+	case kind == KindBrowser && s.client.Why != "":
+		return false, s.client.Why
+	case kind == KindBrowser:
+		return false, "a browser connects through Tessera's host, and this connection did not"
+	case s.host:
+		return false, "a " + kind + " does not connect through the browser's host"
+	case s.peerErr != nil:
+		return false, "its process could not be verified (" + s.peerErr.Error() + ")"
+	case !s.peer.Process.SameExe:
+		return false, "it is not Tessera's own program (" + s.peer.Process.Exe + ")"
+	}
+	return true, ""
 }
 
 type handler func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error)
@@ -330,6 +399,10 @@ type HelloResult struct {
 		State string `json:"state"`
 	} `json:"vault"`
 	Session string `json:"session"`
+	// Verified reports whether the app verified the caller; an unverified
+	// session can do nothing but hello (NOT_VERIFIED), and Why says why.
+	Verified bool   `json:"verified"`
+	Why      string `json:"why,omitempty"`
 }
 
 func (a *App) hello(s *session, params json.RawMessage) outcome {
@@ -349,8 +422,13 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	default:
 		kind = KindBrowser
 	}
+	verified, why := a.verify(s, kind)
 	a.mu.Lock()
-	s.client = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now()}
+	s.verified = verified
+	s.client = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now(), Verified: verified, Why: why}
+	if s.host {
+		s.client.Browser = s.peer.Browser
+	}
 	a.clients[s.id] = s.client
 	a.mu.Unlock()
 	s.hello.Store(true)
@@ -363,6 +441,7 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	r.Vault.State = a.vaultState()
 	a.mu.Unlock()
 	r.Session = s.id
+	r.Verified, r.Why = verified, why
 	return outcome{result: r}
 }
 

@@ -83,7 +83,7 @@ func code(m map[string]any) string {
 const hello = `{"jsonrpc":"2.0","id":"h","method":"session.hello","params":{"protocol":[1],"client":{"kind":"browser","name":"chromium","version":"156"}}}`
 
 func TestProtocolErrors(t *testing.T) {
-	_, dial := serve(t, Config{Version: "1.2.3", Vault: fixedVault("locked")})
+	_, dial := serveBrowser(t, Config{Version: "1.2.3", Vault: fixedVault("locked")})
 	tests := []struct {
 		name   string
 		before []string // sent first, answers read and ignored
@@ -123,7 +123,7 @@ func TestProtocolErrors(t *testing.T) {
 }
 
 func TestHelloResultAndClients(t *testing.T) {
-	a, dial := serve(t, Config{Version: "1.2.3", Vault: fixedVault("locked")})
+	a, dial := serveBrowser(t, Config{Version: "1.2.3", Vault: fixedVault("locked")})
 	changes := make(chan struct{}, 10)
 	a.OnChange(func() { changes <- struct{}{} })
 	c := dial()
@@ -148,7 +148,7 @@ func TestHelloResultAndClients(t *testing.T) {
 }
 
 func TestPingAndChunking(t *testing.T) {
-	_, dial := serve(t, Config{})
+	_, dial := serveBrowser(t, Config{})
 	c := dial()
 	send(t, c, hello)
 	recv(t, c)
@@ -193,7 +193,7 @@ func TestPingAndChunking(t *testing.T) {
 }
 
 func TestBusyAndPanic(t *testing.T) {
-	a, dial := serve(t, Config{MaxInFlight: 1})
+	a, dial := serveBrowser(t, Config{MaxInFlight: 1})
 	release := make(chan struct{})
 	a.handlers["test.block"] = func(ctx context.Context, a *App, s *session, p json.RawMessage) (any, *nativemsg.Error) {
 		<-release
@@ -226,7 +226,7 @@ func TestBusyAndPanic(t *testing.T) {
 }
 
 func TestOversizedFromPeer(t *testing.T) {
-	_, dial := serve(t, Config{})
+	_, dial := serveBrowser(t, Config{})
 	c := dial()
 	hdr := []byte{0, 0, 0, 0}
 	hdr[3] = 0x7f
@@ -264,7 +264,7 @@ func (v *idleVault) LockIfIdle() bool {
 
 func TestIdleLockIsAnnounced(t *testing.T) {
 	v := &idleVault{}
-	a, dial := serve(t, Config{Vault: v})
+	a, dial := serveBrowser(t, Config{Vault: v})
 	c := dial()
 	send(t, c, hello)
 	if m := recv(t, c); m["result"].(map[string]any)["vault"].(map[string]any)["state"] != "unlocked" {

@@ -45,9 +45,14 @@ func cliApp(t *testing.T, kr vault.Keyring) (*vault.Vault, func(kind string) *rp
 	}
 	t.Cleanup(func() { v.Close() })
 	log := &syncBuffer{}
-	_, dial := serve(t, Config{Vault: v, Log: log})
+	// Every peer is Tessera's own executable started by a browser; a browser
+	// session comes through its host, which attaches first.
+	_, dial := serve(t, Config{Vault: v, Log: log, Inspect: browserPeer})
 	return v, func(kind string) *rpcConn {
 		c := &rpcConn{t: t, c: dial()}
+		if kind == KindBrowser {
+			send(t, c.c, attachFrame)
+		}
 		if r := c.call("session.hello", fmt.Sprintf(`{"protocol":[1],"client":{"kind":%q,"name":"test"}}`, kind)); code(r) != "" {
 			t.Fatalf("hello as %s = %v", kind, r)
 		}

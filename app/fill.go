@@ -652,7 +652,7 @@ type pendingFill struct {
 func (a *App) confirmation(kind string, an *analysis, s *session, prof *profile.UserProfile, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
 	c := Confirmation{
 		Kind: kind, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
-		Client:         ClientInfo{Kind: s.client.Kind, Name: s.client.Name, Origin: s.origin},
+		Client:         clientInfo(s),
 		Profiles:       sums,
 		Profile:        prof.ID,
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
@@ -690,7 +690,7 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 	var targets map[string]fillCandidate
 	c, err := a.confirms.replace(id, func(c *Confirmation) error {
 		var n Confirmation
-		n, targets = a.confirmation(c.Kind, pf.an, &session{client: Client{Kind: c.Client.Kind, Name: c.Client.Name}, origin: c.Client.Origin}, prof, c.Profiles, append(fill, attention...))
+		n, targets = a.confirmation(c.Kind, pf.an, &session{}, prof, c.Profiles, append(fill, attention...))
 		c.Rows, c.Profile = n.Rows, n.Profile
 		return nil
 	})
@@ -1003,4 +1003,14 @@ func (a *App) SetPresenter(p Presenter) {
 	if !scripted {
 		a.confirms.setPresenter(p)
 	}
+}
+
+// clientInfo names the session's client for a dialog, saying whether the
+// app verified it.
+func clientInfo(s *session) ClientInfo {
+	name := s.client.Name
+	if s.client.Browser != "" {
+		name = s.client.Browser
+	}
+	return ClientInfo{Kind: s.client.Kind, Name: name, Origin: s.origin, Verified: s.client.Verified}
 }

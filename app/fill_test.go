@@ -138,7 +138,7 @@ func newFillWorld(t *testing.T, decide func(Confirmation) *Decision) *fillWorld 
 		}
 	}
 	w := &fillWorld{v: v, pid: p.ID}
-	w.a, w.dial = serve(t, Config{Version: "test", Vault: v})
+	w.a, w.dial = serveBrowser(t, Config{Version: "test", Vault: v})
 	w.pres = &decider{a: w.a, decide: decide}
 	w.a.SetPresenter(w.pres)
 	return w

@@ -55,7 +55,7 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	}
 	c := Confirmation{
 		Kind: ConfirmLearn, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
-		Client: ClientInfo{Kind: s.client.Kind, Name: s.client.Name, Origin: s.origin}, Profiles: sums, Profile: prof.ID,
+		Client: clientInfo(s), Profiles: sums, Profile: prof.ID,
 		ApproveDelayMs: int(DefaultApproveDelay.Milliseconds()),
 	}
 	for _, fa := range an.frames {

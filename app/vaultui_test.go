@@ -375,7 +375,7 @@ func serveVault(t *testing.T) (*vault.Vault, *App, net.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	a, dial := serve(t, Config{Vault: v})
+	a, dial := serveBrowser(t, Config{Vault: v})
 	c := dial()
 	send(t, c, hello)
 	recv(t, c)

@@ -30,6 +30,9 @@ type HostConfig struct {
 	// Log receives diagnostics (the browser shows stderr in its log; stdout
 	// is the wire and never carries anything else).
 	Log io.Writer
+	// VerifyApp checks the process serving the channel before anything is
+	// sent to it; nil means VerifyApp (it runs this same executable).
+	VerifyApp func(net.Conn) error
 }
 
 // OriginAllowed reports whether origin is Tessera's own extension: the exact
@@ -131,7 +134,7 @@ func (h *host) readError(err error) (done bool, _ error) {
 // running and waits (bounded) for it to listen.
 func (h *host) connect(ctx context.Context, start bool) (net.Conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, time.Second)
-	c, err := Dial(dctx, h.cfg.Dir)
+	c, err := h.dial(dctx)
 	cancel()
 	if err == nil {
 		return c, h.attach(c)
@@ -145,7 +148,7 @@ func (h *host) connect(ctx context.Context, start bool) (net.Conn, error) {
 	deadline := time.Now().Add(h.cfg.StartTimeout)
 	for wait := 20 * time.Millisecond; ; wait = min(wait*2, 250*time.Millisecond) {
 		dctx, cancel := context.WithTimeout(ctx, time.Second)
-		c, err = Dial(dctx, h.cfg.Dir)
+		c, err = h.dial(dctx)
 		cancel()
 		if err == nil {
 			return c, h.attach(c)
@@ -155,6 +158,24 @@ func (h *host) connect(ctx context.Context, start bool) (net.Conn, error) {
 		}
 		time.Sleep(wait)
 	}
+}
+
+// dial connects to the app and checks that the process serving the channel
+// runs this same executable before anything is sent to it.
+func (h *host) dial(ctx context.Context) (net.Conn, error) {
+	c, err := Dial(ctx, h.cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	verify := h.cfg.VerifyApp
+	if verify == nil {
+		verify = VerifyApp
+	}
+	if err := verify(c); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%w: %w", ErrPeerRejected, err)
+	}
+	return c, nil
 }
 
 func (h *host) attach(c net.Conn) error {
@@ -204,6 +225,14 @@ func (h *host) relay(stdin io.Reader, conn net.Conn) error {
 				browserDone <- rerr
 				return
 			} else if err != nil {
+				continue
+			}
+			if m, id, err := Decode(frame); err == nil && strings.HasPrefix(m.Method, "host.") {
+				// Only the host itself speaks host.*: the extension cannot
+				// replace the origin the host verified.
+				if id != nil {
+					h.reply(id, NewError(CodeForbidden, "%s is not available to the browser", m.Method))
+				}
 				continue
 			}
 			if err := WriteFrameLimit(conn, frame, MaxIncoming); err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,7 +32,7 @@ func channel(t *testing.T) string {
 
 func startApp(t *testing.T, ctx context.Context, dir string) *app.App {
 	t.Helper()
-	a, err := app.New(app.Config{SocketDir: dir, Version: "test"})
+	a, err := app.New(app.Config{SocketDir: dir, Version: "test", Inspect: browserHost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +42,13 @@ func startApp(t *testing.T, ctx context.Context, dir string) *app.App {
 	}
 	go a.ServeListener(ctx, l, dir)
 	return a
+}
+
+// browserHost stands in for nativemsg.Inspect: the host under test runs in
+// this test process, which no browser started. verify_test.go attacks the
+// real inspection.
+func browserHost(net.Conn) (nativemsg.PeerInfo, error) {
+	return nativemsg.PeerInfo{Process: nativemsg.Process{PID: 1, SameExe: true}, Browser: "chromium"}, nil
 }
 
 // browser is the browser side of a host: it writes frames to the host's

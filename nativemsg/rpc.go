@@ -82,6 +82,8 @@ const (
 	CodeConfirmRequired     = "x-confirmation-required"
 	CodeDeclined            = "DECLINED"
 	CodeTimeout             = "TIMEOUT"
+	CodeNotVerified         = "NOT_VERIFIED"
+	CodeNotPaired           = "NOT_PAIRED"
 )
 
 // errorNumbers maps each string code to its JSON-RPC numeric code. Standard
@@ -108,6 +110,8 @@ var errorNumbers = map[string]int{
 	CodeNotRelevant:         -32023,
 	CodeReadonly:            -32024,
 	CodeUnsupported:         -32025,
+	CodeNotVerified:         -32030,
+	CodeNotPaired:           -32031,
 	CodeEngineError:         -32026,
 	CodeConfirmRequired:     -32027,
 	CodeDeclined:            -32028,

@@ -1,0 +1,100 @@
+package nativemsg
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+)
+
+// Verifying who is at the other end of the local channel (PROTOCOL.md §2.1).
+// The peer's user is checked on accept (SameUser); these functions name the
+// process: which executable it runs and which process started it, so the
+// app can tell its own host started by a browser from any other program of
+// the same user, and the host can tell the real app from an impostor
+// serving the channel.
+
+// ErrNotVerified is returned (wrapped) when a peer process cannot be shown
+// to be what it claims.
+var ErrNotVerified = errors.New("peer process not verified")
+
+// A Process is a local process as the OS reports it.
+type Process struct {
+	PID  int
+	PPID int
+	// Exe is the path of the executable it runs (as the OS reports it; a
+	// replaced or deleted file may carry a " (deleted)" suffix).
+	Exe string
+	// SameExe reports whether it runs the same executable file as this
+	// process (same device and inode, not merely the same path).
+	SameExe bool
+}
+
+// A PeerInfo is what the app knows of a connection's process.
+type PeerInfo struct {
+	Process Process
+	// Parent is the process that started it, when known.
+	Parent *Process
+	// Browser is the browser family of the parent ("chromium", "firefox",
+	// ...) when the parent is a trusted browser executable; "" otherwise.
+	Browser string
+	// Why says, for people, why the peer is not a trusted browser's host.
+	Why string
+}
+
+// browserFamilies maps the file names of browser executables to their
+// family. Only these, installed owned by root and writable by nobody else,
+// count as browsers that may start Tessera's host.
+var browserFamilies = map[string]string{
+	"chromium": "chromium", "chromium-browser": "chromium", "chrome": "chrome", "google-chrome": "chrome",
+	"msedge": "edge", "brave": "brave", "vivaldi-bin": "vivaldi", "opera": "opera",
+	"firefox": "firefox", "firefox-esr": "firefox", "firefox-bin": "firefox", "librewolf": "firefox",
+}
+
+// BrowserFamily returns the browser family of an executable path by its file
+// name, or "".
+func BrowserFamily(exe string) string {
+	return browserFamilies[strings.TrimSuffix(filepath.Base(exe), " (deleted)")]
+}
+
+// Inspect returns what can be verified of the process at the other end of
+// c: its executable, whether it is this one's, and whether its parent is a
+// trusted browser.
+func Inspect(c net.Conn) (PeerInfo, error) {
+	p, err := peerProcess(c)
+	if err != nil {
+		return PeerInfo{}, err
+	}
+	info := PeerInfo{Process: p}
+	if p.PPID <= 0 {
+		info.Why = "its parent process is unknown"
+		return info, nil
+	}
+	parent, err := processInfo(p.PPID)
+	if err != nil {
+		info.Why = "its parent process could not be read"
+		return info, nil
+	}
+	info.Parent = &parent
+	fam, err := trustedBrowser(parent.Exe)
+	if err != nil {
+		info.Why = "it was started by " + parent.Exe + ", " + err.Error()
+		return info, nil
+	}
+	info.Browser = fam
+	return info, nil
+}
+
+// VerifyApp checks that the process serving c runs this same executable:
+// the host and the CLI send nothing to an impostor app.
+func VerifyApp(c net.Conn) error {
+	p, err := peerProcess(c)
+	if err != nil {
+		return err
+	}
+	if !p.SameExe {
+		return fmt.Errorf("%w: the channel is served by %s, not by this Tessera (%s)", ErrNotVerified, p.Exe, selfExe())
+	}
+	return nil
+}

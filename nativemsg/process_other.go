@@ -1,0 +1,32 @@
+//go:build !linux
+
+package nativemsg
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+)
+
+// On macOS (LOCAL_PEERPID and code signatures) and Windows
+// (GetNamedPipeClientProcessId and Authenticode) peer processes are not
+// verified yet: see PROTOCOL.md §2.1. Every peer is then unverified, which
+// the app treats as it treats an unknown program.
+
+func peerProcess(net.Conn) (Process, error) {
+	return Process{}, fmt.Errorf("%w: process verification is not implemented on this platform", ErrNotVerified)
+}
+
+func processInfo(int) (Process, error) {
+	return Process{}, fmt.Errorf("%w: process verification is not implemented on this platform", ErrNotVerified)
+}
+
+func trustedBrowser(string) (string, error) {
+	return "", errors.New("which cannot be checked on this platform")
+}
+
+func selfExe() string {
+	exe, _ := os.Executable()
+	return exe
+}
