@@ -1,8 +1,8 @@
 // Builds the extension with esbuild.
 //   node build.mjs            shipped build into dist/ (Chromium) and dist-firefox/
 //   node build.mjs --test     test build into dist-test/: __TESSERA_TEST__ on
-//                             (service worker test hooks), host access to
-//                             http://127.0.0.1/* for the end-to-end pages
+//                             (service worker test hooks, globalThis.tesseraTest);
+//                             the manifest is the shipped one
 //   --outdir DIR              write the Chromium build to DIR instead (and the
 //                             Firefox one to DIR-firefox)
 import * as esbuild from 'esbuild';
@@ -20,9 +20,8 @@ const outdir = values.outdir ?? join(here, test ? 'dist-test' : 'dist');
 const entries = { background: 'src/background/index.ts', popup: 'src/popup/index.ts', content: 'src/content/index.ts' };
 
 // manifestFor returns the manifest for a target ("chromium" or "firefox").
-function manifestFor(base, target, { test }) {
+function manifestFor(base, target) {
   const m = structuredClone(base);
-  if (test) m.host_permissions = ['http://127.0.0.1/*'];
   if (target === 'firefox') {
     // Firefox has no MV3 service worker; the ID comes from gecko.id, not key.
     delete m.key;
@@ -48,7 +47,7 @@ async function build(dir, target) {
     logLevel: 'warning',
   });
   const base = JSON.parse(await readFile(join(here, 'static/manifest.json'), 'utf8'));
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifestFor(base, target, { test }), null, 2) + '\n');
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifestFor(base, target), null, 2) + '\n');
   for (const f of ['popup.html', 'popup.css']) await copyFile(join(here, 'static', f), join(dir, f));
 }
 

@@ -42,14 +42,43 @@ describe('extension ID', () => {
 });
 
 describe('manifest', () => {
-  it('asks only for the permissions Tessera needs', () => {
+  it('asks only for the permissions Tessera uses', () => {
     const m = JSON.parse(read('ship', 'manifest.json'));
     expect(m.manifest_version).toBe(3);
-    expect([...m.permissions].sort()).toEqual(['activeTab', 'nativeMessaging', 'scripting', 'storage']);
-    expect(m.host_permissions).toBeUndefined();
-    expect(m.content_scripts).toBeUndefined();
+    // nativeMessaging: the app; scripting: injecting the content script into
+    // frames older than the extension; contextMenus: "Fill with Tessera";
+    // webNavigation: each frame's parent and document for a fill.
+    expect([...m.permissions].sort()).toEqual(['contextMenus', 'nativeMessaging', 'scripting', 'webNavigation']);
+    expect(m.permissions).not.toContain('activeTab');
+    expect(m.permissions).not.toContain('storage');
+    expect(m.permissions).not.toContain('tabs');
+    expect(m.host_permissions).toEqual(['<all_urls>']);
     expect(m.externally_connectable).toBeUndefined();
+    expect(m.web_accessible_resources).toBeUndefined();
     expect(m.background).toEqual({ service_worker: 'background.js' });
+  });
+
+  it('runs the content script in every frame', () => {
+    const m = JSON.parse(read('ship', 'manifest.json'));
+    expect(m.content_scripts).toEqual([
+      {
+        matches: ['<all_urls>'],
+        js: ['content.js'],
+        all_frames: true,
+        match_about_blank: true,
+        match_origin_as_fallback: true,
+        run_at: 'document_idle',
+      },
+    ]);
+    expect(read('ship', 'content.js')).toContain('data-tessera-ref');
+  });
+
+  it('has a rebindable fill-page command', () => {
+    const m = JSON.parse(read('ship', 'manifest.json'));
+    expect(m.commands['fill-page']).toEqual({
+      suggested_key: { default: 'Ctrl+Shift+L', mac: 'Command+Shift+L' },
+      description: 'Fill this page with Tessera',
+    });
   });
 
   it('has a Firefox variant with the add-on ID and background scripts', () => {
@@ -63,13 +92,19 @@ describe('manifest', () => {
 });
 
 describe('test hooks', () => {
-  it('are absent from the shipped build', () => {
-    expect(read('ship', 'background.js')).not.toContain('tesseraTest');
-    expect(read('ship', 'background.js')).not.toContain('session.ping');
+  it('are absent from the shipped build, which keeps the automation entry point', () => {
+    const bg = read('ship', 'background.js');
+    expect(bg).not.toContain('tesseraTest');
+    expect(bg).not.toContain('session.ping');
+    expect(bg).not.toContain('lastFill');
+    expect(bg).toMatch(/\.tessera\s*=/);
+    expect(bg).toContain('fill.request');
   });
 
-  it('are present in the test build, with access to the local test pages', () => {
+  it('are present in the test build, whose manifest is the shipped one', () => {
     expect(read('test', 'background.js')).toContain('tesseraTest');
-    expect(JSON.parse(read('test', 'manifest.json')).host_permissions).toEqual(['http://127.0.0.1/*']);
+    expect(read('test', 'background.js')).toContain('lastFill');
+    const ship = JSON.parse(read('ship', 'manifest.json'));
+    expect(JSON.parse(read('test', 'manifest.json'))).toEqual(ship);
   });
 });

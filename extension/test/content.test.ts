@@ -3,12 +3,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const ID = 'mcbhdggcijnkcgnmbmijkpbahglkfaph';
 const ORIGIN = `chrome-extension://${ID}/`;
+const WORKER = { id: ID, url: ORIGIN + 'background.js' };
 type Listener = (msg: unknown, sender: chrome.runtime.MessageSender, sendResponse: (r: unknown) => void) => boolean;
 
 let listeners: Listener[];
+let sent: unknown[];
 
 beforeEach(() => {
   listeners = [];
+  sent = [];
   // A fresh document: no bootstrap has run in it yet.
   delete (globalThis as Record<symbol, unknown>)[Symbol.for('tessera.content')];
   vi.stubGlobal('chrome', {
@@ -16,6 +19,7 @@ beforeEach(() => {
       id: ID,
       getURL: (p: string) => ORIGIN + p,
       onMessage: { addListener: (l: Listener) => listeners.push(l) },
+      sendMessage: async (m: unknown) => void sent.push(m),
     },
   });
   document.body.innerHTML = '<form><input name=a></form>';
@@ -28,24 +32,50 @@ async function inject(): Promise<void> {
   await import('../src/content/index');
 }
 
-function ask(msg: unknown, sender: chrome.runtime.MessageSender): unknown {
-  let answer: unknown;
-  listeners[0]!(msg, sender, (r) => (answer = r));
-  return answer;
+/** ask sends msg to the last installed listener and resolves with its answer, sync or async. */
+function ask(msg: unknown, sender: chrome.runtime.MessageSender): Promise<unknown> {
+  return new Promise((resolve) => {
+    let answered = false;
+    const async = listeners[listeners.length - 1]!(msg, sender, (r) => {
+      answered = true;
+      resolve(r);
+    });
+    if (!async && !answered) resolve(undefined);
+  });
 }
 
 describe('content bootstrap', () => {
-  it('installs its listener once however often it is injected', async () => {
+  it('installs its listeners once however often it is injected', async () => {
     await inject();
     await inject();
     expect(listeners).toHaveLength(1);
   });
 
-  it('answers a snapshot request from the extension', async () => {
+  it('answers a snapshot request from the extension, stamps removed afterwards', async () => {
     await inject();
-    const snap = ask({ type: 'snapshot' }, { id: ID, url: ORIGIN + 'background.js' }) as { controls: number; html: string };
+    const snap = (await ask({ type: 'snapshot' }, WORKER)) as { controls: number; html: string; nonce: string };
     expect(snap.controls).toBe(1);
-    expect(snap.html).toContain('data-tessera-ref=');
+    expect(snap.html).toContain(`data-tessera-ref="${snap.nonce}:t1"`);
+    expect(document.querySelector('input')!.hasAttribute('data-tessera-ref')).toBe(false);
+  });
+
+  it('applies approved values to the refs it measured', async () => {
+    await inject();
+    vi.useFakeTimers();
+    try {
+      // happy-dom has no layout: every control measures as display-none there, so
+      // the snapshot gives the ref, and apply reports the control hidden.
+      await ask({ type: 'snapshot' }, WORKER);
+      const answer = ask({ type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'Ada' }, { ref: 't9', kind: 'text', value: 'x' }] }, WORKER);
+      await vi.runAllTimersAsync();
+      expect(await answer).toEqual([
+        { ref: 't1', outcome: 'hidden' },
+        { ref: 't9', outcome: 'gone' },
+      ]);
+      expect(document.querySelector('input')!.value).toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('ignores other tabs and other extensions', async () => {
@@ -54,13 +84,25 @@ describe('content bootstrap', () => {
       { id: ID, url: 'https://example.org/', tab: { id: 2 } as chrome.tabs.Tab },
       { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', url: 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bg.js' },
     ]) {
-      expect(ask({ type: 'snapshot' }, sender), JSON.stringify(sender)).toBeUndefined();
+      expect(await ask({ type: 'snapshot' }, sender), JSON.stringify(sender)).toBeUndefined();
+      expect(await ask({ type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'x' }] }, sender), JSON.stringify(sender)).toBeUndefined();
     }
-    expect(document.querySelector('input')!.hasAttribute('data-tessera-ref')).toBe(false);
+    expect(document.querySelector('input')!.value).toBe('');
   });
 
   it('refuses unknown requests', async () => {
     await inject();
-    expect(ask({ type: 'fill' }, { id: ID, url: ORIGIN + 'background.js' })).toMatchObject({ error: { code: 'UNKNOWN_MESSAGE' } });
+    expect(await ask({ type: 'fill' }, WORKER)).toMatchObject({ error: { code: 'UNKNOWN_MESSAGE' } });
+    expect(await ask({ type: 'apply' }, WORKER)).toMatchObject({ error: { code: 'INVALID_MESSAGE' } });
+  });
+
+  it('sends a capture of what was submitted', async () => {
+    await inject();
+    document.querySelector('input')!.value = 'typed';
+    document.querySelector('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    // Earlier tests' bootstraps listen on this same document too; the latest one's message comes last.
+    const msg = sent[sent.length - 1] as { type: string; frame: { values: Record<string, { value: string }> } };
+    expect(msg.type).toBe('submitted');
+    expect(Object.values(msg.frame.values)).toEqual([{ value: 'typed', checked: false }]);
   });
 });

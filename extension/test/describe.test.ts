@@ -1,5 +1,5 @@
 import { describe as group, expect, it } from 'vitest';
-import { describe } from '../src/popup/describe';
+import { countOutcomes, describe, describeFill } from '../src/popup/describe';
 import type { ConnState } from '../src/shared/native';
 
 const states: ConnState[] = ['connecting', 'not-installed', 'forbidden', 'app-unavailable', 'incompatible', 'disconnected', 'connected'];
@@ -34,5 +34,41 @@ group('describe', () => {
   it('offers a retry only when not connected', () => {
     expect(describe({ state: 'connected', vault: 'locked' }).retry).toBe(false);
     expect(describe({ state: 'not-installed' }).retry).toBe(true);
+  });
+});
+
+group('describe unlock', () => {
+  it('offers to unlock only a locked vault while connected', () => {
+    expect(describe({ state: 'connected', vault: 'locked' }).unlock).toBe(true);
+    expect(describe({ state: 'connected', vault: 'unlocked' }).unlock).toBe(false);
+    expect(describe({ state: 'connected', vault: 'uninitialized' }).unlock).toBe(false);
+    expect(describe({ state: 'disconnected' }).unlock).toBe(false);
+  });
+});
+
+group('describeFill', () => {
+  const done = (report: Parameters<typeof describeFill>[0]['report']) => describeFill({ tab: 1, phase: 'done', report });
+  it('says what is under way', () => {
+    expect(describeFill({ tab: 1, phase: 'confirming' })).toMatchObject({ busy: true, title: /Confirm in the Tessera app/ });
+  });
+  it('counts outcomes', () => {
+    const d = done({
+      status: 'filled',
+      fields: [
+        { frame: 0, ref: 't1', outcome: 'filled' },
+        { frame: 0, ref: 't2', outcome: 'filled' },
+        { frame: 0, ref: 't3', outcome: 'rejected' },
+      ],
+    });
+    expect(d).toMatchObject({ tone: 'warn', title: '2 of 3 fields filled.', detail: '2 filled, 1 refused by the page', busy: false });
+  });
+  it('words declines and failures', () => {
+    expect(done({ status: 'declined', reason: 'timeout', fields: [] }).title).toMatch(/timed out/);
+    expect(done({ status: 'declined', reason: 'denied', fields: [] }).title).toMatch(/You declined/);
+    const f = done({ status: 'failed', reason: 'VAULT_LOCKED', message: 'The Tessera vault is locked.', fields: [] });
+    expect(f).toMatchObject({ tone: 'error', detail: 'The Tessera vault is locked.' });
+  });
+  it('countOutcomes leaves out outcomes that did not happen', () => {
+    expect(countOutcomes([{ frame: 0, ref: 't1', outcome: 'gone' }])).toBe('1 gone from the page');
   });
 });

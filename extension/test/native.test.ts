@@ -64,6 +64,28 @@ describe('NativeClient', () => {
     await expect(p).rejects.toMatchObject({ code: 'VAULT_LOCKED', rpcCode: -32010, message: 'vault is locked' });
   });
 
+  it('keeps the error data (DECLINED carries the reason)', async () => {
+    await connect();
+    const p = c.call('fill.request', {});
+    env.port.deliver({ jsonrpc: '2.0', id: env.port.last().id, error: { code: -32028, message: 'declined', data: { code: 'DECLINED', reason: 'timeout' } } });
+    await expect(p).rejects.toMatchObject({ code: 'DECLINED', data: { reason: 'timeout' } });
+  });
+
+  // The host closes the connection unread on a frame over 8 MiB (PROTOCOL.md §1).
+  it('refuses to send a request over 8 MiB, and the session stays usable', async () => {
+    await connect();
+    const sentBefore = env.port.sent.length;
+    // 3 MiB of "é" is 6 MiB of UTF-8 plus 3 MiB of ASCII: over the limit only when counted in bytes.
+    const big = { html: 'é'.repeat(3 * 1024 * 1024) + 'x'.repeat(3 * 1024 * 1024) };
+    await expect(c.call('fill.request', big)).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    expect(env.port.sent.length).toBe(sentBefore);
+    expect(env.port.closed).toBe(false);
+    const ok = c.call('session.ping', { payload: 'x'.repeat(7 * 1024 * 1024) });
+    expect(env.port.sent.length).toBe(sentBefore + 1);
+    env.port.deliver(result(env.port.last().id, {}));
+    await expect(ok).resolves.toEqual({});
+  });
+
   it('times out a call and ignores its late answer', async () => {
     await connect();
     const p = c.call('session.ping', {});

@@ -9,11 +9,17 @@ const foreign = { id: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', url: 'chrome-extension
 
 function setup(reconnect: () => never | { state: 'connected' } = () => ({ state: 'connected' })) {
   const status = vi.fn(() => ({ state: 'connected' as const }));
+  const fill = vi.fn(() => ({ status: 'filled' as const, fields: [] }));
+  const unlock = vi.fn(() => ({ state: 'locked', shown: true }));
+  const submitted = vi.fn((_req: unknown, _sender: chrome.runtime.MessageSender) => ({ accepted: true }));
   const table: HandlerTable = {
     status: { from: ['page', 'content'], handle: status },
     reconnect: { from: ['page'], handle: reconnect },
+    fill: { from: ['page'], handle: fill },
+    unlock: { from: ['page'], handle: unlock },
+    submitted: { from: ['content'], handle: submitted },
   };
-  return { status, route: makeRouter(self, table) };
+  return { status, fill, unlock, submitted, route: makeRouter(self, table) };
 }
 
 function send(route: ReturnType<typeof setup>['route'], msg: unknown, sender: chrome.runtime.MessageSender) {
@@ -63,5 +69,30 @@ describe('makeRouter', () => {
     });
     const got = await send(route, { type: 'reconnect' }, popup);
     expect(got.answer).toEqual({ error: { code: 'APP_UNAVAILABLE', message: 'not running' } });
+  });
+
+  it('serves fill and unlock to our pages only, never to content scripts', async () => {
+    const { route, fill, unlock } = setup();
+    for (const msg of [{ type: 'fill', tab: 3 }, { type: 'unlock' }]) {
+      const got = await send(route, msg, content);
+      expect(got.answer, msg.type).toMatchObject({ error: { code: 'FORBIDDEN' } });
+    }
+    expect(fill).not.toHaveBeenCalled();
+    expect(unlock).not.toHaveBeenCalled();
+    expect((await send(route, { type: 'fill', tab: 3 }, popup)).answer).toEqual({ status: 'filled', fields: [] });
+    expect(fill).toHaveBeenCalledWith({ type: 'fill', tab: 3 }, popup);
+  });
+
+  it('takes submitted captures from content scripts only, and hands the handler the sender', async () => {
+    const { route, submitted } = setup();
+    const msg = { type: 'submitted', frame: {} };
+    expect((await send(route, msg, popup)).answer).toMatchObject({ error: { code: 'FORBIDDEN' } });
+    expect((await send(route, msg, foreign)).answer).toBeUndefined();
+    // A web page's own message (externally_connectable is not declared, but
+    // a sender without our ID is what one would look like) is dropped.
+    expect((await send(route, msg, { url: 'https://evil.example/', tab: { id: 1 } as chrome.tabs.Tab })).answer).toBeUndefined();
+    expect(submitted).not.toHaveBeenCalled();
+    expect((await send(route, msg, content)).answer).toEqual({ accepted: true });
+    expect(submitted).toHaveBeenCalledWith(msg, content);
   });
 });

@@ -1,26 +1,42 @@
 /**
- * The service worker: owns the one native port to the Tessera app, serves
- * the popup's requests, and pushes connection status to open popups.
+ * The service worker: owns the one native port to the Tessera app, runs
+ * fills (toolbar popup, context menu on editable fields, the fill-page
+ * command, and globalThis.tessera.fill for automation), sends submitted
+ * forms for learning, and pushes connection and fill state to open popups.
  */
-import { STATUS_PORT } from '../shared/messages';
-import { NativeClient } from '../shared/native';
+import type { FillReport } from '../shared/fill';
+import { type PopupUpdate, STATUS_PORT, type UnlockResult } from '../shared/messages';
+import { NativeClient, type Status } from '../shared/native';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
 import { browserInfo } from './clientinfo';
+import { Filler } from './fill';
+import { browserFrames, parentOf } from './frames';
+import { Learner } from './learn';
 import { type HandlerTable, makeRouter } from './router';
 import { installTestHooks } from './testhooks';
 
+/** MENU_ID is the context-menu item on editable fields; COMMAND the manifest command that fills the active tab. */
+const MENU_ID = 'tessera-fill';
+const COMMAND = 'fill-page';
+
 const ours = selfFromRuntime();
+const browser = browserInfo(navigator.userAgent);
 
 const client = new NativeClient({
   connect: () => chrome.runtime.connectNative(HOST_NAME),
   lastError: (port) => chrome.runtime.lastError?.message ?? (port as { error?: { message?: string } }).error?.message,
-  client: {
-    kind: 'browser',
-    ...browserInfo(navigator.userAgent),
-    extension: chrome.runtime.getManifest().version,
-  },
+  client: { kind: 'browser', ...browser, extension: chrome.runtime.getManifest().version },
 });
+
+const popups = new Set<chrome.runtime.Port>();
+function push(u: PopupUpdate): void {
+  for (const p of popups) p.postMessage(u);
+}
+
+// Firefox's tabs.sendMessage takes no documentId.
+const filler = new Filler(client, browserFrames(browser.name === 'chromium'), (fill) => push({ kind: 'fill', fill }));
+const learner = new Learner(client, parentOf);
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },
@@ -31,6 +47,9 @@ const table: HandlerTable = {
       return client.status;
     },
   },
+  fill: { from: ['page'], handle: (req) => filler.fill(req.tab) },
+  unlock: { from: ['page'], handle: async () => (await client.call('vault.unlock')) as UnlockResult },
+  submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
 };
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
@@ -40,11 +59,42 @@ chrome.runtime.onConnect.addListener((port) => {
     port.disconnect();
     return;
   }
-  port.postMessage(client.status);
-  const off = client.onStatus((s) => port.postMessage(s));
-  port.onDisconnect.addListener(off);
+  popups.add(port);
+  port.postMessage({ kind: 'status', status: client.status } satisfies PopupUpdate);
+  if (filler.last) port.postMessage({ kind: 'fill', fill: filler.last } satisfies PopupUpdate);
+  port.onDisconnect.addListener(() => popups.delete(port));
+});
+client.onStatus((status) => push({ kind: 'status', status }));
+
+async function fillActive(tab?: chrome.tabs.Tab): Promise<void> {
+  const id = tab?.id ?? (await chrome.tabs.query({ active: true, currentWindow: true }))[0]?.id;
+  if (id !== undefined && id >= 0) await filler.fill(id);
+}
+
+chrome.runtime.onInstalled.addListener(() => {
+  chrome.contextMenus.create({ id: MENU_ID, title: 'Fill with Tessera', contexts: ['editable'] }, () => {
+    // Already there after an update: nothing to do.
+    void chrome.runtime.lastError;
+  });
+});
+chrome.contextMenus.onClicked.addListener((info, tab) => {
+  if (info.menuItemId === MENU_ID) void fillActive(tab);
+});
+chrome.commands.onCommand.addListener((command, tab) => {
+  if (command === COMMAND) void fillActive(tab);
 });
 
-if (__TESSERA_TEST__) installTestHooks(client);
+/** TesseraGlobal is globalThis.tessera in the service worker: the automation entry point, shipped. */
+export interface TesseraGlobal {
+  /** fill fills the tab (as the popup's button does) and resolves when the fill has ended. */
+  fill(tabId: number): Promise<FillReport>;
+  status(): Status;
+}
+(globalThis as { tessera?: TesseraGlobal }).tessera = {
+  fill: (tabId) => filler.fill(tabId),
+  status: () => client.status,
+};
+
+if (__TESSERA_TEST__) installTestHooks(client, filler);
 
 client.start();

@@ -9,7 +9,11 @@ import { type Self, type SenderKind, senderKind } from '../shared/sender';
 /** Handler serves one request type for the senders it lists. */
 export interface Handler<K extends BackgroundRequest['type']> {
   from: readonly SenderKind[];
-  handle(req: Extract<BackgroundRequest, { type: K }>): Promise<BackgroundResponse[K]> | BackgroundResponse[K];
+  /** handle serves req; sender has passed the from check. */
+  handle(
+    req: Extract<BackgroundRequest, { type: K }>,
+    sender: chrome.runtime.MessageSender,
+  ): Promise<BackgroundResponse[K]> | BackgroundResponse[K];
 }
 
 /** HandlerTable has exactly one handler per request type. */
@@ -41,7 +45,7 @@ export function makeRouter(self: Self, table: HandlerTable): Listener {
       return false;
     }
     Promise.resolve()
-      .then(() => h.handle(msg as BackgroundRequest))
+      .then(() => h.handle(msg as BackgroundRequest, sender))
       .then(sendResponse, (e: unknown) => {
         const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : 'INTERNAL';
         sendResponse(failure(code, e instanceof Error ? e.message : String(e)));

@@ -1,29 +1,84 @@
 /**
- * Content script bootstrap. It may be injected more than once into the same
- * document (each scripting.executeScript call runs it again), so it installs
- * its listener only once.
+ * Content script bootstrap, in every frame (manifest content_scripts with
+ * all_frames, match_about_blank, match_origin_as_fallback). It may also be
+ * injected again by scripting.executeScript (a frame that existed before the
+ * extension was installed), so it sets itself up only once per document.
+ *
+ * It answers the service worker's ContentRequests (snapshot, apply; see
+ * shared/messages.ts) and, after a form submit, sends the frame's capture
+ * for learning.
  */
-import { type ContentRequest, type Failure, type PageSnapshot } from '../shared/messages';
+import { type ApplyField, type ContentRequest, type Failure, type FrameCapture, type ApplyOutcome } from '../shared/messages';
 import { selfFromRuntime, senderKind } from '../shared/sender';
-import { liveLayout, takeSnapshot } from './snapshot';
+import { apply } from './apply';
+import { Registry } from './refs';
+import { settle } from './settle';
+import { CaptureError, capture, controlsAndRoots } from './snapshot';
+import { watchSubmits } from './submit';
+import { liveLayout } from './visibility';
 
 const GUARD = Symbol.for('tessera.content');
 
-// handle answers one ContentRequest.
-function handle(msg: unknown): PageSnapshot | Failure {
-  const type = typeof msg === 'object' && msg !== null ? (msg as { type?: unknown }).type : undefined;
-  if (type === ('snapshot' satisfies ContentRequest['type'])) return takeSnapshot(document, liveLayout(window));
-  return { error: { code: 'UNKNOWN_MESSAGE', message: `unknown message type ${JSON.stringify(type)}` } };
+function failure(code: string, message: string): Failure {
+  return { error: { code, message } };
+}
+
+/** Content is one document's content script state: its refs live here, in the isolated world only. */
+class Content {
+  private readonly reg = new Registry();
+
+  snapshot(): FrameCapture | Failure {
+    try {
+      return capture(document, liveLayout(window), this.reg);
+    } catch (e) {
+      if (e instanceof CaptureError) return failure(e.code, e.message);
+      throw e;
+    }
+  }
+
+  apply(fields: unknown): Promise<ApplyOutcome[]> | Failure {
+    if (!Array.isArray(fields)) return failure('INVALID_MESSAGE', 'apply needs fields');
+    return apply(fields as ApplyField[], {
+      reg: this.reg,
+      layout: liveLayout(window),
+      settle: () => settle([document, ...controlsAndRoots(document).roots]),
+    });
+  }
+
+  // handle answers one ContentRequest.
+  handle(msg: unknown): FrameCapture | Failure | Promise<ApplyOutcome[]> {
+    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as Partial<ContentRequest> & { fields?: unknown };
+    switch (m.type) {
+      case 'snapshot':
+        return this.snapshot();
+      case 'apply':
+        return this.apply(m.fields);
+      default:
+        return failure('UNKNOWN_MESSAGE', `unknown message type ${JSON.stringify(m.type)}`);
+    }
+  }
 }
 
 const g = globalThis as { [GUARD]?: boolean };
 if (!g[GUARD]) {
   g[GUARD] = true;
   const ours = selfFromRuntime();
+  const content = new Content();
   chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-    // Only the extension itself (not another tab's content script) may ask.
+    // Only the extension itself (not a content script in another tab, not a page) may ask.
     if (senderKind(sender, ours) !== 'page') return false;
-    sendResponse(handle(msg));
+    const answer = content.handle(msg);
+    if (answer instanceof Promise) {
+      answer.then(sendResponse, (e: unknown) => sendResponse(failure('INTERNAL', String(e))));
+      // true keeps the channel open for the asynchronous answer.
+      return true;
+    }
+    sendResponse(answer);
     return false;
   });
+  watchSubmits(document, (frame) => {
+    chrome.runtime.sendMessage({ type: 'submitted', frame }).catch(() => {
+      // The service worker may be restarting; learning is best effort.
+    });
+  }, () => content.snapshot());
 }

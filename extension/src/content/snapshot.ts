@@ -1,100 +1,38 @@
 /**
- * Capturing a document for the app: stamp every control with
- * data-tessera-ref, mark the ones a person cannot see with
- * data-tessera-hidden="<reason>", and serialise the live DOM, open shadow
- * roots included. All reasoning over the result happens in the app (Go).
+ * Capturing a document for the app (PROTOCOL.md §4.1 "Stamps"): measure
+ * every control, then in one synchronous task stamp each with
+ * data-tessera-ref="<nonce>:<ref>" and data-tessera-hidden="<nonce>:<reason>",
+ * serialise the live DOM (open shadow roots included) and remove the stamps
+ * again. The nonce is fresh for every capture, so a page cannot pre-set a
+ * stamp the app would honour; refs live in the isolated world (refs.ts). All
+ * reasoning over the result happens in the app (Go).
  */
-import type { PageSnapshot } from '../shared/messages';
+import { utf8Length } from '../shared/fill';
+import type { FrameCapture } from '../shared/messages';
+import type { Registry } from './refs';
+import { type Layout, hiddenReason } from './visibility';
 
-/** REF_ATTR stamps each control with a reference stable for the page's life. */
+/** REF_ATTR carries "<nonce>:<ref>" on each measured control during serialisation. */
 export const REF_ATTR = 'data-tessera-ref';
-/** HIDDEN_ATTR carries the measured reason a control is invisible. */
+/** HIDDEN_ATTR carries "<nonce>:<reason>" (reason "" when visible) during serialisation. */
 export const HIDDEN_ATTR = 'data-tessera-hidden';
 
-/** MAX_CONTROLS bounds the work on hostile pages; controls beyond it are not stamped. */
+/** MAX_CONTROLS bounds the work on hostile pages; controls beyond it are not stamped (the app treats them as unmeasured). */
 export const MAX_CONTROLS = 5000;
+
+/** MAX_HTML_BYTES is the most serialised HTML one frame may send (PROTOCOL.md: 8 MiB in all frames together). */
+export const MAX_HTML_BYTES = 8 * 1024 * 1024;
 
 const CONTROL_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
-/**
- * Layout is what visibility measurement reads from the live page; the real
- * one wraps getBoundingClientRect / getComputedStyle / elementFromPoint, and
- * tests pass a fake (happy-dom has no layout).
- */
-export interface Layout {
-  rect(el: Element): { left: number; top: number; width: number; height: number };
-  /** rendered reports whether el generates boxes (false under display:none). */
-  rendered(el: Element): boolean;
-  style(el: Element): { visibility: string; opacity: string };
-  /** hit returns the topmost element at viewport point (x, y) in el's tree, or null. */
-  hit(el: Element, x: number, y: number): Element | null;
-  viewport: { width: number; height: number; scrollX: number; scrollY: number };
-}
-
-/** liveLayout measures in the page the content script runs in. */
-export function liveLayout(win: Window): Layout {
-  return {
-    rect: (el) => el.getBoundingClientRect(),
-    rendered: (el) => el.getClientRects().length > 0,
-    style: (el) => win.getComputedStyle(el),
-    hit: (el, x, y) => {
-      const root = el.getRootNode() as Document | ShadowRoot;
-      return 'elementFromPoint' in root ? root.elementFromPoint(x, y) : null;
-    },
-    get viewport() {
-      return { width: win.innerWidth, height: win.innerHeight, scrollX: win.scrollX, scrollY: win.scrollY };
-    },
-  };
-}
-
-// Below this combined opacity a control is as good as invisible.
-const MIN_OPACITY = 0.05;
-
-/**
- * hiddenReason returns why a person cannot see el ("type-hidden",
- * "display-none", "visibility-hidden", "transparent", "zero-size",
- * "offscreen", "covered"), or "" when it is visible. The reasons are the
- * ones form.Visibility documents.
- */
-export function hiddenReason(el: Element, layout: Layout): string {
-  if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') return 'type-hidden';
-  if (!layout.rendered(el)) return 'display-none';
-  const st = layout.style(el);
-  if (st.visibility === 'hidden' || st.visibility === 'collapse') return 'visibility-hidden';
-  let opacity = 1;
-  for (let n: Element | null = el; n !== null; n = parentElement(n)) {
-    opacity *= Number.parseFloat(layout.style(n).opacity) || 0;
-    if (opacity < MIN_OPACITY) return 'transparent';
+/** CaptureError is thrown when a document cannot be captured; code is the Failure code. */
+export class CaptureError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'CaptureError';
+    this.code = code;
   }
-  const r = layout.rect(el);
-  if (r.width < 1 || r.height < 1) return 'zero-size';
-  const vp = layout.viewport;
-  // Left of or above the document's origin: no scrolling reaches it.
-  if (r.left + r.width + vp.scrollX <= 0 || r.top + r.height + vp.scrollY <= 0) return 'offscreen';
-  const cx = r.left + r.width / 2;
-  const cy = r.top + r.height / 2;
-  if (cx >= 0 && cy >= 0 && cx < vp.width && cy < vp.height) {
-    const top = layout.hit(el, cx, cy);
-    if (top !== null && !coversSelf(el, top)) return 'covered';
-  }
-  return '';
-}
-
-// parentElement crosses shadow boundaries, so a transparent host hides its shadow content.
-function parentElement(n: Element): Element | null {
-  if (n.parentElement) return n.parentElement;
-  const root = n.getRootNode();
-  return 'host' in root ? (root as ShadowRoot).host : null;
-}
-
-// coversSelf reports whether the element hit at the control's centre is the
-// control itself, inside it, its shadow host, or one of its labels (custom
-// checkboxes draw a label over a transparent-looking input).
-function coversSelf(el: Element, top: Element): boolean {
-  if (top === el || el.contains(top) || top.contains(el)) return true;
-  const labels = (el as HTMLInputElement).labels;
-  if (labels) for (const l of labels) if (l === top || l.contains(top)) return true;
-  return false;
 }
 
 /** controlsAndRoots walks root and every open shadow root below it, in document order. */
@@ -115,32 +53,94 @@ export function controlsAndRoots(root: Document | ShadowRoot): { controls: Eleme
   return { controls, roots };
 }
 
-let nextRef = 0;
+/** newNonce returns 128 random bits as base64url text (no character the serialiser escapes). */
+export function newNonce(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** liveValue reads a control's live value; a password's value is never read (the app never fills or learns it). */
+function liveValue(el: Element): { value: string; checked: boolean } {
+  const input = el as HTMLInputElement;
+  if (el.tagName === 'INPUT' && input.type === 'password') return { value: '', checked: false };
+  return { value: input.value ?? '', checked: el.tagName === 'INPUT' ? input.checked : false };
+}
 
 /**
- * takeSnapshot stamps and measures every control of doc and serialises it.
- * Refs already on the page are kept, so a ref stays valid across snapshots.
+ * capture measures, stamps and serialises doc. Controls are measured first
+ * (layout reads only), then stamped, serialised, checked and unstamped
+ * without yielding, so no page script can observe or alter a stamp in
+ * between — except a page's customized built-in element, whose attribute
+ * callback runs synchronously on setAttribute: that is detected (a stamp
+ * altered, or the nonce anywhere it was not written) and the capture
+ * refused with code TAMPERED. A document whose HTML is over MAX_HTML_BYTES
+ * is refused with code TOO_LARGE.
  */
-export function takeSnapshot(doc: Document, layout: Layout): PageSnapshot {
+export function capture(doc: Document, layout: Layout, reg: Registry, nonce: string = newNonce()): FrameCapture {
   const { controls, roots } = controlsAndRoots(doc);
-  let stamped = 0;
-  for (const el of controls.slice(0, MAX_CONTROLS)) {
-    if (!el.hasAttribute(REF_ATTR)) el.setAttribute(REF_ATTR, `t${++nextRef}`);
-    const reason = hiddenReason(el, layout);
-    if (reason) el.setAttribute(HIDDEN_ATTR, reason);
-    else el.removeAttribute(HIDDEN_ATTR);
-    stamped++;
+  const measured = controls.slice(0, MAX_CONTROLS);
+  reg.prune();
+  const rows = measured.map((el) => {
+    const ref = reg.refOf(el);
+    reg.remember(ref, el);
+    return { el, ref, reason: hiddenReason(el, layout), live: liveValue(el) };
+  });
+  const hidden: Record<string, string> = {};
+  const values: FrameCapture['values'] = {};
+  for (const r of rows) {
+    hidden[r.ref] = r.reason;
+    values[r.ref] = r.live;
   }
-  const html = doc.documentElement;
-  const canShadow = typeof html.getHTML === 'function';
-  const inner = canShadow ? html.getHTML({ serializableShadowRoots: true, shadowRoots: roots }) : html.innerHTML;
+
+  const root = doc.documentElement;
+  const canShadow = typeof root.getHTML === 'function';
+  let html: string;
+  let tampered = false;
+  try {
+    for (const r of rows) {
+      r.el.setAttribute(REF_ATTR, `${nonce}:${r.ref}`);
+      r.el.setAttribute(HIDDEN_ATTR, `${nonce}:${r.reason}`);
+    }
+    html = canShadow
+      ? `<!DOCTYPE html>${startTag(root)}${root.getHTML({ serializableShadowRoots: true, shadowRoots: roots })}</html>`
+      : `<!DOCTYPE html>${root.outerHTML}`;
+    tampered =
+      rows.some((r) => r.el.getAttribute(REF_ATTR) !== `${nonce}:${r.ref}` || r.el.getAttribute(HIDDEN_ATTR) !== `${nonce}:${r.reason}`) ||
+      occurrences(html, nonce) !== 2 * rows.length;
+  } finally {
+    for (const r of rows) {
+      r.el.removeAttribute(REF_ATTR);
+      r.el.removeAttribute(HIDDEN_ATTR);
+    }
+  }
+  if (tampered) throw new CaptureError('TAMPERED', 'the page altered the measurement while it was taken');
+  const bytes = utf8Length(html);
+  if (bytes > MAX_HTML_BYTES) {
+    throw new CaptureError(
+      'TOO_LARGE',
+      `this page is too large to send to Tessera (${(bytes / 1048576).toFixed(1)} MiB of HTML; the limit is 8 MiB)`,
+    );
+  }
   return {
+    origin: self.origin,
     url: doc.URL,
     title: doc.title,
-    html: `<!DOCTYPE html>${startTag(html)}${inner}</html>`,
-    controls: stamped,
+    nonce,
+    html,
+    controls: rows.length,
+    values,
+    hidden,
     shadowRoots: canShadow,
   };
+}
+
+function occurrences(s: string, sub: string): number {
+  let n = 0;
+  for (let i = s.indexOf(sub); i !== -1; i = s.indexOf(sub, i + sub.length)) n++;
+  return n;
 }
 
 function startTag(el: Element): string {

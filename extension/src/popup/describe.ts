@@ -1,4 +1,6 @@
-/** What the popup says for each connection status: pure, so it is unit-tested. */
+/** What the popup says for each connection status and fill: pure, so it is unit-tested. */
+import type { FieldOutcome, Outcome } from '../shared/fill';
+import type { FillProgress } from '../shared/messages';
 import type { Status } from '../shared/native';
 
 /** Tone picks the popup's colour for a status. */
@@ -14,6 +16,8 @@ export interface Description {
   vault: string;
   /** retry reports whether a "Try again" button makes sense. */
   retry: boolean;
+  /** unlock reports whether an "Unlock in Tessera" button makes sense (connected, vault locked). */
+  unlock: boolean;
 }
 
 const VAULT_TEXT: Record<NonNullable<Status['vault']>, string> = {
@@ -32,9 +36,10 @@ export function describe(s: Status): Description {
         hint: '',
         vault: s.vault ? VAULT_TEXT[s.vault] : '',
         retry: false,
+        unlock: s.vault === 'locked',
       };
     case 'connecting':
-      return { tone: 'busy', title: 'Connecting to the Tessera app…', hint: '', vault: '', retry: false };
+      return { tone: 'busy', title: 'Connecting to the Tessera app…', hint: '', vault: '', retry: false, unlock: false };
     case 'not-installed':
       return {
         tone: 'error',
@@ -42,6 +47,7 @@ export function describe(s: Status): Description {
         hint: 'Install the Tessera desktop app, then run “tessera install” to register it with this browser.',
         vault: '',
         retry: true,
+        unlock: false,
       };
     case 'forbidden':
       return {
@@ -50,6 +56,7 @@ export function describe(s: Status): Description {
         hint: 'The installed Tessera app does not allow this extension. Update Tessera and run “tessera install” again.',
         vault: '',
         retry: true,
+        unlock: false,
       };
     case 'app-unavailable':
       return {
@@ -58,6 +65,7 @@ export function describe(s: Status): Description {
         hint: 'Start the Tessera app; this extension reconnects by itself.',
         vault: '',
         retry: true,
+        unlock: false,
       };
     case 'incompatible':
       return {
@@ -66,6 +74,7 @@ export function describe(s: Status): Description {
         hint: 'Update the Tessera app and this extension to the same release.',
         vault: '',
         retry: true,
+        unlock: false,
       };
     case 'disconnected':
       return {
@@ -74,6 +83,71 @@ export function describe(s: Status): Description {
         hint: 'Reconnecting…',
         vault: '',
         retry: true,
+        unlock: false,
       };
+  }
+}
+
+/** FillDescription is the popup's text for the latest fill. */
+export interface FillDescription {
+  tone: Tone;
+  title: string;
+  detail: string;
+  /** busy reports whether a fill is under way (the button waits). */
+  busy: boolean;
+}
+
+const PHASE_TEXT = {
+  measuring: 'Reading the page…',
+  confirming: 'Confirm in the Tessera app…',
+  filling: 'Filling…',
+} as const;
+
+const DECLINE_TEXT: Record<string, string> = {
+  denied: 'You declined in the Tessera app. Nothing was filled.',
+  timeout: 'The confirmation timed out. Nothing was filled.',
+  cancelled: 'The fill was cancelled. Nothing was filled.',
+  'no-window': 'The Tessera app has no window to confirm in. Nothing was filled.',
+};
+
+// OUTCOME_TEXT words each outcome for the count line, in display order.
+const OUTCOME_TEXT: [Outcome, string][] = [
+  ['filled', 'filled'],
+  ['rejected', 'refused by the page'],
+  ['changed', 'changed since approval'],
+  ['hidden', 'no longer visible'],
+  ['gone', 'gone from the page'],
+];
+
+/** countOutcomes says how many fields had each outcome: "3 filled, 1 refused by the page". */
+export function countOutcomes(fields: readonly FieldOutcome[]): string {
+  const parts: string[] = [];
+  for (const [o, text] of OUTCOME_TEXT) {
+    const n = fields.filter((f) => f.outcome === o).length;
+    if (n > 0) parts.push(`${n} ${text}`);
+  }
+  return parts.join(', ');
+}
+
+/** describeFill returns the popup's text for p. */
+export function describeFill(p: FillProgress): FillDescription {
+  if (p.phase !== 'done' || p.report === undefined) {
+    return { tone: 'busy', title: PHASE_TEXT[p.phase === 'done' ? 'filling' : p.phase], detail: '', busy: true };
+  }
+  const r = p.report;
+  switch (r.status) {
+    case 'filled': {
+      const filled = r.fields.filter((f) => f.outcome === 'filled').length;
+      return {
+        tone: filled === r.fields.length ? 'ok' : 'warn',
+        title: r.fields.length === 0 ? 'Nothing to fill on this page.' : `${filled} of ${r.fields.length} fields filled.`,
+        detail: countOutcomes(r.fields),
+        busy: false,
+      };
+    }
+    case 'declined':
+      return { tone: 'warn', title: DECLINE_TEXT[r.reason ?? 'denied'] ?? DECLINE_TEXT.denied!, detail: '', busy: false };
+    case 'failed':
+      return { tone: 'error', title: 'Could not fill this page.', detail: r.message ?? r.reason ?? '', busy: false };
   }
 }

@@ -1,37 +1,107 @@
 /**
  * Runtime messages between the extension's contexts (popup, service worker,
- * content scripts). Native (app) messages are in rpc.ts.
+ * content scripts). Native (app) messages are in rpc.ts and fill.ts.
+ *
+ * Service worker → content script (tabs.sendMessage to one frame, pinned to
+ * the document measured where the browser allows it); the content script
+ * answers only senders senderKind calls 'page':
+ *
+ *   {type:'snapshot'}                          → FrameCapture | Failure
+ *   {type:'apply', fields: ApplyField[]}       → ApplyOutcome[] | Failure
+ *
+ * Content script → service worker (runtime.sendMessage; the router accepts
+ * it from 'content' senders only):
+ *
+ *   {type:'submitted', frame: FrameCapture}    → {accepted: boolean}
+ *
+ * Popup → service worker ('page' senders only):
+ *
+ *   {type:'status'} / {type:'reconnect'}       → Status
+ *   {type:'fill', tab: number}                 → FillReport
+ *   {type:'unlock'}                            → UnlockResult
+ *
+ * On the STATUS_PORT the service worker pushes PopupUpdate messages.
  */
+import type { FillKind, FillReport, Identity, LiveValue, Outcome } from './fill';
 import type { Status } from './native';
 
-/** STATUS_PORT is the name of the runtime port on which the service worker pushes Status to the popup. */
+/** STATUS_PORT is the name of the runtime port on which the service worker pushes PopupUpdate to the popup. */
 export const STATUS_PORT = 'tessera-status';
 
 /** BackgroundRequest is a message the service worker accepts. */
-export type BackgroundRequest = { type: 'status' } | { type: 'reconnect' };
+export type BackgroundRequest =
+  | { type: 'status' }
+  | { type: 'reconnect' }
+  | { type: 'fill'; tab: number }
+  | { type: 'unlock' }
+  | { type: 'submitted'; frame: FrameCapture };
+
+/** UnlockResult is vault.unlock's answer from a browser session (PROTOCOL.md §4 vault.unlock). */
+export interface UnlockResult {
+  state: string;
+  shown: boolean;
+  message?: string;
+}
 
 /** BackgroundResponse maps each request type to its answer. */
 export interface BackgroundResponse {
   status: Status;
   reconnect: Status;
+  fill: FillReport;
+  unlock: UnlockResult;
+  submitted: { accepted: boolean };
+}
+
+/** FillPhase is where a fill stands, for the popup. */
+export type FillPhase = 'measuring' | 'confirming' | 'filling' | 'done';
+
+/** FillProgress is the latest fill's state; report is set when phase is 'done'. */
+export interface FillProgress {
+  tab: number;
+  phase: FillPhase;
+  report?: FillReport;
+}
+
+/** PopupUpdate is what the service worker pushes on STATUS_PORT. */
+export type PopupUpdate = { kind: 'status'; status: Status } | { kind: 'fill'; fill: FillProgress };
+
+/** ApplyField is one approved value for a control of the frame the message goes to. */
+export interface ApplyField {
+  ref: string;
+  kind: FillKind;
+  value: string;
+  expect?: Partial<Identity>;
+}
+
+/** ApplyOutcome is what happened to one ApplyField, in the order sent. */
+export interface ApplyOutcome {
+  ref: string;
+  outcome: Outcome;
 }
 
 /** ContentRequest is a message a content script accepts (from the extension, never from a page). */
-export type ContentRequest = { type: 'snapshot' };
+export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[] };
 
 /**
- * PageSnapshot is what a content script sends for one document: the
- * serialised live DOM, with every control stamped data-tessera-ref and
- * measured-invisible ones data-tessera-hidden="<reason>". The app extracts
- * the form.Snapshot from it.
+ * FrameCapture is what a content script measured in its document: the
+ * serialised DOM whose measured controls carried data-tessera-ref and
+ * data-tessera-hidden stamps prefixed with nonce, and the live values. The
+ * service worker turns it into a WireFrame (adding frame and parent ids and
+ * leaving out title, hidden and shadowRoots).
  */
-export interface PageSnapshot {
+export interface FrameCapture {
+  /** origin is self.origin of the document ("null" when opaque). */
+  origin: string;
   url: string;
   title: string;
+  nonce: string;
   /** html is the whole document; open shadow roots appear as <template shadowrootmode="open">. */
   html: string;
   /** controls is how many controls were stamped. */
   controls: number;
+  values: Record<string, LiveValue>;
+  /** hidden maps every stamped ref to its visibility reason, "" when visible (the same text as its stamp). */
+  hidden: Record<string, string>;
   /** shadowRoots reports whether open shadow roots were serialised (Element.getHTML present). */
   shadowRoots: boolean;
 }
@@ -39,4 +109,10 @@ export interface PageSnapshot {
 /** Failure is how a runtime message handler reports an error to its caller. */
 export interface Failure {
   error: { code: string; message: string };
+}
+
+/** isFailure reports whether v is a Failure. */
+export function isFailure(v: unknown): v is Failure {
+  const e = (v as { error?: { code?: unknown } } | null)?.error;
+  return typeof e?.code === 'string';
 }

@@ -15,6 +15,7 @@ import {
   classify,
   isHelloResult,
 } from './rpc';
+import { MAX_REQUEST_BYTES, utf8Length } from './fill';
 
 /**
  * ConnState is where the connection to the app stands:
@@ -194,6 +195,16 @@ export class NativeClient {
     const id = String(++this.seq);
     const req: RpcRequest = { jsonrpc: '2.0', id, method };
     if (params !== undefined) req.params = params;
+    // Over the app's limit the host would close the connection unread
+    // (PROTOCOL.md §1), so such a request is refused here instead.
+    const text = JSON.stringify(req);
+    // A UTF-16 unit takes at most 3 bytes: short requests need no count.
+    const bytes = text.length * 3 <= MAX_REQUEST_BYTES ? text.length : utf8Length(text);
+    if (bytes > MAX_REQUEST_BYTES) {
+      return Promise.reject(
+        new RpcError(Codes.TooLarge, `${method}: ${(bytes / 1048576).toFixed(1)} MiB is over the 8 MiB a request may take`),
+      );
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);

@@ -57,6 +57,11 @@ export const Codes = {
   Internal: 'INTERNAL',
   /** NotConnected is local: a call was made while no session was open. */
   NotConnected: 'NOT_CONNECTED',
+  /** TooLarge is the app's TOO_LARGE, also used locally for a request the extension refuses to send (over 8 MiB). */
+  TooLarge: 'TOO_LARGE',
+  VaultLocked: 'VAULT_LOCKED',
+  VaultUninitialized: 'VAULT_UNINITIALIZED',
+  Declined: 'DECLINED',
 } as const;
 
 /** RpcError is how a failed native call rejects. */
@@ -65,18 +70,21 @@ export class RpcError extends Error {
   readonly code: string;
   /** rpcCode is the numeric JSON-RPC code, 0 for local errors. */
   readonly rpcCode: number;
+  /** data is the wire error's data member (DECLINED carries data.reason), when there was one. */
+  readonly data: RpcErrorObject['data'];
 
-  constructor(code: string, message: string, rpcCode = 0) {
+  constructor(code: string, message: string, rpcCode = 0, data?: RpcErrorObject['data']) {
     super(message);
     this.name = 'RpcError';
     this.code = code;
     this.rpcCode = rpcCode;
+    this.data = data;
   }
 
   /** fromObject converts a wire error object; a missing string code becomes INTERNAL. */
   static fromObject(e: RpcErrorObject): RpcError {
     const code = typeof e.data?.code === 'string' ? e.data.code : 'INTERNAL';
-    return new RpcError(code, e.message, e.code);
+    return new RpcError(code, e.message, e.code, e.data);
   }
 }
 

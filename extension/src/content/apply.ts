@@ -1,0 +1,185 @@
+/**
+ * Applying approved values to the controls they were approved for. A value
+ * goes only to the element its ref names in this frame's isolated registry,
+ * and only while that element is still connected, still what was measured
+ * (name, id, type) and still visible. Values are set through the native
+ * setters of the element's own prototype, then announced with the events
+ * frameworks listen for, so React, Vue, Angular and Svelte keep them.
+ */
+import type { FillKind, Identity, Outcome } from '../shared/fill';
+import type { ApplyField, ApplyOutcome } from '../shared/messages';
+import { type Registry, identityOf } from './refs';
+import { type Layout, hiddenReason } from './visibility';
+
+/** ApplyDeps are what apply needs from the page. */
+export interface ApplyDeps {
+  reg: Registry;
+  layout: Layout;
+  /** settle resolves once the page has reacted to the values (see settle.ts). */
+  settle(): Promise<void>;
+}
+
+// Input types that take text through their value; the rest are not "text" controls.
+const NOT_TEXT = new Set(['checkbox', 'radio', 'file', 'hidden', 'submit', 'button', 'image', 'reset']);
+
+/** kindFits reports whether el is a control a value of kind can go to. */
+function kindFits(el: Element, kind: FillKind): boolean {
+  const type = (el as HTMLInputElement).type;
+  switch (kind) {
+    case 'text':
+      return el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !NOT_TEXT.has(type));
+    case 'select':
+      return el.tagName === 'SELECT';
+    case 'radio':
+      return el.tagName === 'INPUT' && type === 'radio';
+    case 'checkbox':
+      return el.tagName === 'INPUT' && type === 'checkbox';
+  }
+}
+
+/** sameIdentity reports whether now matches want in every member want has. */
+function sameIdentity(now: Identity, want: Partial<Identity>): boolean {
+  return (
+    (want.name === undefined || want.name === now.name) &&
+    (want.id === undefined || want.id === now.id) &&
+    (want.type === undefined || want.type.toLowerCase() === now.type.toLowerCase())
+  );
+}
+
+/**
+ * nativeSetter returns the setter of prop from el's prototype chain,
+ * skipping anything defined on the element itself: React's value tracker
+ * (and any page code) wraps the instance's property, and writing through the
+ * prototype's setter lets the framework see the change as the person's.
+ */
+export function nativeSetter(el: Element, prop: string): (v: unknown) => void {
+  for (let p = Object.getPrototypeOf(el) as object | null; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+    const d = Object.getOwnPropertyDescriptor(p, prop);
+    if (d?.set) {
+      const set = d.set;
+      return (v) => set.call(el, v);
+    }
+  }
+  throw new TypeError(`no native setter for ${prop}`);
+}
+
+/** checkboxWants reports whether a checkbox value means "checked". */
+export function checkboxWants(value: string): boolean {
+  return !['false', 'off', '0', 'no', ''].includes(value.trim().toLowerCase());
+}
+
+/** forType adapts an ISO date or date-time to what a date, month, time or datetime-local input takes. */
+export function forType(type: string, value: string): string {
+  const m = /^(\d{4}-\d{2})(-\d{2})?(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?/.exec(value);
+  if (!m) return value;
+  switch (type) {
+    case 'date':
+      return m[2] ? m[1]! + m[2] : value;
+    case 'month':
+      return m[1]!;
+    case 'datetime-local':
+      return m[2] && m[3] ? `${m[1]}${m[2]}T${m[3]}` : value;
+    default:
+      return value;
+  }
+}
+
+// sameText reports whether the page kept value: exactly, or with only
+// formatting changed (spacing, punctuation, letter case: "(555) 123-4567"
+// for "5551234567" is the page's mask, not a refusal).
+function sameText(got: string, want: string): boolean {
+  if (got === want) return true;
+  const norm = (s: string) => s.toLowerCase().replace(/[\s\-().,/+_]/g, '');
+  return got !== '' && norm(got) === norm(want);
+}
+
+function announce(el: Element, type: 'input' | 'change', data?: string): void {
+  const ev =
+    type === 'input' && typeof InputEvent === 'function'
+      ? new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText', data: data ?? null })
+      : new Event(type, { bubbles: true, composed: type === 'input' });
+  el.dispatchEvent(ev);
+}
+
+// A set field waits for its read-back.
+interface Pending {
+  el: Element;
+  field: ApplyField;
+  want: string | boolean;
+}
+
+/**
+ * set checks one field and, when it may be filled, sets it. It returns the
+ * outcome when the field is settled already (gone, changed, hidden,
+ * rejected), else a Pending for the read-back.
+ */
+function set(field: ApplyField, deps: ApplyDeps): Outcome | Pending {
+  const el = deps.reg.lookup(field.ref);
+  if (el === undefined || !el.isConnected) return 'gone';
+  const now = identityOf(el);
+  const measured = deps.reg.identity(field.ref);
+  if (!kindFits(el, field.kind) || (measured !== undefined && !sameIdentity(now, measured))) return 'changed';
+  if (field.expect !== undefined && !sameIdentity(now, field.expect)) return 'changed';
+  // A radio's value says which choice was approved; a page that swaps it afterwards changed the control.
+  if (field.kind === 'radio' && field.value !== '' && (el as HTMLInputElement).value !== field.value) return 'changed';
+  if (hiddenReason(el, deps.layout) !== '') return 'hidden';
+  if ((el as HTMLInputElement).disabled) return 'rejected';
+  const h = el as HTMLElement;
+  switch (field.kind) {
+    case 'text': {
+      const v = el.tagName === 'INPUT' ? forType(now.type, field.value) : field.value;
+      h.focus({ preventScroll: true });
+      nativeSetter(el, 'value')(v);
+      announce(el, 'input', v);
+      announce(el, 'change');
+      h.blur();
+      return { el, field, want: v };
+    }
+    case 'select': {
+      const options = [...(el as HTMLSelectElement).options];
+      const i = options.findIndex((o) => o.value === field.value && !o.disabled);
+      if (i < 0) return 'rejected';
+      h.focus({ preventScroll: true });
+      nativeSetter(el, 'selectedIndex')(i);
+      announce(el, 'input');
+      announce(el, 'change');
+      h.blur();
+      return { el, field, want: field.value };
+    }
+    case 'radio':
+    case 'checkbox': {
+      const want = field.kind === 'radio' || checkboxWants(field.value);
+      if ((el as HTMLInputElement).checked !== want) {
+        h.focus({ preventScroll: true });
+        // click() runs the control's own activation: checked flips, then
+        // click, input and change fire as for a person's click, and a page
+        // that cancels the click keeps its state (read back as rejected).
+        h.click();
+        h.blur();
+      }
+      return { el, field, want };
+    }
+  }
+}
+
+/**
+ * apply fills fields in order, lets the page settle, then reads every set
+ * control back: filled when the page kept the value, rejected when it
+ * changed or refused it, gone when the page removed the control meanwhile.
+ * Focus returns to where it was.
+ */
+export async function apply(fields: readonly ApplyField[], deps: ApplyDeps, doc: Document = document): Promise<ApplyOutcome[]> {
+  const before = doc.activeElement;
+  const results: (Outcome | Pending)[] = fields.map((f) => set(f, deps));
+  if (before instanceof HTMLElement && before !== doc.body && before.isConnected) before.focus({ preventScroll: true });
+  if (results.some((r) => typeof r !== 'string')) await deps.settle();
+  return results.map((r, i) => ({ ref: fields[i]!.ref, outcome: typeof r === 'string' ? r : readBack(r) }));
+}
+
+function readBack(p: Pending): Outcome {
+  if (!p.el.isConnected) return 'gone';
+  if (typeof p.want === 'boolean') return (p.el as HTMLInputElement).checked === p.want ? 'filled' : 'rejected';
+  const got = (p.el as HTMLInputElement).value;
+  if (p.field.kind === 'select') return got === p.want ? 'filled' : 'rejected';
+  return sameText(got, p.want) ? 'filled' : 'rejected';
+}

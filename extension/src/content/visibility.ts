@@ -1,0 +1,206 @@
+/**
+ * Measuring whether a person can see a control. The reasons are the ones
+ * form.Visibility documents; the app, not the extension, decides what a
+ * hidden control means for a fill.
+ */
+
+/** StyleLike is the part of a computed style the measurement reads. */
+export interface StyleLike {
+  visibility: string;
+  opacity: string;
+  overflowX: string;
+  overflowY: string;
+  position: string;
+  clip: string;
+  clipPath: string;
+}
+
+/** Box is a rectangle in viewport coordinates (CSS pixels). */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Layout is what visibility measurement reads from the live page; the real
+ * one wraps getBoundingClientRect / getComputedStyle / elementFromPoint, and
+ * tests pass a fake (happy-dom has no layout).
+ */
+export interface Layout {
+  rect(el: Element): Box;
+  /** rendered reports whether el generates boxes (false under display:none). */
+  rendered(el: Element): boolean;
+  style(el: Element): StyleLike;
+  /** hit returns the topmost element at viewport point (x, y) in el's own tree (document or shadow root), or null. */
+  hit(el: Element, x: number, y: number): Element | null;
+  /** viewport is the window's size and scroll offset, and the document's scrollable size. */
+  viewport: { width: number; height: number; scrollX: number; scrollY: number; docWidth: number; docHeight: number };
+}
+
+/** liveLayout measures in the page the content script runs in. */
+export function liveLayout(win: Window): Layout {
+  return {
+    rect: (el) => el.getBoundingClientRect(),
+    rendered: (el) => el.getClientRects().length > 0,
+    style: (el) => win.getComputedStyle(el),
+    hit: (el, x, y) => {
+      const root = el.getRootNode() as Document | ShadowRoot;
+      return 'elementFromPoint' in root ? root.elementFromPoint(x, y) : null;
+    },
+    get viewport() {
+      const de = win.document.documentElement;
+      return {
+        width: win.innerWidth,
+        height: win.innerHeight,
+        scrollX: win.scrollX,
+        scrollY: win.scrollY,
+        docWidth: Math.max(de.scrollWidth, win.innerWidth),
+        docHeight: Math.max(de.scrollHeight, win.innerHeight),
+      };
+    },
+  };
+}
+
+// Below this combined opacity a control is as good as invisible.
+const MIN_OPACITY = 0.05;
+
+/**
+ * hiddenReason returns why a person cannot see el, or "" when they can:
+ *   type-hidden        <input type=hidden>
+ *   display-none       no box (display:none on it or an ancestor, or not rendered)
+ *   visibility-hidden  visibility hidden or collapse
+ *   transparent        its opacity times its ancestors' (across shadow hosts) under 0.05
+ *   zero-size          under 1×1 px, or clipped to (almost) nothing by clip / clip-path
+ *   offscreen          outside the document where no scrolling reaches it, or
+ *                      entirely outside an overflow:hidden/clip ancestor
+ *   covered            another element is on top at its centre (checked when
+ *                      the centre is in the viewport; nothing is scrolled)
+ */
+export function hiddenReason(el: Element, layout: Layout): string {
+  if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') return 'type-hidden';
+  if (!layout.rendered(el)) return 'display-none';
+  const st = layout.style(el);
+  if (st.visibility === 'hidden' || st.visibility === 'collapse') return 'visibility-hidden';
+  const r = layout.rect(el);
+  let opacity = 1;
+  let zeroClip = false;
+  // clipped is el's box cut down by the overflow-clipping ancestors that
+  // apply to it; a fixed-position element escapes its ancestors' clipping.
+  let clipped: Box | null = r;
+  let escapes = false;
+  for (let n: Element | null = el; n !== null; n = parentElement(n)) {
+    const s = n === el ? st : layout.style(n);
+    opacity *= Number.parseFloat(s.opacity) || 0;
+    if (opacity < MIN_OPACITY) return 'transparent';
+    if (hasClip(s) && clipsToNothing(s, n === el ? r : layout.rect(n))) zeroClip = true;
+    if (n !== el && !escapes && clipped !== null) {
+      const x = clipsOverflow(s.overflowX);
+      const y = clipsOverflow(s.overflowY);
+      if (x || y) clipped = intersect(clipped, layout.rect(n), x, y);
+    }
+    if (s.position === 'fixed') escapes = true;
+  }
+  if (r.width < 1 || r.height < 1 || zeroClip) return 'zero-size';
+  const vp = layout.viewport;
+  // Left of or above the document's origin, or past its far edges: no scrolling reaches it.
+  if (r.left + r.width + vp.scrollX <= 0 || r.top + r.height + vp.scrollY <= 0) return 'offscreen';
+  if (r.left + vp.scrollX >= vp.docWidth || r.top + vp.scrollY >= vp.docHeight) return 'offscreen';
+  if (clipped === null) return 'offscreen';
+  const cx = r.left + r.width / 2;
+  const cy = r.top + r.height / 2;
+  if (cx >= 0 && cy >= 0 && cx < vp.width && cy < vp.height) {
+    const top = layout.hit(el, cx, cy);
+    if (top !== null && !coversSelf(el, top)) return 'covered';
+  }
+  return '';
+}
+
+function hasClip(s: StyleLike): boolean {
+  return (s.clip !== '' && s.clip !== 'auto') || (s.clipPath !== '' && s.clipPath !== 'none');
+}
+
+function clipsOverflow(v: string): boolean {
+  return v === 'hidden' || v === 'clip';
+}
+
+// intersect cuts a by b along the clipping axes; null when under 1 px remains.
+function intersect(a: Box, b: Box, x: boolean, y: boolean): Box | null {
+  let { left, top, width, height } = a;
+  if (x) {
+    const l = Math.max(left, b.left);
+    const rgt = Math.min(left + width, b.left + b.width);
+    left = l;
+    width = rgt - l;
+  }
+  if (y) {
+    const t = Math.max(top, b.top);
+    const btm = Math.min(top + height, b.top + b.height);
+    top = t;
+    height = btm - t;
+  }
+  return width < 1 || height < 1 ? null : { left, top, width, height };
+}
+
+/**
+ * clipsToNothing reports whether clip (on absolutely or fixed positioned
+ * boxes) or clip-path leaves less than 1 px of box: the forms the
+ * "visually hidden" idiom uses — rect(0 0 0 0), inset(50%), circle(0),
+ * ellipse(0 0).
+ */
+export function clipsToNothing(s: StyleLike, box: Box): boolean {
+  if ((s.position === 'absolute' || s.position === 'fixed') && s.clip.startsWith('rect(')) {
+    const v = numbers(s.clip.slice(5, -1));
+    if (v.length === 4 && v.every((n) => n !== null)) {
+      const [top, right, bottom, left] = v as number[];
+      if (right! - left! < 1 || bottom! - top! < 1) return true;
+    }
+  }
+  const cp = s.clipPath.trim();
+  const inset = /^inset\(([^)]*)\)/.exec(cp);
+  if (inset) {
+    const parts = inset[1]!.split(/\s+round\s+/)[0]!.trim().split(/\s+/);
+    const px = (p: string | undefined, size: number): number => {
+      if (p === undefined) return NaN;
+      if (p.endsWith('%')) return (Number.parseFloat(p) / 100) * size;
+      return Number.parseFloat(p);
+    };
+    const [t, r = t, b = t, l = r] = parts;
+    const w = box.width - px(l, box.width) - px(r, box.width);
+    const h = box.height - px(t, box.height) - px(b, box.height);
+    if (w < 1 || h < 1) return true;
+  }
+  const shape = /^(circle|ellipse)\(\s*([\d.]+)(px|%)?(?:\s+([\d.]+)(px|%)?)?/.exec(cp);
+  if (shape) {
+    const rx = Number.parseFloat(shape[2]!);
+    const ry = shape[4] !== undefined ? Number.parseFloat(shape[4]) : rx;
+    if (rx === 0 || ry === 0) return true;
+  }
+  return false;
+}
+
+// numbers parses "0px, 1px, auto, 0px" (or space-separated) into numbers, null for auto.
+function numbers(s: string): (number | null)[] {
+  return s
+    .split(/[\s,]+/)
+    .filter((p) => p !== '')
+    .map((p) => (p === 'auto' ? null : Number.parseFloat(p)));
+}
+
+/** parentElement crosses shadow boundaries, so a transparent host hides its shadow content. */
+export function parentElement(n: Element): Element | null {
+  if (n.parentElement) return n.parentElement;
+  const root = n.getRootNode();
+  return 'host' in root ? (root as ShadowRoot).host : null;
+}
+
+// coversSelf reports whether the element hit at the control's centre is the
+// control itself, inside it, its shadow host, or one of its labels (custom
+// checkboxes draw a label over a transparent-looking input).
+function coversSelf(el: Element, top: Element): boolean {
+  if (top === el || el.contains(top) || top.contains(el)) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of labels) if (l === top || l.contains(top)) return true;
+  return false;
+}

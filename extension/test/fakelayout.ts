@@ -1,0 +1,34 @@
+/** A fake Layout for tests: happy-dom has no layout engine. */
+import type { Box, Layout, StyleLike } from '../src/content/visibility';
+
+export type { Box };
+
+const DEFAULT_STYLE: StyleLike = {
+  visibility: 'visible',
+  opacity: '1',
+  overflowX: 'visible',
+  overflowY: 'visible',
+  position: 'static',
+  clip: 'auto',
+  clipPath: 'none',
+};
+
+/**
+ * fakeLayout lays out every element as a 100x20 box at (10,10) in an
+ * 800x600 viewport over a 800x2000 document unless told otherwise; the
+ * element hit at any point is the one asked about.
+ */
+export function fakeLayout(o: {
+  rects?: Map<Element, Box>;
+  unrendered?: Set<Element>;
+  styles?: Map<Element, Partial<StyleLike>>;
+  hit?: (el: Element) => Element | null;
+} = {}): Layout {
+  return {
+    rect: (el) => o.rects?.get(el) ?? { left: 10, top: 10, width: 100, height: 20 },
+    rendered: (el) => !o.unrendered?.has(el),
+    style: (el) => ({ ...DEFAULT_STYLE, ...o.styles?.get(el) }),
+    hit: (el) => (o.hit ? o.hit(el) : el),
+    viewport: { width: 800, height: 600, scrollX: 0, scrollY: 0, docWidth: 800, docHeight: 2000 },
+  };
+}

@@ -1,0 +1,110 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Layout, hiddenReason } from '../src/content/visibility';
+import { fakeLayout } from './fakelayout';
+
+beforeEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('hiddenReason', () => {
+  const setup = () => {
+    document.body.innerHTML =
+      '<div id=clip><div id=wrap><label for=x>X</label><input id=x><div id=over></div></div></div><div id=host></div>';
+    return {
+      input: document.getElementById('x')!,
+      wrap: document.getElementById('wrap')!,
+      clip: document.getElementById('clip')!,
+      over: document.getElementById('over')!,
+      label: document.querySelector('label')!,
+    };
+  };
+  type Env = ReturnType<typeof setup>;
+  const at = (left: number, top: number, width = 100, height = 20) => ({ left, top, width, height });
+  const cases: { name: string; want: string; layout: (e: Env) => Layout; type?: string }[] = [
+    { name: 'visible', want: '', layout: () => fakeLayout() },
+    { name: 'type hidden', want: 'type-hidden', type: 'hidden', layout: () => fakeLayout() },
+    { name: 'display none', want: 'display-none', layout: (e) => fakeLayout({ unrendered: new Set([e.input]) }) },
+    { name: 'visibility hidden', want: 'visibility-hidden', layout: (e) => fakeLayout({ styles: new Map([[e.input, { visibility: 'hidden' }]]) }) },
+    { name: 'transparent ancestor', want: 'transparent', layout: (e) => fakeLayout({ styles: new Map([[e.wrap, { opacity: '0' }]]) }) },
+    // Regression guard: opacities multiply down the tree (0.2 * 0.2 < 0.05).
+    {
+      name: 'faint twice',
+      want: 'transparent',
+      layout: (e) => fakeLayout({ styles: new Map([[e.wrap, { opacity: '0.2' }], [e.input, { opacity: '0.2' }]]) }),
+    },
+    { name: 'zero size', want: 'zero-size', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 10, 0, 20)]]) }) },
+    {
+      name: 'clip rect(0 0 0 0) (visually hidden idiom)',
+      want: 'zero-size',
+      layout: (e) => fakeLayout({ styles: new Map([[e.input, { position: 'absolute', clip: 'rect(0px, 0px, 0px, 0px)' }]]) }),
+    },
+    {
+      name: 'clip on a static box does nothing',
+      want: '',
+      layout: (e) => fakeLayout({ styles: new Map([[e.input, { clip: 'rect(0px, 0px, 0px, 0px)' }]]) }),
+    },
+    { name: 'clip-path inset(50%)', want: 'zero-size', layout: (e) => fakeLayout({ styles: new Map([[e.input, { clipPath: 'inset(50%)' }]]) }) },
+    { name: 'ancestor clip-path circle(0)', want: 'zero-size', layout: (e) => fakeLayout({ styles: new Map([[e.wrap, { clipPath: 'circle(0px at 50% 50%)' }]]) }) },
+    { name: 'partial clip-path is visible', want: '', layout: (e) => fakeLayout({ styles: new Map([[e.input, { clipPath: 'inset(10%)' }]]) }) },
+    {
+      name: 'outside an overflow:hidden ancestor',
+      want: 'offscreen',
+      layout: (e) =>
+        fakeLayout({
+          styles: new Map([[e.clip, { overflowX: 'hidden', overflowY: 'hidden' }]]),
+          rects: new Map([[e.clip, at(0, 0, 300, 300)], [e.input, at(400, 10)]]),
+          hit: () => null,
+        }),
+    },
+    {
+      name: 'inside a tiny overflow:hidden box',
+      want: 'offscreen',
+      layout: (e) =>
+        fakeLayout({
+          styles: new Map([[e.wrap, { overflowX: 'hidden', overflowY: 'hidden' }]]),
+          rects: new Map([[e.wrap, at(10, 10, 0.5, 0.5)]]),
+        }),
+    },
+    {
+      name: 'partly inside an overflow:hidden ancestor is visible',
+      want: '',
+      layout: (e) =>
+        fakeLayout({
+          styles: new Map([[e.clip, { overflowX: 'hidden', overflowY: 'visible' }]]),
+          rects: new Map([[e.clip, at(0, 0, 50, 300)]]),
+        }),
+    },
+    {
+      name: 'fixed position escapes the clipping ancestor',
+      want: '',
+      layout: (e) =>
+        fakeLayout({
+          styles: new Map([[e.clip, { overflowX: 'hidden', overflowY: 'hidden' }], [e.wrap, { position: 'fixed' }]]),
+          rects: new Map([[e.clip, at(0, 0, 1, 1)]]),
+        }),
+    },
+    { name: 'off-screen left', want: 'offscreen', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(-9999, 10)]]) }) },
+    { name: 'past the document right edge', want: 'offscreen', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(5000, 10)]]) }) },
+    { name: 'below the fold is visible', want: '', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 1500)]]), hit: () => null }) },
+    { name: 'covered', want: 'covered', layout: (e) => fakeLayout({ hit: () => e.over }) },
+    { name: 'its label on top', want: '', layout: (e) => fakeLayout({ hit: () => e.label }) },
+  ];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const e = setup();
+      if (tc.type) e.input.setAttribute('type', tc.type);
+      const got = hiddenReason(e.input, tc.layout(e));
+      expect(got, `hiddenReason(${tc.name}) = ${JSON.stringify(got)}, want ${JSON.stringify(tc.want)}`).toBe(tc.want);
+    });
+  }
+
+  it('multiplies opacity across a shadow host', () => {
+    document.body.innerHTML = '<div id=host></div>';
+    const host = document.getElementById('host')!;
+    host.attachShadow({ mode: 'open' }).innerHTML = '<input name=s>';
+    const input = host.shadowRoot!.querySelector('input')!;
+    expect(hiddenReason(input, fakeLayout({ styles: new Map([[host, { opacity: '0.01' }]]) }))).toBe('transparent');
+    expect(hiddenReason(input, fakeLayout())).toBe('');
+  });
+});
