@@ -82,76 +82,6 @@ func TestNoPlaintextAtRest(t *testing.T) {
 	scan("closed")
 }
 
-// TestRecordsBoundToRow guards against an attacker (or a bug) moving sealed
-// records between rows, profiles or tables: each must fail to open.
-func TestRecordsBoundToRow(t *testing.T) {
-	v := newTestVault(t, t.TempDir(), nil)
-	for _, id := range []string{"a", "b"} {
-		if _, err := v.CreateProfile(id, "Profile "+id); err != nil {
-			t.Fatal(err)
-		}
-		if err := v.SetEntry(id, ConceptKey("https://schema.org/email"), manual(id+"@example.org")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := v.RecordRelease(Release{Origin: "https://x.example"}); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		sql  string
-	}{
-		{"swap profile records", "UPDATE profiles SET rec = (SELECT rec FROM profiles p2 WHERE p2.id <> profiles.id)"},
-		{"swap entry records", "UPDATE entries SET rec = (SELECT rec FROM entries e2 WHERE e2.id <> entries.id)"},
-		{"move entry to other profile", "UPDATE entries SET profile = 3 - profile"},
-		{"entry record into audit", "UPDATE audit SET rec = (SELECT rec FROM entries LIMIT 1)"},
-		{"flip a byte", "UPDATE entries SET rec = CAST(substr(rec, 1, 40) || x'00' || substr(rec, 42) AS BLOB)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tx, err := v.db.Begin()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tx.Rollback()
-			if _, err := tx.Exec(tt.sql); err != nil {
-				t.Fatal(err)
-			}
-			k := v.k
-			var failed bool
-			for _, q := range []string{"SELECT id, rec FROM profiles", "SELECT id, profile, rank, rec FROM entries", "SELECT id, rec FROM audit"} {
-				rows, err := tx.Query(q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var id, parent, rank int64
-					var rec []byte
-					var err error
-					switch {
-					case strings.Contains(q, "entries"):
-						rows.Scan(&id, &parent, &rank, &rec)
-						_, err = openEntry(k, id, parent, rank, rec)
-					case strings.Contains(q, "audit"):
-						rows.Scan(&id, &rec)
-						_, err = openRecord(k.seal, rec, recordAD("audit", id))
-					default:
-						rows.Scan(&id, &rec)
-						_, err = openProfile(k, id, rec)
-					}
-					if errors.Is(err, ErrCorrupt) {
-						failed = true
-					}
-				}
-				rows.Close()
-			}
-			if !failed {
-				t.Errorf("%s: every record still opened, want ErrCorrupt", tt.name)
-			}
-		})
-	}
-}
-
 func TestCorruptFile(t *testing.T) {
 	build := func(t *testing.T) string {
 		dir := t.TempDir()
@@ -207,9 +137,19 @@ func TestCorruptFile(t *testing.T) {
 				_, err = v.Profiles()
 			}
 			if tt.wantErr == nil {
-				// A removed file is a new, uninitialized vault, not an error.
-				if !errors.Is(err, ErrUninitialized) {
-					t.Fatalf("open after removal = %v, want ErrUninitialized", err)
+				// A removed file is not a new vault: the person is told it
+				// is missing (issue 18: never silently start afresh).
+				if !errors.Is(err, ErrUninitialized) || !errors.Is(err, ErrMissing) {
+					t.Fatalf("open after removal = %v, want ErrUninitialized and ErrMissing", err)
+				}
+				if err := v.Init(InitOptions{Passphrase: []byte("new")}); !errors.Is(err, ErrMissing) {
+					t.Fatalf("Init where the vault file vanished = %v, want ErrMissing", err)
+				}
+				if err := v.Destroy(); err != nil {
+					t.Fatalf("Destroy of a vanished vault: %v", err)
+				}
+				if err := v.Init(InitOptions{Passphrase: []byte("new")}); err != nil {
+					t.Fatalf("Init after Destroy: %v", err)
 				}
 				return
 			}

@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -46,39 +45,41 @@ const (
 // RecordRelease appends a release to the audit log. A zero Time is set to
 // the vault clock's now.
 func (v *Vault) RecordRelease(r Release) error {
-	return v.withTx("record release", func(tx *sql.Tx, k *keys) error {
+	return v.withTx("record release", func(o *op) error {
 		if r.Time.IsZero() {
 			r.Time = v.opts.Clock.Now().UTC()
 		}
-		row, err := nextID(tx, "audit")
+		row, ver := o.d.nextID(tabAudit), o.d.nextVersion()
+		rec, err := sealJSON(o.k, r, auditPlace(row, ver))
 		if err != nil {
 			return err
 		}
-		rec, err := sealJSON(k, r, "audit", row)
-		if err != nil {
-			return err
+		if _, err := o.tx.Exec("INSERT INTO audit (id, ver, rec) VALUES (?, ?, ?)", row, int64(ver), rec); err != nil {
+			return sqlErr(err)
 		}
-		_, err = tx.Exec("INSERT INTO audit (id, rec) VALUES (?, ?)", row, rec)
-		return sqlErr(err)
+		return o.d.put(&storedRow{ref: rowRef{tabAudit, row}, ver: ver, rec: rec})
 	})
 }
 
 // Releases returns the audit log, oldest first.
 func (v *Vault) Releases() ([]Release, error) {
 	var out []Release
-	err := v.withRead("read audit log", func(k *keys) error {
-		rows, err := v.db.Query("SELECT id, rec FROM audit ORDER BY id")
+	err := v.withRead("read audit log", func(o *op) error {
+		rows, err := o.q.Query("SELECT id, ver, rec FROM audit ORDER BY id")
 		if err != nil {
 			return sqlErr(err)
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var row int64
+			var row, ver int64
 			var rec []byte
-			if err := rows.Scan(&row, &rec); err != nil {
+			if err := rows.Scan(&row, &ver, &rec); err != nil {
 				return sqlErr(err)
 			}
-			pt, err := openRecord(k.seal, rec, recordAD("audit", row))
+			if err := o.check(rowRef{tabAudit, row}, uint64(ver), 0, 0); err != nil {
+				return err
+			}
+			pt, err := openRecord(o.k.seal, rec, auditPlace(row, uint64(ver)).ad())
 			if err != nil {
 				return fmt.Errorf("audit %d: %w", row, err)
 			}
@@ -88,7 +89,13 @@ func (v *Vault) Releases() ([]Release, error) {
 			}
 			out = append(out, r)
 		}
-		return sqlErr(rows.Err())
+		if err := rows.Err(); err != nil {
+			return sqlErr(err)
+		}
+		if int64(len(out)) != o.m.count[tabAudit] {
+			return fmt.Errorf("%w: %d audit rows where Tessera wrote %d", ErrTampered, len(out), o.m.count[tabAudit])
+		}
+		return nil
 	})
 	for i := range out {
 		if out[i].Event == "" {

@@ -4,7 +4,6 @@ package vault
 
 import (
 	"bufio"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -18,9 +17,11 @@ import (
 )
 
 // The crash workload is a deterministic sequence of steps: every fourth
-// step re-keys the vault, every other step writes, in one transaction, the
-// step number to "counter" and to field "f<step%10>". So the counter alone
-// says which committed state the vault must be in.
+// step rotates the data key, alternately by Rekey (with a fresh keyring
+// identity) and by ChangePassphrase (vault passwd); every other step writes,
+// in one transaction, the step number to "counter" and to field
+// "f<step%10>". So the counter alone says which committed state the vault
+// must be in.
 const crashPass = "crash passphrase"
 
 func isRekeyStep(i int) bool { return i%4 == 0 }
@@ -113,17 +114,20 @@ func crashWriter(dir, keyringDir string) error {
 	fmt.Fprintln(out, "ready")
 	out.Flush()
 	for i := c + 1; ; i++ {
-		if isRekeyStep(i) {
+		switch {
+		case isRekeyStep(i) && i%8 == 0:
 			err = v.Rekey([]byte(crashPass))
-		} else {
+		case isRekeyStep(i):
+			err = v.ChangePassphrase([]byte(crashPass))
+		default:
 			val := strconv.Itoa(i)
-			err = v.withTx("step", func(tx *sql.Tx, k *keys) error {
-				prow, _, err := findProfile(tx, k, "crash")
+			err = v.withTx("step", func(o *op) error {
+				prow, _, err := findProfile(o, "crash")
 				if err != nil {
 					return err
 				}
 				for _, key := range []Key{FieldKey("counter"), FieldKey(fmt.Sprintf("f%d", i%10))} {
-					cur, err := entryRows(tx, k, prow, "crash", key)
+					cur, err := entryRows(o, prow, "crash", key)
 					if err != nil {
 						return err
 					}
@@ -131,7 +135,7 @@ func crashWriter(dir, keyringDir string) error {
 					if len(cur) > 0 {
 						row = cur[0].row
 					}
-					if err := putEntryTx(tx, k, prow, "crash", row, 0, key, manual(val)); err != nil {
+					if err := putEntryTx(o, prow, "crash", row, 0, key, manual(val)); err != nil {
 						return err
 					}
 				}
@@ -146,7 +150,8 @@ func crashWriter(dir, keyringDir string) error {
 	}
 }
 
-// TestCrashSafety SIGKILLs a writing, re-keying child at random moments,
+// TestCrashSafety SIGKILLs a writing, re-keying, passphrase-changing child
+// at random moments,
 // many times, and checks after each kill that the vault opens with the
 // keyring (and at the end with the passphrase) and holds exactly a committed
 // state: the last step the child reported, or the one in flight when it
@@ -176,7 +181,7 @@ func TestCrashSafety(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	const iterations = 150
-	progressed, lastCounter, inRekey, inWrite := 0, 0, 0, 0
+	progressed, lastCounter, inRekey, inPasswd, inWrite := 0, 0, 0, 0, 0
 	for it := range iterations {
 		cmd := childCmd(t, os.Args[0], "writer", dir, krDir)
 		stdout, err := cmd.StdoutPipe()
@@ -228,9 +233,12 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("iteration %d: child ended on its own: %v\n%s", it, werr, stderr.String())
 		}
 
-		if inFlight := max(reported, lastCounter) + 1; isRekeyStep(inFlight) {
+		switch inFlight := max(reported, lastCounter) + 1; {
+		case isRekeyStep(inFlight) && inFlight%8 == 0:
 			inRekey++
-		} else {
+		case isRekeyStep(inFlight):
+			inPasswd++
+		default:
 			inWrite++
 		}
 		c, fields, err := readCounter(dir, krDir)
@@ -286,8 +294,8 @@ func TestCrashSafety(t *testing.T) {
 	if _, err := v.Profile("crash"); err != nil {
 		t.Fatal(err)
 	}
-	if inRekey == 0 || inWrite == 0 {
-		t.Fatalf("of %d kills %d landed in a re-key and %d in a write; the loop must test both", iterations, inRekey, inWrite)
+	if inRekey == 0 || inPasswd == 0 || inWrite == 0 {
+		t.Fatalf("of %d kills %d landed in a re-key, %d in a passphrase change and %d in a write; the loop must test all three", iterations, inRekey, inPasswd, inWrite)
 	}
-	t.Logf("%d kills (%d during a re-key, %d during a write), final counter %d", iterations, inRekey, inWrite, lastCounter)
+	t.Logf("%d kills (%d during a re-key, %d during a passphrase change, %d during a write), final counter %d", iterations, inRekey, inPasswd, inWrite, lastCounter)
 }

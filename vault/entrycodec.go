@@ -86,21 +86,21 @@ func decodeEntry(b []byte) (entryRec, error) {
 	return e, nil
 }
 
-func sealEntry(k *keys, e entryRec, row, parent, rank int64) ([]byte, error) {
+func sealEntry(k *keys, e entryRec, at place) ([]byte, error) {
 	pt := encodeEntry(e)
 	defer clear(pt)
-	return sealRecord(k.seal, pt, recordAD("entries", row, parent, rank))
+	return sealRecord(k.seal, pt, at.ad())
 }
 
-func openEntry(k *keys, id, parent, rank int64, rec []byte) (entryRec, error) {
-	pt, err := openRecord(k.seal, rec, recordAD("entries", id, parent, rank))
+func openEntry(k *keys, at place, rec []byte) (entryRec, error) {
+	pt, err := openRecord(k.seal, rec, at.ad())
 	if err != nil {
-		return entryRec{}, fmt.Errorf("entry %d: %w", id, err)
+		return entryRec{}, fmt.Errorf("entry %d: %w", at.id, err)
 	}
 	e, err := decodeEntry(pt)
 	clear(pt)
 	if err != nil {
-		return e, fmt.Errorf("entry %d: %w: %w", id, ErrCorrupt, err)
+		return e, fmt.Errorf("entry %d: %w: %w", at.id, ErrCorrupt, err)
 	}
 	return e, nil
 }

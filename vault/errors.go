@@ -34,4 +34,24 @@ var (
 	ErrStorageFull = errors.New("storage full")
 	// ErrTooLarge is returned when an input exceeds a documented limit.
 	ErrTooLarge = errors.New("input too large")
+	// ErrMissing is returned when the vault file of a directory that held
+	// a vault has vanished: the vault is not silently started afresh.
+	// Destroy clears the condition, after which Init creates a new vault.
+	ErrMissing = errors.New("the vault file is missing")
 )
+
+// ErrTampered is returned when the vault file was changed by something
+// other than Tessera: a record that fails authentication, an older copy of a
+// row written back, a row deleted, added or moved to another id, a wrapped
+// key that does not belong to the records, or (where the keyring keeps the
+// vault's write counter) the whole file replaced by an older copy. No value
+// is returned from a vault in that state. Errors wrapping ErrTampered also
+// match ErrCorrupt, so callers that know only ErrCorrupt still refuse the
+// vault.
+var ErrTampered error = tamperedError{}
+
+type tamperedError struct{}
+
+func (tamperedError) Error() string { return "the vault file was modified outside Tessera" }
+
+func (tamperedError) Is(target error) bool { return target == ErrCorrupt }

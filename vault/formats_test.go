@@ -290,13 +290,16 @@ func FuzzParseProfilesJSON(f *testing.F) {
 	})
 }
 
-// recordTestKey and the ids below are what the seed records in
+// recordTestKey and seedPlace are what the seed records in
 // testdata/records were sealed with.
-var recordTestKey = bytes.Repeat([]byte{0x42}, 32)
+var (
+	recordTestKey = bytes.Repeat([]byte{0x42}, 32)
+	seedPlace     = entryPlace(7, 3, 0, 5)
+)
 
 func FuzzOpenRecord(f *testing.F) {
 	seedDir(f, "records")
-	ad := recordAD("entries", 7, 3, 0)
+	ad := seedPlace.ad()
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		pt, err := openRecord(recordTestKey, rec, ad)
 		if err != nil {
@@ -320,7 +323,7 @@ func TestSeedRecordsOpen(t *testing.T) {
 	if *update {
 		for i, val := range []string{"seed one", strings.Repeat("long value ", 200)} {
 			pt := encodeEntry(entryRec{Name: "https://schema.org/name", Entry: manual(val)})
-			rec, err := sealRecord(recordTestKey, pt, recordAD("entries", 7, 3, 0))
+			rec, err := sealRecord(recordTestKey, pt, seedPlace.ad())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -331,11 +334,13 @@ func TestSeedRecordsOpen(t *testing.T) {
 	for _, e := range entries {
 		data, _ := os.ReadFile(filepath.Join("testdata", "records", e.Name()))
 		rec, _ := hex.DecodeString(strings.TrimSpace(string(data)))
-		if _, err := openRecord(recordTestKey, rec, recordAD("entries", 7, 3, 0)); err != nil {
+		if _, err := openRecord(recordTestKey, rec, seedPlace.ad()); err != nil {
 			t.Errorf("seed %s does not open: %v", e.Name(), err)
 		}
-		if _, err := openRecord(recordTestKey, rec, recordAD("entries", 8, 3, 0)); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("seed %s opens at another row: %v, want ErrCorrupt", e.Name(), err)
+		for _, other := range []place{entryPlace(8, 3, 0, 5), entryPlace(7, 3, 0, 4), entryPlace(7, 4, 0, 5), entryPlace(7, 3, 1, 5)} {
+			if _, err := openRecord(recordTestKey, rec, other.ad()); !errors.Is(err, ErrTampered) {
+				t.Errorf("seed %s opens at %+v: %v, want ErrTampered", e.Name(), other, err)
+			}
 		}
 	}
 }
@@ -347,7 +352,7 @@ func FuzzDecodeEntry(f *testing.F) {
 	for _, e := range entries {
 		data, _ := os.ReadFile(filepath.Join("testdata", "records", e.Name()))
 		rec, _ := hex.DecodeString(strings.TrimSpace(string(data)))
-		if pt, err := openRecord(recordTestKey, rec, recordAD("entries", 7, 3, 0)); err == nil {
+		if pt, err := openRecord(recordTestKey, rec, seedPlace.ad()); err == nil {
 			f.Add(pt)
 		}
 	}

@@ -74,8 +74,14 @@ func (f fileKeyring) Get(service, user string) (string, error) {
 	return string(b), err
 }
 
+// Set replaces the item atomically, as a real keyring does: a process
+// killed mid-Set leaves the old secret or the new one.
 func (f fileKeyring) Set(service, user, secret string) error {
-	return os.WriteFile(f.path(service, user), []byte(secret), 0o600)
+	tmp := f.path(service, user) + ".new"
+	if err := os.WriteFile(tmp, []byte(secret), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, f.path(service, user))
 }
 
 func (f fileKeyring) Delete(service, user string) error {

@@ -2,31 +2,34 @@ package vault
 
 import (
 	"crypto/rand"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"filippo.io/age"
 )
 
-// ChangePassphrase sets or replaces the passphrase wrap of the unlocked
-// vault's data key. The data key does not change; use Rekey for that.
+// ChangePassphrase sets or replaces the passphrase of the unlocked vault
+// and rotates its data key: every record is sealed again under a new data
+// key, in one transaction, so that the old passphrase wrap (in a backup, say)
+// spliced into the file opens nothing written since, and a crash leaves
+// either the old key and passphrase or the new ones. The keyring wrap is
+// renewed for the same keyring identity; when the keyring cannot be read it
+// is dropped, and the vault unlocks by passphrase until EnrollKeyring.
 func (v *Vault) ChangePassphrase(passphrase []byte) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	k, err := v.keysLocked()
-	if err != nil {
+	if _, err := v.keysLocked(); err != nil {
 		return fmt.Errorf("change passphrase: %w", err)
 	}
 	if len(passphrase) == 0 {
 		return errors.New("change passphrase: passphrase is empty")
 	}
-	wrap, err := v.passphraseWrap(k.data, passphrase)
-	if err != nil {
-		return fmt.Errorf("change passphrase: %w", err)
-	}
-	if err := v.putMetaTx(map[string][]byte{metaWrapPassphrase: wrap}); err != nil {
+	if err := v.rotateLocked(passphrase, false); err != nil {
 		return fmt.Errorf("change passphrase: %w", err)
 	}
 	return nil
@@ -69,6 +72,14 @@ func (v *Vault) EnrollKeyring() error {
 		}
 		return fmt.Errorf("enroll keyring: %w", keyringErrOf(err))
 	}
+	if v.counter == nil {
+		// From now on the keyring keeps the write counter too; a counter
+		// left from an earlier enrolment that is ahead of the file is
+		// reported at the next unlock.
+		if c, err := loadCounter(v.opts.Keyring, v.id, v.m.seq); err == nil {
+			v.counter = c
+		}
+	}
 	return nil
 }
 
@@ -90,166 +101,252 @@ func (v *Vault) putMetaTx(vals map[string][]byte) error {
 // under a new key and both wraps are renewed, all in one transaction, so a
 // crash leaves either the old key or the new one, never a mix. When the
 // vault has a passphrase, passphrase must be it (it is checked, so a typo
-// cannot lock the person out); the keyring identity is kept and the new key
-// is wrapped to it.
+// cannot lock the person out). When the vault has a keyring wrap, a fresh
+// keyring identity replaces the old one.
 func (v *Vault) Rekey(passphrase []byte) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	old, err := v.keysLocked()
-	if err != nil {
+	if _, err := v.keysLocked(); err != nil {
 		return fmt.Errorf("rekey: %w", err)
 	}
-	meta := map[string][]byte{}
-	_, err = getMeta(v.db, metaWrapPassphrase)
+	_, err := getMeta(v.db, metaWrapPassphrase)
 	hasPassphrase := err == nil
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("rekey: %w", err)
 	}
 	if hasPassphrase {
-		if _, err := v.unwrapPassphraseLocked(passphrase); err != nil {
+		dk, err := v.unwrapPassphraseLocked(passphrase)
+		if err != nil {
 			return fmt.Errorf("rekey: %w", err)
 		}
+		clear(dk)
+	} else {
+		passphrase = nil
 	}
-	var recipient age.Recipient
-	if _, err := getMeta(v.db, metaWrapKeyring); err == nil {
-		if v.opts.Keyring == nil {
-			return fmt.Errorf("rekey: %w: none configured", ErrKeyringUnavailable)
-		}
-		secret, err := v.opts.Keyring.Get(KeyringService, keyringAccount(v.id))
-		if err != nil {
-			return fmt.Errorf("rekey: %w", keyringErrOf(err))
-		}
-		id, err := age.ParseX25519Identity(strings.TrimSpace(secret))
-		if err != nil {
-			return fmt.Errorf("rekey: %w: keyring item is not an age identity", ErrKeyringItemMissing)
-		}
-		recipient = id.Recipient()
-	}
-	dk := make([]byte, keySize)
-	if _, err := rand.Read(dk); err != nil {
+	if err := v.rotateLocked(passphrase, true); err != nil {
 		return fmt.Errorf("rekey: %w", err)
+	}
+	return nil
+}
+
+// rotateLocked replaces the data key of the unlocked vault. A non-empty
+// passphrase is wrapped anew (an empty one leaves the vault without a
+// passphrase wrap only if it had none). The keyring wrap goes to a fresh
+// identity when freshIdentity is set, else to the current one.
+//
+// The keyring and the file cannot change in one transaction, so a fresh
+// identity is stored beside the old one (both in the one keyring item)
+// before the commit and alone after it: whenever the process dies, the
+// keyring holds an identity that opens the file.
+func (v *Vault) rotateLocked(passphrase []byte, freshIdentity bool) error {
+	dk := make([]byte, keySize)
+	defer clear(dk)
+	if _, err := rand.Read(dk); err != nil {
+		return err
+	}
+	meta := map[string][]byte{}
+	var drop []string
+	var err error
+	if len(passphrase) > 0 {
+		if meta[metaWrapPassphrase], err = v.passphraseWrap(dk, passphrase); err != nil {
+			return err
+		}
+	}
+	var newItem, oldItem string
+	if curWrap, err := getMeta(v.db, metaWrapKeyring); err == nil {
+		switch {
+		case freshIdentity:
+			if v.opts.Keyring == nil {
+				return fmt.Errorf("%w: none configured", ErrKeyringUnavailable)
+			}
+			if oldItem, err = v.opts.Keyring.Get(KeyringService, keyringAccount(v.id)); err != nil {
+				return keyringErrOf(err)
+			}
+			id, err := age.GenerateX25519Identity()
+			if err != nil {
+				return err
+			}
+			if meta[metaWrapKeyring], err = wrapKey(dk, id.Recipient()); err != nil {
+				return err
+			}
+			newItem = id.String()
+		case v.opts.Keyring == nil:
+			drop = append(drop, metaWrapKeyring)
+		default:
+			r, err := v.keyringRecipient(curWrap)
+			if err != nil {
+				drop = append(drop, metaWrapKeyring)
+				break
+			}
+			if meta[metaWrapKeyring], err = wrapKey(dk, r); err != nil {
+				return err
+			}
+		}
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
 	}
 	nk, err := deriveKeys(dk)
 	if err != nil {
-		return fmt.Errorf("rekey: %w", err)
-	}
-	if recipient != nil {
-		if meta[metaWrapKeyring], err = wrapKey(dk, recipient); err != nil {
-			return fmt.Errorf("rekey: %w", err)
-		}
-	}
-	if hasPassphrase {
-		if meta[metaWrapPassphrase], err = v.passphraseWrap(dk, passphrase); err != nil {
-			return fmt.Errorf("rekey: %w", err)
-		}
+		return err
 	}
 	if meta[metaCheck], err = sealCheck(nk); err != nil {
-		return fmt.Errorf("rekey: %w", err)
-	}
-	if err := v.resealAll(old, nk, meta); err != nil {
 		nk.wipe()
-		return fmt.Errorf("rekey: %w", err)
+		return err
 	}
-	old.wipe()
-	v.k = nk
+	if newItem != "" {
+		if err := v.opts.Keyring.Set(KeyringService, keyringAccount(v.id), newItem+"\n"+strings.TrimSpace(oldItem)+"\n"); err != nil {
+			nk.wipe()
+			return fmt.Errorf("store key in keyring: %w", keyringErrOf(err))
+		}
+	}
+	m, err := v.resealAll(nk, meta, drop)
+	if err != nil {
+		nk.wipe()
+		if newItem != "" {
+			v.opts.Keyring.Set(KeyringService, keyringAccount(v.id), oldItem)
+		}
+		return err
+	}
+	if newItem != "" {
+		// On failure the item keeps both identities, which still opens
+		// the vault.
+		v.opts.Keyring.Set(KeyringService, keyringAccount(v.id), newItem)
+	}
+	v.k.wipe()
+	v.k, v.m = nk, m
+	v.counter.advance(m.seq)
 	// Move the commit out of the WAL so the old wraps and records are not
 	// left readable there; secure_delete already zeroed the freed pages.
 	v.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return nil
 }
 
-func (v *Vault) resealAll(old, nk *keys, meta map[string][]byte) error {
+// keyringRecipient returns the recipient of the keyring identity that
+// opens wrap.
+func (v *Vault) keyringRecipient(wrap []byte) (age.Recipient, error) {
+	ids, err := v.keyringIdentities()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		x, ok := id.(*age.X25519Identity)
+		if !ok {
+			continue
+		}
+		if dk, err := unwrapKey(wrap, x); err == nil {
+			clear(dk)
+			return x.Recipient(), nil
+		}
+	}
+	return nil, fmt.Errorf("%w: keyring key does not match this vault", ErrKeyringItemMissing)
+}
+
+// resealAll re-seals every row under nk with a new version, re-indexes the
+// lookups, writes meta and a new manifest, all in one transaction, and
+// returns the new manifest. Every row is checked against the current
+// manifest first: a tampered vault is never re-sealed into a valid one.
+func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*manifest, error) {
+	old := v.k
 	tx, err := v.db.Begin()
 	if err != nil {
-		return sqlErr(err)
+		return nil, sqlErr(err)
 	}
 	defer tx.Rollback()
-	profileIDs := map[int64]string{}
-	type row struct {
-		id, parent, rank int64
-		rec              []byte
+	cur := &op{q: tx, k: old, m: v.m}
+	nm := newManifest(v.m.vaultID)
+	d := newDelta(nm, nk)
+	d.seq, d.hwm = v.m.seq, v.m.hwm
+	var rows []storedRow
+	var counts [numTables]int64
+	if err := scanRows(tx, func(r *storedRow) error {
+		if err := cur.check(r.ref, r.ver, r.parent, r.rank); err != nil {
+			return err
+		}
+		counts[r.ref.tab]++
+		rows = append(rows, *r)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	readAll := func(q string) ([]row, error) {
-		rows, err := tx.Query(q)
-		if err != nil {
+	if counts != v.m.count {
+		return nil, fmt.Errorf("%w: rows were added or removed outside Tessera", ErrTampered)
+	}
+	// One prepared statement per table for thousands of rows: preparing per
+	// row was most of the re-key time.
+	var upd [numTables]*sql.Stmt
+	for t, q := range [numTables]string{
+		"UPDATE profiles SET lookup = ?, ver = ?, rec = ? WHERE id = ?",
+		"UPDATE entries SET lookup = ?, ver = ?, rec = ? WHERE id = ?",
+		"UPDATE audit SET ver = ?, rec = ? WHERE id = ?",
+	} {
+		if upd[t], err = tx.Prepare(q); err != nil {
 			return nil, sqlErr(err)
 		}
-		defer rows.Close()
-		var out []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.parent, &r.rank, &r.rec); err != nil {
-				return nil, sqlErr(err)
+		defer upd[t].Close()
+	}
+	profileIDs := map[int64]string{}
+	for i := range rows {
+		r := &rows[i]
+		at := place{table: tableNames[r.ref.tab], id: r.ref.id, parent: r.parent, rank: r.rank, ver: r.ver}
+		pt, err := openRecord(old.seal, r.rec, at.ad())
+		if err != nil {
+			return nil, fmt.Errorf("%s %d: %w", at.table, at.id, err)
+		}
+		var lookup []byte
+		switch r.ref.tab {
+		case tabProfiles:
+			var p profileRec
+			if err := json.Unmarshal(pt, &p); err != nil {
+				return nil, fmt.Errorf("profile %d: %w: %w", at.id, ErrCorrupt, err)
 			}
-			out = append(out, r)
+			profileIDs[r.ref.id] = p.ID
+			lookup = nk.lookupKey("profile", p.ID)
+		case tabEntries:
+			e, err := decodeEntry(pt)
+			if err != nil {
+				return nil, fmt.Errorf("entry %d: %w: %w", at.id, ErrCorrupt, err)
+			}
+			pid, ok := profileIDs[r.parent]
+			if !ok {
+				return nil, fmt.Errorf("entry %d: %w: no profile %d", at.id, ErrTampered, r.parent)
+			}
+			lookup = entryLookup(nk, pid, e.key())
 		}
-		return out, sqlErr(rows.Err())
-	}
-	profs, err := readAll("SELECT id, 0, 0, rec FROM profiles")
-	if err != nil {
-		return err
-	}
-	for _, r := range profs {
-		p, err := openProfile(old, r.id, r.rec)
+		at.ver = d.nextVersion()
+		rec, err := sealRecord(nk.seal, pt, at.ad())
+		clear(pt)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		profileIDs[r.id] = p.ID
-		rec, err := sealJSON(nk, p, "profiles", r.id)
-		if err != nil {
-			return err
+		args := []any{lookup, int64(at.ver), rec, r.ref.id}
+		if r.ref.tab == tabAudit {
+			args = args[1:]
 		}
-		if _, err := tx.Exec("UPDATE profiles SET lookup = ?, rec = ? WHERE id = ?", nk.lookupKey("profile", p.ID), rec, r.id); err != nil {
-			return sqlErr(err)
+		if _, err := upd[r.ref.tab].Exec(args...); err != nil {
+			return nil, sqlErr(err)
 		}
-	}
-	ents, err := readAll("SELECT id, profile, rank, rec FROM entries")
-	if err != nil {
-		return err
-	}
-	// One prepared statement for thousands of rows: preparing per row was
-	// most of the re-key time.
-	upd, err := tx.Prepare("UPDATE entries SET lookup = ?, rec = ? WHERE id = ?")
-	if err != nil {
-		return sqlErr(err)
-	}
-	defer upd.Close()
-	for _, r := range ents {
-		e, err := openEntry(old, r.id, r.parent, r.rank, r.rec)
-		if err != nil {
-			return err
-		}
-		rec, err := sealEntry(nk, e, r.id, r.parent, r.rank)
-		if err != nil {
-			return err
-		}
-		if _, err := upd.Exec(entryLookup(nk, profileIDs[r.parent], e.key()), rec, r.id); err != nil {
-			return sqlErr(err)
-		}
-	}
-	auds, err := readAll("SELECT id, 0, 0, rec FROM audit")
-	if err != nil {
-		return err
-	}
-	for _, r := range auds {
-		pt, err := openRecord(old.seal, r.rec, recordAD("audit", r.id))
-		if err != nil {
-			return err
-		}
-		rec, err := sealRecord(nk.seal, pt, recordAD("audit", r.id))
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec("UPDATE audit SET rec = ? WHERE id = ?", rec, r.id); err != nil {
-			return sqlErr(err)
+		if err := d.put(&storedRow{ref: r.ref, ver: at.ver, parent: r.parent, rank: r.rank, lookup: lookup, rec: rec}); err != nil {
+			return nil, err
 		}
 	}
 	for name, val := range meta {
 		if err := putMeta(tx, name, val); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return sqlErr(tx.Commit())
+	for _, name := range drop {
+		if _, err := tx.Exec("DELETE FROM meta WHERE name = ?", name); err != nil {
+			return nil, sqlErr(err)
+		}
+	}
+	if err := d.write(tx, nk); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, sqlErr(err)
+	}
+	d.apply()
+	return nm, nil
 }
 
 // Destroy deletes the vault: its keyring item and every file in the
@@ -258,27 +355,32 @@ func (v *Vault) resealAll(old, nk *keys, meta map[string][]byte) error {
 func (v *Vault) Destroy() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.db == nil {
+	if v.db == nil && !v.missing {
 		return fmt.Errorf("destroy vault: %w", ErrUninitialized)
 	}
-	if v.opts.Keyring != nil {
-		err := v.opts.Keyring.Delete(KeyringService, keyringAccount(v.id))
-		if err != nil && !errors.Is(err, ErrKeyringItemMissing) {
-			return fmt.Errorf("destroy vault: delete keyring item: %w", keyringErrOf(err))
+	v.forgetKeysLocked()
+	if v.opts.Keyring != nil && v.id != "" {
+		for _, account := range []string{keyringAccount(v.id), counterAccount(v.id)} {
+			err := v.opts.Keyring.Delete(KeyringService, account)
+			if err != nil && !errors.Is(err, ErrKeyringItemMissing) {
+				return fmt.Errorf("destroy vault: delete keyring item: %w", keyringErrOf(err))
+			}
 		}
 	}
-	if v.k != nil {
-		v.k.wipe()
-		v.k = nil
+	if v.db != nil {
+		if err := v.db.Close(); err != nil {
+			return fmt.Errorf("destroy vault: %w", err)
+		}
+		v.db = nil
 	}
-	if err := v.db.Close(); err != nil {
-		return fmt.Errorf("destroy vault: %w", err)
-	}
-	v.db = nil
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		if err := os.Remove(v.dbPath() + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("destroy vault: %w", err)
 		}
 	}
+	if err := os.Remove(filepath.Join(v.dir, markerName)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("destroy vault: %w", err)
+	}
+	v.missing, v.id = false, ""
 	return nil
 }

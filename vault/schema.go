@@ -7,12 +7,14 @@ import (
 )
 
 // Names of the meta rows. Meta values are not profile data: the vault id,
-// the two wrapped copies of the data key and the sealed key check.
+// the two wrapped copies of the data key, the sealed key check and the
+// sealed manifest (manifest.go).
 const (
 	metaVaultID        = "vault_id"
 	metaWrapKeyring    = "wrap_keyring"
 	metaWrapPassphrase = "wrap_passphrase"
 	metaCheck          = "check"
+	metaManifest       = "manifest"
 )
 
 // migrations are applied in order at open; migration i brings the schema
@@ -33,6 +35,11 @@ var migrations = []string{
 		UNIQUE (profile, lookup, rank)
 	) STRICT;
 	CREATE TABLE audit (id INTEGER PRIMARY KEY, rec BLOB NOT NULL) STRICT;`,
+	// Row versions. Zero marks a row sealed before versions existed; the
+	// first unlock re-seals every such row and writes the manifest.
+	`ALTER TABLE profiles ADD COLUMN ver INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE entries ADD COLUMN ver INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE audit ADD COLUMN ver INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings the schema up to date in one transaction, and refuses a
@@ -93,15 +100,4 @@ func putMeta(tx *sql.Tx, name string, val []byte) error {
 		return fmt.Errorf("write %s: %w", name, sqlErr(err))
 	}
 	return nil
-}
-
-// nextID picks the row id of a new record before it is sealed, because the
-// id is part of the record's associated data. Writes are serialized (one
-// connection, immediate transactions), so MAX+1 cannot race.
-func nextID(tx *sql.Tx, table string) (int64, error) {
-	var id int64
-	if err := tx.QueryRow("SELECT COALESCE(MAX(id), 0) + 1 FROM " + table).Scan(&id); err != nil {
-		return 0, fmt.Errorf("allocate %s id: %w", table, sqlErr(err))
-	}
-	return id, nil
 }

@@ -24,6 +24,10 @@ import (
 const (
 	dbName   = "vault.db"
 	lockName = "vault.lock"
+	// markerName is written beside the vault file once a vault exists, so
+	// that a vault file that vanished is told apart from no vault at all.
+	// It holds the vault id, which names the keyring items Destroy removes.
+	markerName = "vault.id"
 )
 
 // DefaultScryptWorkFactor is the age scrypt work factor (log2 N) used for
@@ -76,7 +80,10 @@ type Vault struct {
 	lock    *dirLock
 	db      *sql.DB // nil while uninitialized
 	id      string  // vault id, hex; names the keyring account
+	missing bool    // uninitialized because the vault file vanished
 	k       *keys   // nil while locked
+	m       *manifest
+	counter *rollbackCounter // nil without a keyring counter
 	lastUse time.Time
 }
 
@@ -168,6 +175,12 @@ func dsn(path string, wal bool) string {
 func (v *Vault) openDB() error {
 	fi, err := os.Stat(v.dbPath())
 	if errors.Is(err, fs.ErrNotExist) {
+		id, merr := os.ReadFile(filepath.Join(v.dir, markerName))
+		if merr == nil {
+			v.missing, v.id = true, strings.TrimSpace(string(id))
+		} else if !errors.Is(merr, fs.ErrNotExist) {
+			return fmt.Errorf("read %s: %w", markerName, merr)
+		}
 		return nil
 	}
 	if err != nil {
@@ -199,8 +212,33 @@ func (v *Vault) openDB() error {
 		db.Close()
 		return err
 	}
-	v.db, v.id = db, hex.EncodeToString(id)
+	v.db, v.id, v.missing = db, hex.EncodeToString(id), false
+	// Vaults made before the marker existed get it at their first open.
+	if _, err := os.Stat(filepath.Join(v.dir, markerName)); errors.Is(err, fs.ErrNotExist) {
+		v.writeMarker()
+	}
 	return nil
+}
+
+// writeMarker records that this directory holds a vault. It is best effort:
+// without it a vanished vault file reads as no vault, as it did before the
+// marker existed.
+func (v *Vault) writeMarker() {
+	tmp := filepath.Join(v.dir, markerName+".new")
+	if err := os.WriteFile(tmp, []byte(v.id+"\n"), 0o600); err == nil && syncFile(tmp) == nil {
+		os.Rename(tmp, filepath.Join(v.dir, markerName))
+		syncDir(v.dir)
+	}
+}
+
+// uninitialized returns the error of an operation that needs a vault where
+// there is none: ErrUninitialized, and ErrMissing as well when the vault file
+// vanished.
+func (v *Vault) uninitialized() error {
+	if v.missing {
+		return fmt.Errorf("%w: %w in %s: restore it from a backup, or destroy the vault to start a new one", ErrUninitialized, ErrMissing, v.dir)
+	}
+	return ErrUninitialized
 }
 
 // checkWAL refuses a write-ahead log whose header is damaged. SQLite
@@ -323,9 +361,18 @@ func (v *Vault) idleLocked() bool {
 	if v.opts.Clock.Now().Sub(v.lastUse) < v.opts.IdleTimeout {
 		return false
 	}
-	v.k.wipe()
-	v.k = nil
+	v.forgetKeysLocked()
 	return true
+}
+
+// forgetKeysLocked wipes the keys and drops the manifest, after the keyring
+// counter has caught up with the last write. v.mu must be held.
+func (v *Vault) forgetKeysLocked() {
+	v.counter.flush()
+	if v.k != nil {
+		v.k.wipe()
+	}
+	v.k, v.m, v.counter = nil, nil, nil
 }
 
 // keysLocked returns the unlocked keys and marks the vault used. v.mu must
@@ -335,7 +382,7 @@ func (v *Vault) keysLocked() (*keys, error) {
 		return nil, errors.New("vault is closed")
 	}
 	if v.db == nil {
-		return nil, ErrUninitialized
+		return nil, v.uninitialized()
 	}
 	if v.k == nil || v.idleLocked() {
 		return nil, ErrLocked
@@ -344,24 +391,19 @@ func (v *Vault) keysLocked() (*keys, error) {
 	return v.k, nil
 }
 
-// Lock forgets the data key. The vault stays open and can be unlocked again.
+// Lock forgets the data key: it and every key derived from it are zeroed.
+// The vault stays open and can be unlocked again.
 func (v *Vault) Lock() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.k != nil {
-		v.k.wipe()
-		v.k = nil
-	}
+	v.forgetKeysLocked()
 }
 
 // Close locks the vault, closes the database and releases the directory.
 func (v *Vault) Close() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.k != nil {
-		v.k.wipe()
-		v.k = nil
-	}
+	v.forgetKeysLocked()
 	var err error
 	if v.db != nil {
 		err = v.db.Close()
@@ -396,6 +438,9 @@ func (v *Vault) Init(o InitOptions) error {
 	if v.db != nil {
 		return fmt.Errorf("init vault: %w", ErrExists)
 	}
+	if v.missing {
+		return fmt.Errorf("init vault: %w", v.uninitialized())
+	}
 	if len(o.Passphrase) == 0 && !o.Keyring {
 		return errors.New("init vault: need a passphrase or the keyring")
 	}
@@ -403,6 +448,7 @@ func (v *Vault) Init(o InitOptions) error {
 		return fmt.Errorf("init vault: %w: none configured", ErrKeyringUnavailable)
 	}
 	dk := make([]byte, keySize)
+	defer clear(dk)
 	idb := make([]byte, 16)
 	if _, err := rand.Read(dk); err != nil {
 		return fmt.Errorf("init vault: %w", err)
@@ -414,8 +460,18 @@ func (v *Vault) Init(o InitOptions) error {
 	if err != nil {
 		return fmt.Errorf("init vault: %w", err)
 	}
+	ok := false
+	defer func() {
+		if !ok {
+			k.wipe()
+		}
+	}()
+	m := newManifest(idb)
 	meta := map[string][]byte{metaVaultID: idb}
 	if meta[metaCheck], err = sealCheck(k); err != nil {
+		return fmt.Errorf("init vault: %w", err)
+	}
+	if meta[metaManifest], err = sealManifest(k, &m.manifestState); err != nil {
 		return fmt.Errorf("init vault: %w", err)
 	}
 	if len(o.Passphrase) > 0 {
@@ -445,7 +501,11 @@ func (v *Vault) Init(o InitOptions) error {
 	if err := v.openDB(); err != nil {
 		return fmt.Errorf("init vault: %w", err)
 	}
-	v.k, v.lastUse = k, v.opts.Clock.Now()
+	ok = true
+	v.k, v.m, v.lastUse = k, m, v.opts.Clock.Now()
+	if o.Keyring {
+		v.counter, _ = loadCounter(v.opts.Keyring, v.id, 0)
+	}
 	return nil
 }
 
@@ -557,8 +617,8 @@ func wrapKey(dk []byte, r age.Recipient) ([]byte, error) {
 // wrap; every other failure is damage and wraps ErrCorrupt.
 var errNoMatch = errors.New("identity does not open the wrapped key")
 
-func unwrapKey(wrap []byte, id age.Identity) ([]byte, error) {
-	r, err := age.Decrypt(bytes.NewReader(wrap), id)
+func unwrapKey(wrap []byte, ids ...age.Identity) ([]byte, error) {
+	r, err := age.Decrypt(bytes.NewReader(wrap), ids...)
 	var noMatch *age.NoIdentityMatchError
 	if errors.As(err, &noMatch) {
 		return nil, errNoMatch
@@ -578,8 +638,11 @@ func unwrapKey(wrap []byte, id age.Identity) ([]byte, error) {
 
 const checkText = "tessera vault key check"
 
+// checkPlace is where the key check record belongs.
+var checkPlace = place{table: "meta"}
+
 func sealCheck(k *keys) ([]byte, error) {
-	return sealRecord(k.seal, []byte(checkText), recordAD("meta", 0))
+	return sealRecord(k.seal, []byte(checkText), checkPlace.ad())
 }
 
 // UnlockKeyring unlocks the vault with the identity stored in the keyring.
@@ -609,9 +672,23 @@ func (v *Vault) CheckKeyring() error {
 	return nil
 }
 
+// keyringIdentities returns the age identities in the vault's keyring item:
+// one, or two for the moment a re-key replaces the identity (rekey.go).
+func (v *Vault) keyringIdentities() ([]age.Identity, error) {
+	secret, err := v.opts.Keyring.Get(KeyringService, keyringAccount(v.id))
+	if err != nil {
+		return nil, keyringErrOf(err)
+	}
+	ids, err := age.ParseIdentities(strings.NewReader(secret))
+	if err != nil {
+		return nil, fmt.Errorf("%w: keyring item is not an age identity", ErrKeyringItemMissing)
+	}
+	return ids, nil
+}
+
 func (v *Vault) keyringKeyLocked() ([]byte, error) {
 	if v.db == nil {
-		return nil, ErrUninitialized
+		return nil, v.uninitialized()
 	}
 	if v.opts.Keyring == nil {
 		return nil, fmt.Errorf("%w: none configured", ErrKeyringUnavailable)
@@ -623,15 +700,11 @@ func (v *Vault) keyringKeyLocked() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	secret, err := v.opts.Keyring.Get(KeyringService, keyringAccount(v.id))
+	ids, err := v.keyringIdentities()
 	if err != nil {
-		return nil, keyringErrOf(err)
+		return nil, err
 	}
-	id, err := age.ParseX25519Identity(strings.TrimSpace(secret))
-	if err != nil {
-		return nil, fmt.Errorf("%w: keyring item is not an age identity", ErrKeyringItemMissing)
-	}
-	dk, err := unwrapKey(wrap, id)
+	dk, err := unwrapKey(wrap, ids...)
 	if errors.Is(err, errNoMatch) {
 		return nil, fmt.Errorf("%w: keyring key does not match this vault", ErrKeyringItemMissing)
 	}
@@ -645,7 +718,7 @@ func (v *Vault) UnlockPassphrase(passphrase []byte) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.db == nil {
-		return fmt.Errorf("unlock with passphrase: %w", ErrUninitialized)
+		return fmt.Errorf("unlock with passphrase: %w", v.uninitialized())
 	}
 	dk, err := v.unwrapPassphraseLocked(passphrase)
 	if err != nil {
@@ -677,27 +750,73 @@ func (v *Vault) unwrapPassphraseLocked(passphrase []byte) ([]byte, error) {
 }
 
 // setKeysLocked installs a data key after checking it against the vault's
-// check record; a key that unwraps but fails the check means a damaged
-// file, not a wrong secret.
+// check record and every row against the sealed manifest (and the manifest
+// against the keyring's counter). A vault written before the manifest
+// existed is brought forward here, the first time its key is known. A key
+// that unwraps but fails the check means a wrapped key spliced in from
+// another copy of the vault: ErrTampered, not a wrong secret. setKeysLocked
+// zeroes dk.
 func (v *Vault) setKeysLocked(dk []byte) error {
+	defer clear(dk)
 	k, err := deriveKeys(dk)
 	if err != nil {
 		return err
 	}
-	check, err := getMeta(v.db, metaCheck)
+	m, counter, err := v.verifyLocked(k)
 	if err != nil {
+		k.wipe()
 		return fmt.Errorf("unlock: %w", err)
 	}
-	pt, err := openRecord(k.seal, check, recordAD("meta", 0))
-	if err != nil || string(pt) != checkText {
-		k.wipe()
-		return fmt.Errorf("unlock: %w: key check failed", ErrCorrupt)
-	}
-	if v.k != nil {
-		v.k.wipe()
-	}
-	v.k, v.lastUse = k, v.opts.Clock.Now()
+	v.forgetKeysLocked()
+	v.k, v.m, v.counter, v.lastUse = k, m, counter, v.opts.Clock.Now()
 	return nil
+}
+
+func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
+	check, err := getMeta(v.db, metaCheck)
+	if err != nil {
+		return nil, nil, err
+	}
+	vaultID, err := getMeta(v.db, metaVaultID)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The keyring keeps the write counter of vaults that use the keyring.
+	_, err = getMeta(v.db, metaWrapKeyring)
+	useCounter := v.opts.Keyring != nil && err == nil
+	var m *manifest
+	var counter *rollbackCounter
+	if len(check) > 0 && check[0] == legacyRecordFormat {
+		pt, err := openFormat(k.seal, check, recordADv1("meta", 0), legacyRecordFormat)
+		if err != nil || string(pt) != checkText {
+			return nil, nil, fmt.Errorf("%w: key check failed: the wrapped key does not belong to this vault's records", ErrTampered)
+		}
+		// Checked before the upgrade writes anything: a counter means this
+		// vault was upgraded already, so this file is an older copy.
+		if useCounter {
+			if counter, err = loadCounter(v.opts.Keyring, v.id, 0); err != nil {
+				return nil, nil, err
+			}
+		}
+		if m, err = v.upgradeRecords(k, vaultID); err != nil {
+			return nil, nil, fmt.Errorf("upgrade records: %w", err)
+		}
+		counter.advance(m.seq)
+		return m, counter, nil
+	}
+	pt, err := openRecord(k.seal, check, checkPlace.ad())
+	if err != nil || string(pt) != checkText {
+		return nil, nil, fmt.Errorf("%w: key check failed: the wrapped key does not belong to this vault's records", ErrTampered)
+	}
+	if m, err = verifyManifest(v.db, k, vaultID); err != nil {
+		return nil, nil, err
+	}
+	if useCounter {
+		if counter, err = loadCounter(v.opts.Keyring, v.id, m.seq); err != nil {
+			return nil, nil, err
+		}
+	}
+	return m, counter, nil
 }
 
 // Info describes a vault without unlocking it.
