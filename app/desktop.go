@@ -105,6 +105,12 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 	go a.watchVault(ctx, vaultCheckEvery)
 	if reason != "" {
 		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)
+		if cfg.Vault != nil {
+			// Without a window the command line is the only way in.
+			if hint := scriptHint(a.Status().Vault); hint != "" {
+				fmt.Fprintf(env.stderr, "tessera: %s\n", hint)
+			}
+		}
 		return a.Serve(ctx)
 	}
 	return runWindow(ctx, a, assets, windowConfig{hidden: opts.Hidden, channel: dir, stderr: env.stderr, getenv: env.getenv})

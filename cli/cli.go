@@ -10,6 +10,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/tessera-app/tessera/passphrase"
 )
 
 // ErrUsage is wrapped by errors caused by a malformed command line; main exits
@@ -35,6 +37,18 @@ type Env struct {
 	Executable string
 	// Desktop runs the desktop app until ctx is done or the user quits.
 	Desktop func(ctx context.Context, opts DesktopOptions) error
+	// MinWorkFactor is the lowest scrypt work factor a command accepts for
+	// a new passphrase wrap; zero means passphrase.MinWorkFactor. main
+	// never sets it: only tests lower it, to keep scrypt fast.
+	MinWorkFactor int
+}
+
+// minWorkFactor returns the lowest scrypt work factor commands accept.
+func (env *Env) minWorkFactor() int {
+	if env.MinWorkFactor > 0 {
+		return env.MinWorkFactor
+	}
+	return passphrase.MinWorkFactor
 }
 
 type command struct {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,15 +24,17 @@ import (
 const schemaOrg = "https://schema.org/"
 
 // runProfile is `tessera profile list|show|set|unset|delete|import|export`.
-// Values are printed only by show and export; every command unlocks the
-// vault for itself (see runVault).
+// Values are printed only by show and export. While the app runs, list,
+// show, set, import and export act through it, and show and export need
+// the vault passphrase; otherwise every command unlocks the vault for
+// itself (see runVault).
 func runProfile(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		profileUsage(env.Stderr)
 		return fmt.Errorf("%w: profile: missing subcommand", ErrUsage)
 	}
 	sub, args := args[0], args[1:]
-	run, ok := map[string]func(*Env, []string) error{
+	run, ok := map[string]func(context.Context, *Env, []string) error{
 		"list":   profileList,
 		"show":   profileShow,
 		"set":    profileSet,
@@ -48,20 +51,24 @@ func runProfile(ctx context.Context, env *Env, args []string) error {
 		profileUsage(env.Stderr)
 		return fmt.Errorf("%w: profile: unknown subcommand %q", ErrUsage, sub)
 	}
-	return run(env, args)
+	return run(ctx, env, args)
 }
 
 func profileUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: tessera profile list
        tessera profile show ID
-       tessera profile set [--field] [--json-value] [--label LABEL] ID KEY VALUE
+       tessera profile set [--field] [--json-value] [--label LABEL] [--value-file FILE] ID KEY < VALUE
        tessera profile unset [--field] ID KEY
        tessera profile delete ID
        tessera profile import [--format vcf|json|bundle] [--identity FILE] [--bundle-passphrase-file FILE] FILE
-       tessera profile export [--to RECIPIENT]... [--bundle-passphrase-file FILE [--work-factor N]] [--plain] [--out FILE] [ID...]
+       tessera profile export [--to RECIPIENT]... [--bundle-passphrase-file FILE [--work-factor N]] [--plain] [--out FILE [--force]] [ID...]
 All take --passphrase-file FILE (- for stdin); without it the OS keyring
 unlocks the vault. All but export take --json. KEY is a concept IRI, a schema.org property name
-(email), or with --field a form field path.
+(email), or with --field a form field path. set reads the value from stdin or
+--value-file, never from the command line, where other users and shell history
+see it. While the Tessera app runs, list, show, set, import and export act
+through it, and show and export need --passphrase-file; unset and delete need
+the app to be quit. export --out creates a new file, 0600; --force replaces one.
 `)
 }
 
@@ -116,19 +123,10 @@ func helpOK(err error) error {
 	return err
 }
 
-func profileList(env *Env, args []string) error {
+func profileList(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "list", "tessera profile list [--json]")
 	if err := c.parse(args, 0, 0); err != nil {
 		return helpOK(err)
-	}
-	v, err := c.open(env)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	ps, err := v.Profiles()
-	if err != nil {
-		return err
 	}
 	type item struct {
 		ID      string `json:"id"`
@@ -136,9 +134,33 @@ func profileList(env *Env, args []string) error {
 		Entries int    `json:"entries"`
 		Updated string `json:"updated"`
 	}
-	items := make([]item, 0, len(ps))
-	for _, p := range ps {
-		items = append(items, item{p.ID, p.Label, len(p.Concepts) + len(p.Fields), p.Updated})
+	items := []item{}
+	err := withApp(ctx, env, func(app *appClient) error {
+		var res struct {
+			Profiles []item `json:"profiles"`
+		}
+		if err := app.call(ctx, "profile.list", struct{}{}, &res); err != nil {
+			return err
+		}
+		items = append(items, res.Profiles...)
+		return nil
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		ps, err := v.Profiles()
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			items = append(items, item{p.ID, p.Label, len(p.Concepts) + len(p.Fields), p.Updated})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if c.json {
 		return jsonOut(env.Stdout, items)
@@ -149,17 +171,37 @@ func profileList(env *Env, args []string) error {
 	return nil
 }
 
-func profileShow(env *Env, args []string) error {
+// revealPassphrase reads the passphrase that an app asks before it reveals
+// values; there is no approval in the app's window for this yet.
+func revealPassphrase(env *Env, c *profileCmd) ([]byte, error) {
+	if c.passphraseFile == "" {
+		return nil, fmt.Errorf("%w: profile %s: the running Tessera app reveals values only with the vault passphrase: give --passphrase-file FILE", ErrUsage, c.name)
+	}
+	return readPassphrase(env, c.passphraseFile)
+}
+
+func profileShow(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "show", "tessera profile show [--json] ID")
 	if err := c.parse(args, 1, 1); err != nil {
 		return helpOK(err)
 	}
-	v, err := c.open(env)
-	if err != nil {
+	var p profile.UserProfile
+	err := withApp(ctx, env, func(app *appClient) error {
+		pass, err := revealPassphrase(env, c)
+		if err != nil {
+			return err
+		}
+		defer clear(pass)
+		return app.call(ctx, "profile.show", map[string]string{"profile": c.args[0], "passphrase": string(pass)}, &p)
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		p, err = v.Profile(c.args[0])
 		return err
-	}
-	defer v.Close()
-	p, err := v.Profile(c.args[0])
+	})
 	if err != nil {
 		return err
 	}
@@ -197,55 +239,105 @@ func entryKey(name string, field bool) vault.Key {
 	return vault.ConceptKey(name)
 }
 
-func profileSet(env *Env, args []string) error {
-	c := newProfileCmd(env, "set", "tessera profile set [--field] [--json-value] [--label LABEL] ID KEY VALUE")
+// errValueArgument is the refusal of a value typed on the command line.
+var errValueArgument = fmt.Errorf("%w: profile set: the value is not taken from the command line, where other users (/proc) and the shell history see it: pipe it on stdin or give --value-file FILE", ErrUsage)
+
+// readValue reads an entry value from a file, or from stdin for "" or "-".
+// One line ending is trimmed, so `echo VALUE |` and a file from an editor
+// give the value as typed.
+func readValue(env *Env, path string) ([]byte, error) {
+	var data []byte
+	var err error
+	if path == "" || path == "-" {
+		data, err = io.ReadAll(io.LimitReader(env.Stdin, vault.MaxValueSize+1))
+		if err == nil && len(data) > vault.MaxValueSize {
+			err = vault.ErrTooLarge
+		}
+	} else {
+		data, err = readFileLimited(path, vault.MaxValueSize)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("profile set: read the value: %w", err)
+	}
+	data = bytes.TrimSuffix(data, []byte("\n"))
+	data = bytes.TrimSuffix(data, []byte("\r"))
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: profile set: the value is empty (profile unset removes a key)", ErrUsage)
+	}
+	return data, nil
+}
+
+func profileSet(ctx context.Context, env *Env, args []string) error {
+	c := newProfileCmd(env, "set", "tessera profile set [--field] [--json-value] [--label LABEL] [--value-file FILE] ID KEY < VALUE")
 	field := c.fs.Bool("field", false, "KEY is a form field path, not a concept")
-	rawJSON := c.fs.Bool("json-value", false, "VALUE is JSON, not a string")
+	rawJSON := c.fs.Bool("json-value", false, "the value is JSON, not a string")
 	label := c.fs.String("label", "", "label of the profile when set creates it (default: ID)")
-	if err := c.parse(args, 3, 3); err != nil {
+	valueFile := c.fs.String("value-file", "", "read the value from `FILE` (default: stdin)")
+	if err := c.parse(args, 2, 3); err != nil {
 		return helpOK(err)
 	}
-	value := json.RawMessage(c.args[2])
-	if !*rawJSON {
-		value, _ = json.Marshal(c.args[2])
-	} else if !json.Valid(value) {
-		return fmt.Errorf("%w: profile set: VALUE is not valid JSON", ErrUsage)
+	if len(c.args) == 3 {
+		return errValueArgument
 	}
-	v, err := c.open(env)
+	if c.passphraseFile == "-" && (*valueFile == "" || *valueFile == "-") {
+		return fmt.Errorf("%w: profile set: the value and the passphrase cannot both come from stdin: give --value-file FILE", ErrUsage)
+	}
+	raw, err := readValue(env, *valueFile)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer clear(raw)
+	value := json.RawMessage(raw)
+	if !*rawJSON {
+		value, _ = json.Marshal(string(raw))
+		defer clear(value)
+	} else if !json.Valid(value) {
+		return fmt.Errorf("%w: profile set: the value is not valid JSON", ErrUsage)
+	}
 	id, key := c.args[0], entryKey(c.args[1], *field)
-	created := false
-	if _, err := v.Profile(id); errors.Is(err, vault.ErrNotFound) {
-		l := *label
-		if l == "" {
-			l = id
-		}
-		if _, err := v.CreateProfile(id, l); err != nil {
+	var res struct {
+		Profile string `json:"profile"`
+		Key     string `json:"key"`
+		Created bool   `json:"created"`
+	}
+	err = withApp(ctx, env, func(app *appClient) error {
+		return app.call(ctx, "profile.set", map[string]any{"profile": id, "key": key.String(), "value": value, "label": *label}, &res)
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
 			return err
 		}
-		created = true
-	} else if err != nil {
-		return err
-	}
-	now := time.Now().UTC().Format(time.RFC3339)
-	e := profile.Entry{Value: value, Confidence: 1, Verified: true, Source: profile.Source{Type: "manual", Timestamp: now}}
-	if err := v.SetEntry(id, key, e); err != nil {
+		defer v.Close()
+		if _, err := v.Profile(id); errors.Is(err, vault.ErrNotFound) {
+			l := *label
+			if l == "" {
+				l = id
+			}
+			if _, err := v.CreateProfile(id, l); err != nil {
+				return err
+			}
+			res.Created = true
+		} else if err != nil {
+			return err
+		}
+		now := time.Now().UTC().Format(time.RFC3339)
+		e := profile.Entry{Value: value, Confidence: 1, Verified: true, Source: profile.Source{Type: "manual", Timestamp: now}}
+		return v.SetEntry(id, key, e)
+	})
+	if err != nil {
 		return err
 	}
 	if c.json {
-		return jsonOut(env.Stdout, map[string]any{"profile": id, "key": key.String(), "created": created})
+		return jsonOut(env.Stdout, map[string]any{"profile": id, "key": key.String(), "created": res.Created})
 	}
-	if created {
+	if res.Created {
 		fmt.Fprintf(env.Stdout, "created profile %s\n", id)
 	}
 	fmt.Fprintf(env.Stdout, "set %s in %s\n", key, id)
 	return nil
 }
 
-func profileUnset(env *Env, args []string) error {
+func profileUnset(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "unset", "tessera profile unset [--field] ID KEY")
 	field := c.fs.Bool("field", false, "KEY is a form field path, not a concept")
 	if err := c.parse(args, 2, 2); err != nil {
@@ -267,7 +359,7 @@ func profileUnset(env *Env, args []string) error {
 	return nil
 }
 
-func profileDelete(env *Env, args []string) error {
+func profileDelete(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "delete", "tessera profile delete ID")
 	if err := c.parse(args, 1, 1); err != nil {
 		return helpOK(err)
@@ -311,7 +403,7 @@ func importFormat(flagValue, name string, head []byte) string {
 	return "bundle"
 }
 
-func profileImport(env *Env, args []string) error {
+func profileImport(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "import", "tessera profile import [--format vcf|json|bundle] [--identity FILE] [--bundle-passphrase-file FILE] FILE")
 	format := c.fs.String("format", "", "vcf, json or bundle (default: from the file)")
 	identity := c.fs.String("identity", "", "age identity `FILE` that opens the bundle")
@@ -359,12 +451,24 @@ func profileImport(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("profile import %s: %w", c.args[0], err)
 	}
-	v, err := c.open(env)
-	if err != nil {
+	var res vault.ImportResult
+	err = withApp(ctx, env, func(app *appClient) error {
+		// The app takes the profiles as parsed here, so a bundle is
+		// opened with the identity given to this command, not sent.
+		var js bytes.Buffer
+		if err := vault.WriteProfilesJSON(&js, ps); err != nil {
+			return err
+		}
+		return app.call(ctx, "profile.import", map[string]string{"format": "json", "data": js.String()}, &res)
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		res, err = v.Import(ps)
 		return err
-	}
-	defer v.Close()
-	res, err := v.Import(ps)
+	})
 	if err != nil {
 		return err
 	}
@@ -419,13 +523,14 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-func profileExport(env *Env, args []string) error {
+func profileExport(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "export", "tessera profile export [--to RECIPIENT]... [--bundle-passphrase-file FILE] [--plain] [--out FILE] [ID...]")
 	var to stringList
 	c.fs.Var(&to, "to", "encrypt the bundle to this age `RECIPIENT` (repeatable)")
 	bundlePass := c.fs.String("bundle-passphrase-file", "", "encrypt the bundle with the passphrase in `FILE` (- for stdin)")
 	plain := c.fs.Bool("plain", false, "write unencrypted JSON profiles (readable by anyone with the file)")
-	out := c.fs.String("out", "", "write to `FILE` (created 0600) instead of stdout")
+	out := c.fs.String("out", "", "write to a new `FILE` (created 0600) instead of stdout")
+	force := c.fs.Bool("force", false, "replace the --out file if it exists")
 	wf := c.fs.Int("work-factor", vault.DefaultScryptWorkFactor, "scrypt work factor (log2) of a passphrase bundle")
 	if err := c.parse(args, 0, -1); err != nil {
 		return helpOK(err)
@@ -451,26 +556,45 @@ func profileExport(env *Env, args []string) error {
 		recipients = append(recipients, rs...)
 	}
 	if *bundlePass != "" {
-		p, err := readPassphrase(env, *bundlePass)
+		if err := checkWorkFactor(env, "profile export", *wf); err != nil {
+			return err
+		}
+		p, err := readNewPassphrase(env, "profile export", *bundlePass)
 		if err != nil {
 			return err
 		}
 		r, err := age.NewScryptRecipient(string(p))
+		clear(p)
 		if err != nil {
 			return err
-		}
-		if *wf < 10 || *wf > 22 {
-			return fmt.Errorf("%w: profile export: --work-factor %d not in 10..22", ErrUsage, *wf)
 		}
 		r.SetWorkFactor(*wf)
 		recipients = append(recipients, r)
 	}
-	v, err := c.open(env)
-	if err != nil {
+	var ps []profile.UserProfile
+	err := withApp(ctx, env, func(app *appClient) error {
+		pass, err := revealPassphrase(env, c)
+		if err != nil {
+			return err
+		}
+		defer clear(pass)
+		var res struct {
+			Profiles []profile.UserProfile `json:"profiles"`
+		}
+		if err := app.call(ctx, "profile.export", map[string]any{"profiles": c.args, "passphrase": string(pass)}, &res); err != nil {
+			return err
+		}
+		ps = res.Profiles
+		return nil
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		ps, err = v.ExportProfiles(c.args...)
 		return err
-	}
-	defer v.Close()
-	ps, err := v.ExportProfiles(c.args...)
+	})
 	if err != nil {
 		return err
 	}
@@ -483,16 +607,8 @@ func profileExport(env *Env, args []string) error {
 	if *out == "" {
 		return write(env.Stdout)
 	}
-	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
+	if err := writeNewFile(*out, *force, write); err != nil {
 		return fmt.Errorf("profile export: %w", err)
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("profile export: %w", cerr)
-	}
-	if err != nil {
-		return err
 	}
 	fmt.Fprintf(env.Stderr, "exported %d profiles to %s\n", len(ps), *out)
 	return nil

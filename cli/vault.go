@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -125,11 +127,15 @@ func unlockVault(env *Env, v *vault.Vault, passphraseFile string) (string, error
 
 // runVault is `tessera vault init|unlock|lock|status|passwd|rekey`.
 //
-// The CLI is its own short-lived process: every command unlocks the vault
-// for itself (keyring, or --passphrase-file) and locks it again on exit.
-// "unlock" therefore verifies that the vault opens and, after a passphrase
-// unlock, puts the key back into the keyring so later commands need no
-// passphrase; "lock" changes nothing and says so.
+// While the app runs, init, unlock, lock and status act on the app's vault
+// through its channel: "unlock" unlocks the app (a headless one too) until
+// it is locked or idle. Without an app the CLI is its own short-lived
+// process: every command unlocks the vault for itself (keyring, or
+// --passphrase-file) and locks it again on exit. "unlock" then verifies
+// that the vault opens and, after a passphrase unlock, puts the key back
+// into the keyring so later commands need no passphrase; "lock" changes
+// nothing and says so. passwd and rekey work on the vault file only, so
+// the app must not be running.
 func runVault(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		vaultUsage(env.Stderr)
@@ -138,13 +144,13 @@ func runVault(ctx context.Context, env *Env, args []string) error {
 	sub, args := args[0], args[1:]
 	switch sub {
 	case "init":
-		return vaultInit(env, args)
+		return vaultInit(ctx, env, args)
 	case "unlock":
-		return vaultUnlock(env, args)
+		return vaultUnlock(ctx, env, args)
 	case "lock":
-		return vaultLock(env, args)
+		return vaultLock(ctx, env, args)
 	case "status":
-		return vaultStatus(env, args)
+		return vaultStatus(ctx, env, args)
 	case "passwd":
 		return vaultPasswd(env, args)
 	case "rekey":
@@ -164,8 +170,11 @@ func vaultUsage(w io.Writer) {
        tessera vault status
        tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE
        tessera vault rekey [--passphrase-file FILE] [--work-factor N]
-All take --json. FILE - reads stdin. The vault lives in $TESSERA_HOME or the
-user data directory; TESSERA_KEYRING=none never touches the OS keyring.
+All take --json. FILE - reads stdin. While the Tessera app runs, init, unlock,
+lock and status act on it (a headless app is unlocked this way). Otherwise the
+vault lives in $TESSERA_HOME or the user data directory; TESSERA_KEYRING=none
+never touches the OS keyring. A new passphrase needs at least 8 characters and
+must not be easy to guess; --work-factor is at least 18.
 `)
 }
 
@@ -189,19 +198,60 @@ func parseVaultFlags(env *Env, name, usage string, args []string, extra func(fs 
 	return &c, nil
 }
 
-func checkWorkFactor(name string, wf int) error {
-	if wf < 10 || wf > 22 {
-		return fmt.Errorf("%w: vault %s: --work-factor %d not in 10..22", ErrUsage, name, wf)
+// maxWorkFactor bounds scrypt's memory (128 × 2^N bytes: 512 MiB at 22).
+const maxWorkFactor = 22
+
+// checkWorkFactor refuses a scrypt work factor below the floor, which
+// would make a stolen vault's passphrase cheap to guess, or above
+// maxWorkFactor.
+func checkWorkFactor(env *Env, cmd string, wf int) error {
+	if min := env.minWorkFactor(); wf < min || wf > maxWorkFactor {
+		return fmt.Errorf("%w: %s: --work-factor %d not in %d..%d (below %d a passphrase is cheap to guess)", ErrUsage, cmd, wf, min, maxWorkFactor, min)
 	}
 	return nil
 }
 
-func vaultInit(env *Env, args []string) error {
+// readNewPassphrase reads a passphrase that is about to protect a vault or
+// a bundle and applies the passphrase rule (package passphrase), the same
+// as the app's window does.
+func readNewPassphrase(env *Env, cmd, path string) ([]byte, error) {
+	p, err := readPassphrase(env, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := passphrase.Check(string(p)); err != nil {
+		clear(p)
+		return nil, fmt.Errorf("%s: new passphrase: %w", cmd, err)
+	}
+	return p, nil
+}
+
+// flagsSet returns the names of the flags given on the command line.
+func flagsSet(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// appOnly refuses flags that only apply to the vault file when the app
+// holds the vault.
+func appOnly(c *appClient, cmd string, set map[string]bool, names ...string) error {
+	for _, n := range names {
+		if set[n] {
+			return fmt.Errorf("%w: %s: --%s does not apply while the Tessera app runs (channel %s): it sets up its vault itself; quit it to use --%s", ErrUsage, cmd, n, c.dir, n)
+		}
+	}
+	return nil
+}
+
+func vaultInit(ctx context.Context, env *Env, args []string) error {
 	noKeyring := false
 	wf := vault.DefaultScryptWorkFactor
-	c, err := parseVaultFlags(env, "init", "tessera vault init [--passphrase-file FILE] [--no-keyring] [--work-factor N] [--json]", args, func(fs *flag.FlagSet) {
-		fs.BoolVar(&noKeyring, "no-keyring", false, "do not store a key in the OS keyring")
-		fs.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the passphrase wrap")
+	var fs *flag.FlagSet
+	c, err := parseVaultFlags(env, "init", "tessera vault init [--passphrase-file FILE] [--no-keyring] [--work-factor N] [--json]", args, func(f *flag.FlagSet) {
+		fs = f
+		f.BoolVar(&noKeyring, "no-keyring", false, "do not store a key in the OS keyring")
+		f.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the passphrase wrap")
 	})
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -209,37 +259,64 @@ func vaultInit(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWorkFactor("init", wf); err != nil {
+	if err := checkWorkFactor(env, "vault init", wf); err != nil {
 		return err
 	}
 	var init vault.InitOptions
 	if c.passphraseFile != "" {
-		if init.Passphrase, err = readPassphrase(env, c.passphraseFile); err != nil {
+		if init.Passphrase, err = readNewPassphrase(env, "vault init", c.passphraseFile); err != nil {
 			return err
 		}
+		defer clear(init.Passphrase)
 	}
-	init.Keyring = !noKeyring && cliKeyring(env) != nil
-	if !init.Keyring && init.Passphrase == nil {
-		return fmt.Errorf("%w: vault init: without the keyring a --passphrase-file is required", ErrUsage)
-	}
-	v, err := openVault(env, wf)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	err = v.Init(init)
-	if err != nil && init.Keyring && init.Passphrase != nil &&
-		(errors.Is(err, vault.ErrKeyringUnavailable) || errors.Is(err, vault.ErrKeyringItemMissing)) {
-		// The passphrase alone is a working vault; the keyring can be
-		// enrolled later with `vault unlock`.
-		fmt.Fprintf(env.Stderr, "tessera: keyring not used: %v\n", err)
-		init.Keyring = false
+	return withApp(ctx, env, func(app *appClient) error {
+		if err := appOnly(app, "vault init", flagsSet(fs), "no-keyring", "work-factor"); err != nil {
+			return err
+		}
+		var res struct {
+			State string `json:"state"`
+		}
+		if err := app.call(ctx, "vault.init", passphraseParams(init.Passphrase), &res); err != nil {
+			return err
+		}
+		if c.json {
+			return jsonOut(env.Stdout, map[string]string{"state": res.State, "app": app.dir})
+		}
+		fmt.Fprintf(env.Stdout, "initialized the vault of the running Tessera app (channel %s)\nstate: %s\n", app.dir, res.State)
+		return nil
+	}, func() error {
+		init.Keyring = !noKeyring && cliKeyring(env) != nil
+		if !init.Keyring && init.Passphrase == nil {
+			return fmt.Errorf("%w: vault init: without the keyring a --passphrase-file is required", ErrUsage)
+		}
+		v, err := openVault(env, wf)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
 		err = v.Init(init)
+		if err != nil && init.Keyring && init.Passphrase != nil &&
+			(errors.Is(err, vault.ErrKeyringUnavailable) || errors.Is(err, vault.ErrKeyringItemMissing)) {
+			// The passphrase alone is a working vault; the keyring can be
+			// enrolled later with `vault unlock`.
+			fmt.Fprintf(env.Stderr, "tessera: keyring not used: %v\n", err)
+			init.Keyring = false
+			err = v.Init(init)
+		}
+		if err != nil {
+			return err
+		}
+		return printInfo(env, v, c.json, "initialized")
+	})
+}
+
+// passphraseParams are the params of vault.init and vault.unlock: the
+// passphrase, or none for the app's keyring.
+func passphraseParams(p []byte) map[string]string {
+	if len(p) == 0 {
+		return map[string]string{}
 	}
-	if err != nil {
-		return err
-	}
-	return printInfo(env, v, c.json, "initialized")
+	return map[string]string{"passphrase": string(p)}
 }
 
 func printInfo(env *Env, v *vault.Vault, asJSON bool, verb string) error {
@@ -269,7 +346,7 @@ func printInfo(env *Env, v *vault.Vault, asJSON bool, verb string) error {
 	return nil
 }
 
-func vaultStatus(env *Env, args []string) error {
+func vaultStatus(ctx context.Context, env *Env, args []string) error {
 	c, err := parseVaultFlags(env, "status", "tessera vault status [--json]", args, nil)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -277,15 +354,39 @@ func vaultStatus(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	v, err := openVault(env, 0)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	return printInfo(env, v, c.json, "")
+	return withApp(ctx, env, func(app *appClient) error {
+		st := struct {
+			App      string `json:"app"`
+			State    string `json:"state"`
+			Profiles int    `json:"profiles"`
+			Window   bool   `json:"window"`
+		}{App: app.dir, State: app.state}
+		var m *nativemsg.Error
+		if err := app.call(ctx, "vault.status", struct{}{}, &st); errors.As(err, &m) && m.Data.Code == nativemsg.CodeMethodNotFound {
+			st.State = app.state
+		} else if err != nil {
+			return err
+		}
+		if c.json {
+			return jsonOut(env.Stdout, st)
+		}
+		window := "yes"
+		if !st.Window {
+			window = "no (fills are declined; unlock with `tessera vault unlock`)"
+		}
+		fmt.Fprintf(env.Stdout, "app: running (channel %s)\nstate: %s\nprofiles: %d\nwindow: %s\n", st.App, st.State, st.Profiles, window)
+		return nil
+	}, func() error {
+		v, err := openVault(env, 0)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		return printInfo(env, v, c.json, "")
+	})
 }
 
-func vaultUnlock(env *Env, args []string) error {
+func vaultUnlock(ctx context.Context, env *Env, args []string) error {
 	c, err := parseVaultFlags(env, "unlock", "tessera vault unlock [--passphrase-file FILE] [--json]", args, nil)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -293,6 +394,43 @@ func vaultUnlock(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return withApp(ctx, env, func(app *appClient) error {
+		return unlockApp(ctx, env, app, c)
+	}, func() error {
+		return unlockAlone(env, c)
+	})
+}
+
+// unlockApp unlocks the running app's vault, with the passphrase or the
+// app's keyring; it stays unlocked until locked or idle.
+func unlockApp(ctx context.Context, env *Env, app *appClient, c *cliFlags) error {
+	var pass []byte
+	method := "keyring"
+	if c.passphraseFile != "" {
+		p, err := readPassphrase(env, c.passphraseFile)
+		if err != nil {
+			return err
+		}
+		defer clear(p)
+		pass, method = p, "passphrase"
+	}
+	var res struct {
+		State string `json:"state"`
+	}
+	if err := app.call(ctx, "vault.unlock", passphraseParams(pass), &res); err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, map[string]string{"state": res.State, "method": method, "app": app.dir})
+	}
+	fmt.Fprintf(env.Stdout, "unlocked the running Tessera app's vault with %s (channel %s)\n", method, app.dir)
+	fmt.Fprintln(env.Stdout, "it stays unlocked until `tessera vault lock`, the window's lock or the idle lock")
+	return nil
+}
+
+// unlockAlone checks that the vault file opens, and after a passphrase
+// unlock enrols the keyring.
+func unlockAlone(env *Env, c *cliFlags) error {
 	v, err := openVault(env, 0)
 	if err != nil {
 		return err
@@ -334,7 +472,7 @@ func vaultUnlock(env *Env, args []string) error {
 	return nil
 }
 
-func vaultLock(env *Env, args []string) error {
+func vaultLock(ctx context.Context, env *Env, args []string) error {
 	c, err := parseVaultFlags(env, "lock", "tessera vault lock [--json]", args, nil)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -342,18 +480,32 @@ func vaultLock(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	v, err := openVault(env, 0)
-	if err != nil {
-		return err
-	}
-	state := v.State()
-	v.Close()
-	if c.json {
-		return jsonOut(env.Stdout, map[string]string{"state": state})
-	}
-	fmt.Fprintf(env.Stdout, "state: %s\n", state)
-	fmt.Fprintln(env.Stdout, "nothing to do: a tessera command never leaves the vault unlocked (the app locks from its window or when idle)")
-	return nil
+	return withApp(ctx, env, func(app *appClient) error {
+		var res struct {
+			State string `json:"state"`
+		}
+		if err := app.call(ctx, "vault.lock", struct{}{}, &res); err != nil {
+			return err
+		}
+		if c.json {
+			return jsonOut(env.Stdout, map[string]string{"state": res.State, "app": app.dir})
+		}
+		fmt.Fprintf(env.Stdout, "locked the running Tessera app's vault (channel %s)\nstate: %s\n", app.dir, res.State)
+		return nil
+	}, func() error {
+		v, err := openVault(env, 0)
+		if err != nil {
+			return err
+		}
+		state := v.State()
+		v.Close()
+		if c.json {
+			return jsonOut(env.Stdout, map[string]string{"state": state})
+		}
+		fmt.Fprintf(env.Stdout, "state: %s\n", state)
+		fmt.Fprintln(env.Stdout, "nothing to do: the Tessera app is not running, and a tessera command never leaves the vault unlocked")
+		return nil
+	})
 }
 
 func vaultPasswd(env *Env, args []string) error {
@@ -375,13 +527,14 @@ func vaultPasswd(env *Env, args []string) error {
 	if newFile == "-" && c.passphraseFile == "-" {
 		return fmt.Errorf("%w: vault passwd: only one passphrase can come from stdin", ErrUsage)
 	}
-	if err := checkWorkFactor("passwd", wf); err != nil {
+	if err := checkWorkFactor(env, "vault passwd", wf); err != nil {
 		return err
 	}
-	newPass, err := readPassphrase(env, newFile)
+	newPass, err := readNewPassphrase(env, "vault passwd", newFile)
 	if err != nil {
 		return err
 	}
+	defer clear(newPass)
 	v, err := openVault(env, wf)
 	if err != nil {
 		return err
@@ -411,7 +564,7 @@ func vaultRekey(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWorkFactor("rekey", wf); err != nil {
+	if err := checkWorkFactor(env, "vault rekey", wf); err != nil {
 		return err
 	}
 	v, err := openVault(env, wf)

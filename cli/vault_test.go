@@ -6,11 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"testing/fstest"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tessera-app/tessera/app"
+	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -20,11 +27,22 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"tessera": tesseraMain})
 }
 
-// tesseraMain mirrors package main without the desktop app.
+// tesseraMain mirrors package main, with the app always without a window
+// (no frontend is embedded). The scrypt floor comes from
+// TESSERA_TEST_MIN_WORK_FACTOR, which only this test binary reads: main
+// never lowers it.
 func tesseraMain() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	exe, _ := os.Executable()
-	env := &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Executable: exe}
-	if err := Run(context.Background(), os.Args[1:], env); err != nil {
+	minWF, _ := strconv.Atoi(os.Getenv("TESSERA_TEST_MIN_WORK_FACTOR"))
+	env := &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Executable: exe,
+		MinWorkFactor: minWF,
+		Desktop: func(ctx context.Context, o DesktopOptions) error {
+			return app.RunDesktop(ctx, fstest.MapFS{}, app.DesktopOptions{Hidden: o.Hidden, Headless: o.Headless, Version: Version})
+		},
+	}
+	if err := Run(ctx, os.Args[1:], env); err != nil {
 		fmt.Fprintln(os.Stderr, "tessera:", err)
 		if errors.Is(err, ErrUsage) {
 			os.Exit(2)
@@ -33,11 +51,16 @@ func tesseraMain() {
 	}
 }
 
-// TestScripts runs the vault_*.txtar and profile_*.txtar scripts with an
-// isolated TESSERA_HOME and no OS keyring, so only passphrases unlock. The
-// condition [keyring] holds when TESSERA_TEST_REAL_KEYRING=1 and a session
-// bus is set (scripts/test-keyring.sh); scripts that use it clear
-// TESSERA_KEYRING.
+// TestScripts runs the scripts in testdata/script with an isolated
+// TESSERA_HOME, a private app channel (TESSERA_RUNTIME_DIR, so no script
+// reaches a Tessera app the developer runs) and no OS keyring, so only
+// passphrases unlock; the scrypt floor is lowered to 10 for speed
+// (TESSERA_TEST_MIN_WORK_FACTOR, read by tesseraMain only). An app started
+// by a script (`exec tessera --headless &app&`) finds no session bus
+// either. The condition [keyring] holds when TESSERA_TEST_REAL_KEYRING=1
+// and a session bus is set (scripts/test-keyring.sh); scripts that use it
+// clear TESSERA_KEYRING. The command waitapp waits until an app answers on
+// the channel.
 func TestScripts(t *testing.T) {
 	bus := os.Getenv("DBUS_SESSION_BUS_ADDRESS")
 	realKeyring := os.Getenv("TESSERA_TEST_REAL_KEYRING") == "1" && bus != ""
@@ -50,8 +73,24 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESSERA_HOME", filepath.Join(e.WorkDir, "home"))
 			e.Setenv("TESSERA_KEYRING", "none")
+			e.Setenv("TESSERA_TEST_MIN_WORK_FACTOR", "10")
+			// Socket paths are short (108 bytes); the work directory may
+			// not be.
+			run, err := os.MkdirTemp("", "tsr")
+			if err != nil {
+				return err
+			}
+			e.Defer(func() { os.RemoveAll(run) })
+			e.Setenv("TESSERA_RUNTIME_DIR", filepath.Join(run, "run"))
+			if !realKeyring {
+				bus = "unix:path=" + filepath.Join(e.WorkDir, "no-session-bus")
+			}
 			e.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
 			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"waitapp": waitApp,
+			"perm":    checkPerm,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "keyring" {
@@ -60,6 +99,43 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// waitApp is the script command waitapp: it waits (up to a minute) until
+// an app answers on $TESSERA_RUNTIME_DIR.
+func waitApp(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 0 {
+		ts.Fatalf("usage: waitapp")
+	}
+	dir := ts.Getenv("TESSERA_RUNTIME_DIR")
+	for i := 0; i < 600; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		c, err := nativemsg.Dial(ctx, dir)
+		cancel()
+		if err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("no app answers on %s", dir)
+}
+
+// checkPerm is the script command `perm MODE FILE`: FILE's permission bits
+// must be MODE (octal).
+func checkPerm(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: perm MODE FILE")
+	}
+	want, err := strconv.ParseUint(args[0], 8, 32)
+	if err != nil {
+		ts.Fatalf("perm %s: %v", args[0], err)
+	}
+	fi, err := os.Lstat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if got := fi.Mode().Perm(); (got == os.FileMode(want)) == neg {
+		ts.Fatalf("%s has mode %#o; want %s%#o", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
 }
 
 // TestVaultBusy runs profile and vault commands while another holder (the
@@ -83,10 +159,10 @@ func TestVaultBusy(t *testing.T) {
 		{"vault", "status"},
 		{"vault", "unlock", "--passphrase-file", pass},
 		{"profile", "list", "--passphrase-file", pass},
-		{"profile", "set", "--passphrase-file", pass, "home", "email", "x@example.org"},
+		{"profile", "set", "--passphrase-file", pass, "--value-file", pass, "home", "email"},
 	} {
 		var out, errOut bytes.Buffer
-		env := testEnv(&out, &errOut, map[string]string{"TESSERA_HOME": home, "TESSERA_KEYRING": "none"})
+		env := testEnv(&out, &errOut, map[string]string{"TESSERA_HOME": home, "TESSERA_KEYRING": "none", "TESSERA_RUNTIME_DIR": t.TempDir()})
 		err := Run(context.Background(), args, env)
 		if !errors.Is(err, vault.ErrBusy) || !strings.Contains(err.Error(), "is the Tessera app running") {
 			t.Errorf("Run(%q) on a held vault = %v, want ErrBusy with a hint", args, err)
