@@ -34,6 +34,10 @@ describe('hiddenReason', () => {
       layout: (e) => fakeLayout({ styles: new Map([[e.wrap, { opacity: '0.2' }], [e.input, { opacity: '0.2' }]]) }),
     },
     { name: 'zero size', want: 'zero-size', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 10, 0, 20)]]) }) },
+    // Regression guard: a 1×1 px input passed "under 1×1 px" and was filled.
+    { name: '1 px square', want: 'zero-size', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 10, 1, 1)]]) }) },
+    { name: '2 px high', want: 'zero-size', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 10, 200, 2)]]) }) },
+    { name: 'checkbox size is visible', want: '', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 10, 13, 13)]]) }) },
     {
       name: 'clip rect(0 0 0 0) (visually hidden idiom)',
       want: 'zero-size',

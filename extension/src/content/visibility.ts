@@ -66,13 +66,18 @@ export function liveLayout(win: Window): Layout {
 // Below this combined opacity a control is as good as invisible.
 const MIN_OPACITY = 0.05;
 
+// MIN_SIDE is the smallest width and height (CSS px) a person can be
+// expected to see a control at: a 1×1 px or 2 px high input is a trap, the
+// smallest real controls (checkboxes, radios) are about 12 px.
+const MIN_SIDE = 4;
+
 /**
  * hiddenReason returns why a person cannot see el, or "" when they can:
  *   type-hidden        <input type=hidden>
  *   display-none       no box (display:none on it or an ancestor, or not rendered)
  *   visibility-hidden  visibility hidden or collapse
  *   transparent        its opacity times its ancestors' (across shadow hosts) under 0.05
- *   zero-size          under 1×1 px, or clipped to (almost) nothing by clip / clip-path
+ *   zero-size          under 4 px wide or high, or clipped to (almost) nothing by clip / clip-path
  *   offscreen          outside the document where no scrolling reaches it, or
  *                      entirely outside an overflow:hidden/clip ancestor
  *   covered            another element is on top at its centre (checked when
@@ -102,7 +107,7 @@ export function hiddenReason(el: Element, layout: Layout): string {
     }
     if (s.position === 'fixed') escapes = true;
   }
-  if (r.width < 1 || r.height < 1 || zeroClip) return 'zero-size';
+  if (r.width < MIN_SIDE || r.height < MIN_SIDE || zeroClip) return 'zero-size';
   const vp = layout.viewport;
   // Left of or above the document's origin, or past its far edges: no scrolling reaches it.
   if (r.left + r.width + vp.scrollX <= 0 || r.top + r.height + vp.scrollY <= 0) return 'offscreen';
@@ -125,7 +130,7 @@ function clipsOverflow(v: string): boolean {
   return v === 'hidden' || v === 'clip';
 }
 
-// intersect cuts a by b along the clipping axes; null when under 1 px remains.
+// intersect cuts a by b along the clipping axes; null when too thin a sliver remains to be seen.
 function intersect(a: Box, b: Box, x: boolean, y: boolean): Box | null {
   let { left, top, width, height } = a;
   if (x) {
@@ -140,12 +145,12 @@ function intersect(a: Box, b: Box, x: boolean, y: boolean): Box | null {
     top = t;
     height = btm - t;
   }
-  return width < 1 || height < 1 ? null : { left, top, width, height };
+  return width < MIN_SIDE || height < MIN_SIDE ? null : { left, top, width, height };
 }
 
 /**
  * clipsToNothing reports whether clip (on absolutely or fixed positioned
- * boxes) or clip-path leaves less than 1 px of box: the forms the
+ * boxes) or clip-path leaves less than MIN_SIDE px of box: the forms the
  * "visually hidden" idiom uses — rect(0 0 0 0), inset(50%), circle(0),
  * ellipse(0 0).
  */
@@ -154,7 +159,7 @@ export function clipsToNothing(s: StyleLike, box: Box): boolean {
     const v = numbers(s.clip.slice(5, -1));
     if (v.length === 4 && v.every((n) => n !== null)) {
       const [top, right, bottom, left] = v as number[];
-      if (right! - left! < 1 || bottom! - top! < 1) return true;
+      if (right! - left! < MIN_SIDE || bottom! - top! < MIN_SIDE) return true;
     }
   }
   const cp = s.clipPath.trim();
@@ -169,7 +174,7 @@ export function clipsToNothing(s: StyleLike, box: Box): boolean {
     const [t, r = t, b = t, l = r] = parts;
     const w = box.width - px(l, box.width) - px(r, box.width);
     const h = box.height - px(t, box.height) - px(b, box.height);
-    if (w < 1 || h < 1) return true;
+    if (w < MIN_SIDE || h < MIN_SIDE) return true;
   }
   const shape = /^(circle|ellipse)\(\s*([\d.]+)(px|%)?(?:\s+([\d.]+)(px|%)?)?/.exec(cp);
   if (shape) {
