@@ -30,6 +30,10 @@ type Config struct {
 	// parent); nil means nativemsg.Inspect. Tests of the broker's other
 	// duties pass a fake; the real one has tests of its own.
 	Inspect func(net.Conn) (nativemsg.PeerInfo, error)
+	// HelloTimeout, FrameTimeout and WriteTimeout bound the wait for a
+	// connection's hello, for a begun frame to arrive whole, and for the
+	// peer to read one frame; zero means the defaults (10 s, 30 s, 10 s).
+	HelloTimeout, FrameTimeout, WriteTimeout time.Duration
 	// MaxInFlight bounds concurrent requests per connection (default 16).
 	MaxInFlight int
 	// Log receives diagnostics; nil discards them.
@@ -94,6 +98,8 @@ type App struct {
 	fills fills
 	// scripted reports whether a test build's presenter answers dialogs.
 	scripted bool
+	// strangers counts connections from processes that are not Tessera.
+	strangers int
 }
 
 // Status returns a snapshot of the app state.

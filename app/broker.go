@@ -39,6 +39,15 @@ func New(cfg Config) (*App, error) {
 	if cfg.Inspect == nil {
 		cfg.Inspect = nativemsg.Inspect
 	}
+	if cfg.HelloTimeout <= 0 {
+		cfg.HelloTimeout = helloTimeout
+	}
+	if cfg.FrameTimeout <= 0 {
+		cfg.FrameTimeout = frameTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = writeTimeout
+	}
 	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
 	a.confirms.now = cfg.Now
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
@@ -80,8 +89,21 @@ func (a *App) ServeListener(ctx context.Context, l net.Listener, name string) er
 	var wg sync.WaitGroup
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
+	var backoff time.Duration
 	for {
 		c, err := l.Accept()
+		if err != nil && ctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
+			// Out of file descriptors (or another passing failure): wait and
+			// try again rather than stop serving the person's browsers.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			fmt.Fprintf(a.cfg.Log, "tessera: accept: %v; retrying in %v\n", err, backoff)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			continue
+		}
+		backoff = 0
 		if err != nil {
 			l.Close()
 			a.mu.Lock()
@@ -143,6 +165,8 @@ type session struct {
 	hello  atomic.Bool
 	slots  chan struct{}
 	client Client
+	// writeTimeout bounds the wait for the peer to read one frame.
+	writeTimeout time.Duration
 	// peer is what the app verified of the process behind conn (peerErr
 	// when it could not); frames counts the frames read, since host.attach
 	// counts only as the first.
@@ -161,8 +185,13 @@ type session struct {
 func (s *session) send(msg []byte) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	// A peer that does not read its answers loses its connection instead of
+	// holding them in the app's memory.
+	s.conn.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 	if len(msg) <= nativemsg.MaxOutgoing {
-		nativemsg.WriteFrame(s.conn, msg)
+		if nativemsg.WriteFrame(s.conn, msg) != nil {
+			s.conn.Close()
+		}
 		return
 	}
 	var m struct {
@@ -178,6 +207,7 @@ func (s *session) send(msg []byte) {
 		part := msg[i*chunkSize : min((i+1)*chunkSize, len(msg))]
 		n, err := nativemsg.Notification(ChunkMethod, Chunk{ID: id, Index: i, Count: count, Data: base64.StdEncoding.EncodeToString(part)})
 		if err != nil || nativemsg.WriteFrame(s.conn, n) != nil {
+			s.conn.Close()
 			return
 		}
 	}
@@ -201,10 +231,33 @@ type Chunk struct {
 func (a *App) serveConn(ctx context.Context, c net.Conn) {
 	a.mu.Lock()
 	a.nextID++
-	s := &session{id: "s" + strconv.FormatUint(a.nextID, 10), conn: c, slots: make(chan struct{}, a.cfg.MaxInFlight)}
+	s := &session{id: "s" + strconv.FormatUint(a.nextID, 10), conn: c, slots: make(chan struct{}, a.cfg.MaxInFlight), writeTimeout: a.cfg.WriteTimeout}
 	a.sessions[s] = struct{}{}
 	a.mu.Unlock()
 	s.peer, s.peerErr = a.cfg.Inspect(c)
+	// Programs that are not Tessera are few at a time; the person's own
+	// host, CLI and agents (Tessera's executable) are never counted.
+	own := s.peerErr == nil && s.peer.Process.SameExe
+	if !own {
+		a.mu.Lock()
+		full := a.strangers >= maxStrangers
+		if !full {
+			a.strangers++
+		}
+		a.mu.Unlock()
+		if full {
+			c.Close()
+			a.mu.Lock()
+			delete(a.sessions, s)
+			a.mu.Unlock()
+			return
+		}
+		defer func() {
+			a.mu.Lock()
+			a.strangers--
+			a.mu.Unlock()
+		}()
+	}
 	var inflight sync.WaitGroup
 	// Requests of this connection (a fill waiting for its dialog) end with it.
 	sctx, cancel := context.WithCancel(ctx)
@@ -223,7 +276,11 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		}
 	}()
 	for {
-		frame, err := nativemsg.ReadFrame(c, a.frameLimit(s))
+		idle := time.Duration(0)
+		if !s.hello.Load() {
+			idle = a.cfg.HelloTimeout
+		}
+		frame, err := nativemsg.ReadFrameConn(c, a.frameLimit(s), idle, a.cfg.FrameTimeout)
 		if err != nil {
 			if errors.Is(err, nativemsg.ErrTooLarge) {
 				s.send(nativemsg.ErrorResponse(nil, nativemsg.NewError(nativemsg.CodeTooLarge, "message over %d bytes refused", nativemsg.MaxIncoming)))
@@ -353,6 +410,18 @@ func (a *App) frameLimit(s *session) int {
 
 // maxUnverifiedFrame bounds frames before a session is verified.
 const maxUnverifiedFrame = 64 << 10
+
+// Connection limits (PROTOCOL.md §4, Limits).
+const (
+	// helloTimeout is how long a connection may stay before its hello.
+	helloTimeout = 10 * time.Second
+	// frameTimeout is how long a begun frame may take to arrive whole.
+	frameTimeout = 30 * time.Second
+	// writeTimeout is how long one frame may wait for the peer to read it.
+	writeTimeout = 10 * time.Second
+	// maxStrangers caps connections from processes that are not Tessera.
+	maxStrangers = 32
+)
 
 // verify decides, at hello, whether a session claiming kind is what it
 // claims: a browser only through Tessera's host started by a trusted

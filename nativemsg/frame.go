@@ -6,10 +6,13 @@
 package nativemsg
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"time"
 )
 
 const (
@@ -83,4 +86,23 @@ func WriteFrameLimit(w io.Writer, msg []byte, max int) error {
 	copy(buf[4:], msg)
 	_, err := w.Write(buf)
 	return err
+}
+
+// ReadFrameConn reads one frame from c like ReadFrame, with deadlines: idle
+// bounds the wait for a frame to begin (zero: no bound) and body the time a
+// begun frame may take to arrive whole, so a peer that sends half a frame
+// and stalls does not hold the connection's memory forever.
+func ReadFrameConn(c net.Conn, max int, idle, body time.Duration) ([]byte, error) {
+	var deadline time.Time
+	if idle > 0 {
+		deadline = time.Now().Add(idle)
+	}
+	c.SetReadDeadline(deadline)
+	var hdr [4]byte
+	if _, err := io.ReadFull(c, hdr[:1]); err != nil {
+		return nil, err
+	}
+	c.SetReadDeadline(time.Now().Add(body))
+	defer c.SetReadDeadline(time.Time{})
+	return ReadFrame(io.MultiReader(bytes.NewReader(hdr[:1]), c), max)
 }
