@@ -137,9 +137,9 @@ func (w *World) ProfileJSON(ctx context.Context, id string) (json.RawMessage, er
 	return json.RawMessage(out), nil
 }
 
-// Releases opens the vault with the passphrase and returns its audit log.
-// The app must not be running (it holds the vault).
-func (w *World) Releases() ([]vault.Release, error) {
+// OpenVault opens w's vault and unlocks it with the passphrase; the caller
+// closes it. The app must not be running (it holds the vault).
+func (w *World) OpenVault() (*vault.Vault, error) {
 	pass, err := os.ReadFile(w.Passphrase)
 	if err != nil {
 		return nil, err
@@ -148,10 +148,20 @@ func (w *World) Releases() ([]vault.Release, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer v.Close()
 	if err := v.UnlockPassphrase(bytes.TrimRight(pass, "\r\n")); err != nil {
+		v.Close()
 		return nil, err
 	}
+	return v, nil
+}
+
+// Releases returns the audit log of w's vault (see OpenVault).
+func (w *World) Releases() ([]vault.Release, error) {
+	v, err := w.OpenVault()
+	if err != nil {
+		return nil, err
+	}
+	defer v.Close()
 	return v.Releases()
 }
 
