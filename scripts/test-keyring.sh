@@ -35,7 +35,7 @@ run() {
 }
 
 run "with a Secret Service (gnome-keyring under dbus-run-session)" \
-	'TestSystemKeyringRoundTrip|TestSystemKeyringVault' \
+	'TestSystemKeyringRoundTrip|TestSystemKeyringVault|TestSystemKeyringRollback' \
 	dbus-run-session -- sh -c 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; go test -count=1 -tags keyring -v ./vault/...'
 
 run "the CLI with a Secret Service" 'TestScripts/vault_keyring' \

@@ -34,6 +34,18 @@ type Keyring interface {
 // call takes longer than KeyringTimeout.
 func SystemKeyring() Keyring { return systemKeyring{timeout: KeyringTimeout} }
 
+// KeyringFromEnv returns the keyring the environment asks for:
+// TESSERA_KEYRING=none means no keyring at all (nil: the OS keyring is
+// never touched, and the vault unlocks by passphrase only); anything else
+// the OS keyring. getenv reads the environment, so callers and tests decide
+// where it comes from.
+func KeyringFromEnv(getenv func(string) string) Keyring {
+	if getenv("TESSERA_KEYRING") == "none" {
+		return nil
+	}
+	return SystemKeyring()
+}
+
 type systemKeyring struct{ timeout time.Duration }
 
 func (k systemKeyring) Get(service, user string) (string, error) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +72,79 @@ func TestSystemKeyringVault(t *testing.T) {
 	v.Close()
 	if _, err := SystemKeyring().Get(KeyringService, keyringAccount(v.id)); !errors.Is(err, ErrKeyringItemMissing) {
 		t.Fatalf("keyring item after Destroy: %v, want ErrKeyringItemMissing", err)
+	}
+}
+
+// TestSystemKeyringRollback replaces the vault file with an older copy of
+// itself, consistent in every row: only the write counter the real Secret
+// Service keeps tells the copy from the vault. Rekey's fresh identity must
+// then be what the keyring holds and opens the vault.
+func TestSystemKeyringRollback(t *testing.T) {
+	if !haveSessionBus() {
+		t.Skip("no session bus: covered by TestSystemKeyringAbsent")
+	}
+	dir := t.TempDir()
+	kr := SystemKeyring()
+	opts := Options{Keyring: kr, ScryptWorkFactor: testWorkFactor}
+	v, err := Create(dir, opts, InitOptions{Passphrase: []byte("correct horse"), Keyring: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := v.id
+	t.Cleanup(func() {
+		kr.Delete(KeyringService, keyringAccount(id))
+		kr.Delete(KeyringService, counterAccount(id))
+	})
+	if _, err := v.CreateProfile("me", "Me"); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.SetEntry("me", ConceptKey("https://schema.org/email"), manual("before@example.org")); err != nil {
+		t.Fatal(err)
+	}
+	oldItem, err := kr.Get(KeyringService, keyringAccount(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Rekey([]byte("correct horse")); err != nil {
+		t.Fatal(err)
+	}
+	if item, err := kr.Get(KeyringService, keyringAccount(id)); err != nil || item == oldItem || strings.Count(item, "AGE-SECRET-KEY-") != 1 {
+		t.Fatalf("keyring item after Rekey: %v, a new single identity wanted", err)
+	}
+	v.Close()
+	backup, err := os.ReadFile(filepath.Join(dir, dbName))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	v, err = Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.UnlockKeyring(); err != nil {
+		t.Fatalf("UnlockKeyring after Rekey: %v", err)
+	}
+	if err := v.SetEntry("me", ConceptKey("https://schema.org/email"), manual("after@example.org")); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	if n, err := kr.Get(KeyringService, counterAccount(id)); err != nil || n == "0" {
+		t.Fatalf("write counter in the keyring = %q, %v", n, err)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, dbName), backup, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err = Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.UnlockKeyring(); !errors.Is(err, ErrTampered) {
+		t.Fatalf("UnlockKeyring on the older copy = %v, want ErrTampered", err)
+	}
+	if err := v.UnlockPassphrase([]byte("correct horse")); !errors.Is(err, ErrTampered) {
+		t.Fatalf("UnlockPassphrase on the older copy = %v, want ErrTampered", err)
 	}
 }
 

@@ -71,16 +71,18 @@ const (
 	countCurrents            // current (rank 0) entry rows of one profile
 )
 
-func (r rowRef) countKeys(s *rowState, f func(countKey)) {
+// countKeys returns the counts a row is part of.
+func (r rowRef) countKeys(s *rowState) (ks [2]countKey, n int) {
 	switch r.tab {
 	case tabProfiles:
-		f(countKey{kind: countProfile, lookup: s.lookup})
+		ks[0], n = countKey{kind: countProfile, lookup: s.lookup}, 1
 	case tabEntries:
-		f(countKey{kind: countKeyRows, parent: s.parent, lookup: s.lookup})
+		ks[0], n = countKey{kind: countKeyRows, parent: s.parent, lookup: s.lookup}, 1
 		if s.rank == 0 {
-			f(countKey{kind: countCurrents, parent: s.parent})
+			ks[1], n = countKey{kind: countCurrents, parent: s.parent}, 2
 		}
 	}
+	return ks, n
 }
 
 // manifestState is the part of the manifest that is sealed in the file.
@@ -99,13 +101,17 @@ type manifest struct {
 	counts map[countKey]int
 }
 
-func newManifest(vaultID []byte) *manifest {
-	return &manifest{manifestState: manifestState{vaultID: vaultID}, rows: map[rowRef]rowState{}, counts: map[countKey]int{}}
+// newManifest returns an empty manifest with room for rows rows.
+func newManifest(vaultID []byte, rows int) *manifest {
+	return &manifest{manifestState: manifestState{vaultID: vaultID}, rows: make(map[rowRef]rowState, rows), counts: make(map[countKey]int, rows)}
 }
 
 func (m *manifest) add(ref rowRef, s rowState) {
 	m.rows[ref] = s
-	ref.countKeys(&s, func(c countKey) { m.counts[c]++ })
+	ks, n := ref.countKeys(&s)
+	for _, c := range ks[:n] {
+		m.counts[c]++
+	}
 	m.count[ref.tab]++
 	xorInto(&m.acc, &s.mac)
 }
@@ -254,7 +260,11 @@ func verifyManifest(q dbq, k *keys, vaultID []byte) (*manifest, error) {
 	if !hmac.Equal(want.vaultID, vaultID) {
 		return nil, fmt.Errorf("%w: the manifest belongs to another vault", ErrTampered)
 	}
-	m := newManifest(vaultID)
+	total := int64(0)
+	for _, n := range want.count {
+		total += max(n, 0)
+	}
+	m := newManifest(vaultID, int(min(total, 1<<20)))
 	m.seq, m.hwm = want.seq, want.hwm
 	mac := newRowMACer(k)
 	err = scanRows(q, func(r *storedRow) error {
@@ -335,14 +345,20 @@ func (d *delta) put(r *storedRow) error {
 	} else {
 		d.count[r.ref.tab]++
 	}
-	r.ref.countKeys(&s, func(c countKey) { d.counts[c]++ })
+	ks, n := r.ref.countKeys(&s)
+	for _, c := range ks[:n] {
+		d.counts[c]++
+	}
 	xorInto(&d.acc, &s.mac)
 	d.rows[r.ref] = &s
 	return nil
 }
 
 func (d *delta) drop(ref rowRef, old *rowState) {
-	ref.countKeys(old, func(c countKey) { d.counts[c]-- })
+	ks, n := ref.countKeys(old)
+	for _, c := range ks[:n] {
+		d.counts[c]--
+	}
 	xorInto(&d.acc, &old.mac)
 }
 

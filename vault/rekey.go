@@ -253,7 +253,7 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 	}
 	defer tx.Rollback()
 	cur := &op{q: tx, k: old, m: v.m}
-	nm := newManifest(v.m.vaultID)
+	nm := newManifest(v.m.vaultID, len(v.m.rows))
 	d := newDelta(nm, nk)
 	d.seq, d.hwm = v.m.seq, v.m.hwm
 	var rows []storedRow

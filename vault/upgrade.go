@@ -19,7 +19,7 @@ func (v *Vault) upgradeRecords(k *keys, vaultID []byte) (*manifest, error) {
 		return nil, sqlErr(err)
 	}
 	defer tx.Rollback()
-	m := newManifest(vaultID)
+	m := newManifest(vaultID, 0)
 	d := newDelta(m, k)
 	var rows []storedRow
 	if err := scanRows(tx, func(r *storedRow) error {

@@ -466,7 +466,7 @@ func (v *Vault) Init(o InitOptions) error {
 			k.wipe()
 		}
 	}()
-	m := newManifest(idb)
+	m := newManifest(idb, 0)
 	meta := map[string][]byte{metaVaultID: idb}
 	if meta[metaCheck], err = sealCheck(k); err != nil {
 		return fmt.Errorf("init vault: %w", err)
@@ -825,6 +825,9 @@ type Info struct {
 	State         string `json:"state"`
 	HasPassphrase bool   `json:"hasPassphrase"`
 	HasKeyring    bool   `json:"hasKeyring"`
+	// Missing reports that the directory held a vault whose file has
+	// vanished (see ErrMissing).
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Info reports the vault's state and which unlock methods it has.
@@ -832,6 +835,7 @@ func (v *Vault) Info() (Info, error) {
 	info := Info{Dir: v.dir, State: v.State()}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	info.Missing = v.missing
 	if v.db == nil {
 		return info, nil
 	}

@@ -508,3 +508,51 @@ func TestKeyringCallTimeout(t *testing.T) {
 		})
 	}
 }
+
+func TestKeyringFromEnv(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "TESSERA_KEYRING" {
+				return v
+			}
+			return ""
+		}
+	}
+	if kr := KeyringFromEnv(env("none")); kr != nil {
+		t.Errorf("KeyringFromEnv(TESSERA_KEYRING=none) = %T, want nil", kr)
+	}
+	if kr := KeyringFromEnv(env("")); kr == nil {
+		t.Error("KeyringFromEnv(unset) = nil, want the system keyring")
+	}
+}
+
+// TestOpenDefaultMissingFile guards against the app starting a new, empty
+// vault where the person's vault file vanished (issue 18).
+func TestOpenDefaultMissingFile(t *testing.T) {
+	dir, kr := t.TempDir(), newFakeKeyring()
+	v, uerr, err := OpenDefault(dir, testOptions(kr))
+	if err != nil || uerr != nil {
+		t.Fatalf("OpenDefault = %v, %v", uerr, err)
+	}
+	if _, err := v.CreateProfile("me", "Me"); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	if err := os.Remove(filepath.Join(dir, dbName)); err != nil {
+		t.Fatal(err)
+	}
+	v, uerr, err = OpenDefault(dir, testOptions(kr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if !errors.Is(uerr, ErrMissing) {
+		t.Fatalf("OpenDefault where the file vanished: unlockErr = %v, want ErrMissing", uerr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, dbName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("OpenDefault created a vault file in place of the vanished one: %v", err)
+	}
+	if info, err := v.Info(); err != nil || !info.Missing || info.State != StateUninitialized {
+		t.Fatalf("Info() = %+v, %v; want missing and uninitialized", info, err)
+	}
+}
