@@ -24,10 +24,10 @@ import (
 const schemaOrg = "https://schema.org/"
 
 // runProfile is `tessera profile list|show|set|unset|delete|import|export`.
-// Values are printed only by show and export. While the app runs, list,
-// show, set, import and export act through it, and show and export need
-// the vault passphrase; otherwise every command unlocks the vault for
-// itself (see runVault).
+// Values are printed only by show and export, and only with the vault
+// passphrase. While the app runs, list, show, set, import and export act
+// through it; otherwise every command unlocks the vault for itself (see
+// runVault).
 func runProfile(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		profileUsage(env.Stderr)
@@ -66,9 +66,10 @@ All take --passphrase-file FILE (- for stdin); without it the OS keyring
 unlocks the vault. All but export take --json. KEY is a concept IRI, a schema.org property name
 (email), or with --field a form field path. set reads the value from stdin or
 --value-file, never from the command line, where other users and shell history
-see it. While the Tessera app runs, list, show, set, import and export act
-through it, and show and export need --passphrase-file; unset and delete need
-the app to be quit. export --out creates a new file, 0600; --force replaces one.
+see it. show and export reveal values, so they need --passphrase-file even
+when the keyring unlocks. While the Tessera app runs, list, show, set, import
+and export act through it; unset and delete need the app to be quit.
+export --out creates a new file, 0600; --force replaces one.
 `)
 }
 
@@ -171,13 +172,16 @@ func profileList(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// revealPassphrase reads the passphrase that an app asks before it reveals
-// values; there is no approval in the app's window for this yet.
-func revealPassphrase(env *Env, c *profileCmd) ([]byte, error) {
+// needRevealPassphrase refuses a command that reveals values (show,
+// export) without the vault passphrase. The keyring alone unlocks for any
+// program of the person's, so it does not prove the person asked; the
+// running app asks the same (and has no approval in its window for this
+// yet).
+func needRevealPassphrase(c *profileCmd) error {
 	if c.passphraseFile == "" {
-		return nil, fmt.Errorf("%w: profile %s: the running Tessera app reveals values only with the vault passphrase: give --passphrase-file FILE", ErrUsage, c.name)
+		return fmt.Errorf("%w: profile %s reveals values only with the vault passphrase, not the keyring alone: give --passphrase-file FILE", ErrUsage, c.name)
 	}
-	return readPassphrase(env, c.passphraseFile)
+	return nil
 }
 
 func profileShow(ctx context.Context, env *Env, args []string) error {
@@ -185,9 +189,12 @@ func profileShow(ctx context.Context, env *Env, args []string) error {
 	if err := c.parse(args, 1, 1); err != nil {
 		return helpOK(err)
 	}
+	if err := needRevealPassphrase(c); err != nil {
+		return err
+	}
 	var p profile.UserProfile
 	err := withApp(ctx, env, func(app *appClient) error {
-		pass, err := revealPassphrase(env, c)
+		pass, err := readPassphrase(env, c.passphraseFile)
 		if err != nil {
 			return err
 		}
@@ -547,6 +554,9 @@ func profileExport(ctx context.Context, env *Env, args []string) error {
 	if *bundlePass == "-" && c.passphraseFile == "-" {
 		return fmt.Errorf("%w: profile export: only one passphrase can come from stdin", ErrUsage)
 	}
+	if err := needRevealPassphrase(c); err != nil {
+		return err
+	}
 	var recipients []age.Recipient
 	for _, r := range to {
 		rs, err := age.ParseRecipients(strings.NewReader(r))
@@ -573,7 +583,7 @@ func profileExport(ctx context.Context, env *Env, args []string) error {
 	}
 	var ps []profile.UserProfile
 	err := withApp(ctx, env, func(app *appClient) error {
-		pass, err := revealPassphrase(env, c)
+		pass, err := readPassphrase(env, c.passphraseFile)
 		if err != nil {
 			return err
 		}

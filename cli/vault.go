@@ -382,7 +382,11 @@ func vaultStatus(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		defer v.Close()
-		return printInfo(env, v, c.json, "")
+		if err := printInfo(env, v, c.json, ""); err != nil || c.json {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, "app: not running")
+		return nil
 	})
 }
 
