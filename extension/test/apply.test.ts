@@ -171,6 +171,26 @@ describe('apply', () => {
     expect(input.value).toBe('');
   });
 
+  it('measures visibility before setting anything (a suggestion list opened by one field does not hide the next)', async () => {
+    const find = page('<input name=first><input name=last><div id=suggest></div>');
+    const last = document.querySelector('[name=last]')!;
+    let open = false;
+    document.querySelector('[name=first]')!.addEventListener('focus', () => (open = true));
+    const layout = fakeLayout({ hit: (el) => (open && el === last ? document.getElementById('suggest') : el) });
+    expect(
+      await run(
+        [
+          { ref: find('first'), kind: 'text', value: 'Ada' },
+          { ref: find('last'), kind: 'text', value: 'Lovelace' },
+        ],
+        layout,
+      ),
+    ).toEqual([
+      { ref: find('first'), outcome: 'filled' },
+      { ref: find('last'), outcome: 'filled' },
+    ]);
+  });
+
   it('reports rejected when the page resets the value, filled when it only reformats', async () => {
     const find = page('<input name=zip><input name=tel>');
     document.querySelector('[name=zip]')!.addEventListener('input', (e) => ((e.target as HTMLInputElement).value = ''));

@@ -109,11 +109,12 @@ interface Pending {
 }
 
 /**
- * set checks one field and, when it may be filled, sets it. It returns the
- * outcome when the field is settled already (gone, changed, hidden,
- * rejected), else a Pending for the read-back.
+ * set checks one field and, when it may be filled, sets it; hidden is its
+ * visibility measured before any field was set. It returns the outcome when
+ * the field is settled already (gone, changed, hidden, rejected), else a
+ * Pending for the read-back.
  */
-function set(field: ApplyField, deps: ApplyDeps): Outcome | Pending {
+function set(field: ApplyField, deps: ApplyDeps, hidden: string): Outcome | Pending {
   const el = deps.reg.lookup(field.ref);
   if (el === undefined || !el.isConnected) return 'gone';
   const now = identityOf(el);
@@ -122,7 +123,7 @@ function set(field: ApplyField, deps: ApplyDeps): Outcome | Pending {
   if (field.expect !== undefined && !sameIdentity(now, field.expect)) return 'changed';
   // A radio's value says which choice was approved; a page that swaps it afterwards changed the control.
   if (field.kind === 'radio' && field.value !== '' && (el as HTMLInputElement).value !== field.value) return 'changed';
-  if (hiddenReason(el, deps.layout) !== '') return 'hidden';
+  if (hidden !== '') return 'hidden';
   if ((el as HTMLInputElement).disabled) return 'rejected';
   const h = el as HTMLElement;
   switch (field.kind) {
@@ -170,7 +171,14 @@ function set(field: ApplyField, deps: ApplyDeps): Outcome | Pending {
  */
 export async function apply(fields: readonly ApplyField[], deps: ApplyDeps, doc: Document = document): Promise<ApplyOutcome[]> {
   const before = doc.activeElement;
-  const results: (Outcome | Pending)[] = fields.map((f) => set(f, deps));
+  // Visibility is measured for all fields first: focusing one field may open
+  // the page's own suggestion list over the next, which is not the page
+  // hiding a control from the person.
+  const hidden = fields.map((f) => {
+    const el = deps.reg.lookup(f.ref);
+    return el?.isConnected ? hiddenReason(el, deps.layout) : '';
+  });
+  const results: (Outcome | Pending)[] = fields.map((f, i) => set(f, deps, hidden[i]!));
   if (before instanceof HTMLElement && before !== doc.body && before.isConnected) before.focus({ preventScroll: true });
   if (results.some((r) => typeof r !== 'string')) await deps.settle();
   return results.map((r, i) => ({ ref: fields[i]!.ref, outcome: typeof r === 'string' ? r : readBack(r) }));
