@@ -809,7 +809,9 @@ func markSeen(an *analysis, seen map[string]bool) {
 	for _, fa := range an.frames {
 		for i := range fa.snap.Controls {
 			c := &fa.snap.Controls[i]
-			if attentionReason(fa, c) == "" || c.Visibility.Hidden {
+			// Only what the person could see counts as seen: a field hidden
+			// now is considered again once the page shows it.
+			if attentionReason(fa, c) == "" {
 				seen[frameRef(fa.in.Frame, c.Ref)] = true
 			}
 		}

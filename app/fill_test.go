@@ -131,6 +131,7 @@ func newFillWorld(t *testing.T, decide func(Confirmation) *Decision) *fillWorld 
 		heuristics.ConceptGivenName: "Ada", heuristics.ConceptFamilyName: "Lovelace",
 		heuristics.ConceptEmail: "ada@example.org", heuristics.ConceptTelephone: "+442079460000",
 		heuristics.ConceptAddressLocality: "London", heuristics.ConceptAddressCountry: "GB",
+		heuristics.ConceptPostalCode: "SW1A 1AA",
 	} {
 		b, _ := json.Marshal(val)
 		if err := v.SetEntry(p.ID, vault.ConceptKey(concept), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
@@ -344,6 +345,7 @@ func TestFillContinueAndReport(t *testing.T) {
 	first := `<html><body><form><label for=fn>First name</label><input id=fn name=first ` + stamp("t1", "") + `>
 <label for=em>Email</label><input id=em name=email type=email ` + stamp("t2", "") + `>
 <label for=co>Country</label><select id=co name=country autocomplete=country ` + stamp("t3", "") + `><option value="">-</option><option value=GB>United Kingdom</option><option value=FR>France</option></select>
+<label for=pc>Postcode</label><input id=pc name=postcode autocomplete=postal-code ` + stamp("t6", "display-none") + `>
 </form></body></html>`
 	send(t, c, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", first, nil)))
 	m := recv(t, c)
@@ -352,21 +354,26 @@ func TestFillContinueAndReport(t *testing.T) {
 		t.Fatalf("country = %q, want GB", got["t3"])
 	}
 	fill := m["result"].(map[string]any)["fill"].(string)
-	// The page revealed a city and a confirmation e-mail box.
-	second := strings.Replace(first, "</form>", `<label for=ci>Town</label><input id=ci name=city `+stamp("t4", "")+`>
+	if _, ok := got["t6"]; ok {
+		t.Fatalf("hidden postcode filled: %v", got)
+	}
+	// The page showed the postcode and added a city and a confirmation
+	// e-mail box.
+	second := strings.Replace(strings.Replace(first, stamp("t6", "display-none"), stamp("t6", ""), 1), "</form>", `<label for=ci>Town</label><input id=ci name=city `+stamp("t4", "")+`>
 <label for=em2>Confirm email</label><input id=em2 name=email_confirm type=email autocomplete=email `+stamp("t5", "")+`></form>`, 1)
 	shown := len(w.pres.shown)
 	send(t, c, pageJSON(t, "fill.continue", fill, frameJSON(0, "https://shop.example.co.uk", second, nil)))
 	got = fieldsOf(t, recv(t, c))
-	if got["t5"] != "ada@example.org" || got["t4"] != "London" {
-		t.Fatalf("continue = %v, want the approved email again and the town", got)
+	if got["t5"] != "ada@example.org" || got["t4"] != "London" || got["t6"] != "SW1A 1AA" {
+		t.Fatalf("continue = %v, want the approved email again, the town and the postcode now shown", got)
 	}
 	if _, again := got["t1"]; again {
 		t.Errorf("continue offered t1 again")
 	}
-	// The email was approved already; only the town needed a dialog.
-	if len(w.pres.shown) != shown+1 || len(w.pres.last().Rows) != 1 || w.pres.last().Kind != ConfirmContinue {
-		t.Errorf("continue dialogs = %d (last %+v), want one with the town only", len(w.pres.shown)-shown, w.pres.last().Rows)
+	// The email was approved already; only the town and the postcode
+	// needed a dialog.
+	if len(w.pres.shown) != shown+1 || len(w.pres.last().Rows) != 2 || w.pres.last().Kind != ConfirmContinue {
+		t.Errorf("continue dialogs = %d (last %+v), want one with the town and postcode", len(w.pres.shown)-shown, w.pres.last().Rows)
 	}
 	// Another session cannot continue or report this fill.
 	other := w.call(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":"x","method":"fill.report","params":{"fill":%q,"fields":[]}}`, fill))
