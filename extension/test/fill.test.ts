@@ -229,6 +229,27 @@ describe('Filler', () => {
     expect(report).toMatchObject({ status: 'failed', reason: 'TOO_LARGE' });
   });
 
+  it('leaves out frames the app would refuse: a long data: URL, values over the limit', async () => {
+    const tab = new FakeTab();
+    tab.frames.push({ frame: 1, parent: 0 }, { frame: 2, parent: 0 }, { frame: 3, parent: 0 });
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `t${i + 1}`);
+    tab.captures.set(0, () => capture('https://a.example/', many(5000)));
+    tab.captures.set(1, () => ({ ...capture('https://a.example/', ['t1']), url: 'data:text/html,' + 'x'.repeat(9000) }));
+    tab.captures.set(2, () => capture('https://a.example/b', many(5000)));
+    tab.captures.set(3, () => capture('https://a.example/c', many(15000)));
+    const app = new FakeApp(tab.log, { 'fill.request': () => ({ fill: 'f1', fields: [] }), 'fill.report': () => ({}) });
+    await new Filler(app, tab).fill(1);
+    expect(app.calls[0]!.params.frames.map((f: { frame: number }) => f.frame)).toEqual([0, 2]);
+  });
+
+  it('fails on a page that is not http(s)', async () => {
+    const tab = new FakeTab();
+    tab.captures.set(0, () => capture('file:///home/a/form.html', ['t1']));
+    const app = new FakeApp(tab.log, {});
+    expect(await new Filler(app, tab).fill(1)).toMatchObject({ status: 'failed', reason: 'UNSUPPORTED_PAGE' });
+    expect(app.calls).toEqual([]);
+  });
+
   it('fails when the top frame cannot be read, with its reason', async () => {
     const tab = new FakeTab();
     const app = new FakeApp(tab.log, {});

@@ -15,6 +15,8 @@ import {
   type FillReport,
   MAX_FRAMES,
   MAX_REQUEST_BYTES,
+  MAX_URL_BYTES,
+  MAX_VALUES,
   type Outcome,
   type PageInfo,
   type WireFrame,
@@ -182,7 +184,9 @@ export class Filler {
    * measure snapshots every frame of tab (at most MAX_FRAMES, the top one
    * first). Frames that cannot be captured are left out (the app never hears
    * of their controls); so are frames that would take the request over
-   * MAX_REQUEST_BYTES. The top frame is required.
+   * MAX_REQUEST_BYTES or MAX_VALUES, and frames with a URL longer than
+   * MAX_URL_BYTES (a data: URL). The top frame is required, and must be an
+   * http(s) page: the app fills nothing else.
    */
   private async measure(tab: number): Promise<Round> {
     const infos = (await this.frames.list(tab)).sort((a, b) => (a.frame === 0 ? -1 : b.frame === 0 ? 1 : a.frame - b.frame));
@@ -191,20 +195,25 @@ export class Filler {
     const caps = await Promise.allSettled(chosen.map((f) => this.frames.snapshot(tab, f)));
     const top = caps[0]!;
     if (top.status === 'rejected') throw top.reason;
+    if (!/^https?:\/\//i.test(top.value.url)) throw new FrameError('UNSUPPORTED_PAGE', 'Tessera fills only web pages (http and https)');
+    if (utf8Length(top.value.url) > MAX_URL_BYTES) throw new FrameError('UNSUPPORTED_PAGE', 'the address of this page is too long for Tessera');
     const page: PageInfo = { tab, url: top.value.url, title: top.value.title };
     const round: Round = { page, frames: [], infos: new Map(), hidden: new Map() };
     // What the request costs besides the frames: the envelope, the page and separators.
     let budget = MAX_REQUEST_BYTES - 1024 - utf8Length(JSON.stringify(page));
+    let values = MAX_VALUES;
     chosen.forEach((info, i) => {
       const c = caps[i]!;
-      if (c.status === 'rejected') return;
+      if (c.status === 'rejected' || utf8Length(c.value.url) > MAX_URL_BYTES || utf8Length(c.value.origin) > MAX_URL_BYTES) return;
       const w = wireFrame(info, c.value);
       const cost = utf8Length(JSON.stringify(w)) + 1;
-      if (cost > budget) {
+      const n = Object.keys(w.values).length;
+      if (cost > budget || n > values) {
         if (info.frame === 0) throw new FrameError(Codes.TooLarge, 'this page is too large to send to Tessera (over 8 MiB)');
         return;
       }
       budget -= cost;
+      values -= n;
       round.frames.push(w);
       round.infos.set(info.frame, info);
       round.hidden.set(info.frame, c.value.hidden);

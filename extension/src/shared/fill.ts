@@ -8,6 +8,12 @@
 /** MAX_FRAMES is the most frames one fill method may carry (PROTOCOL.md §4.1). */
 export const MAX_FRAMES = 64;
 
+/** MAX_URL_BYTES is the longest frame URL or origin the app accepts (app/fill.go maxURLLen). */
+export const MAX_URL_BYTES = 8 * 1024;
+
+/** MAX_VALUES is the most live values, all frames together, the app accepts (app/fill.go maxValues). */
+export const MAX_VALUES = 20_000;
+
 /**
  * MAX_REQUEST_BYTES is the app's limit on one incoming frame (MaxIncoming,
  * 8 MiB). A bigger request would make the host close the connection, so the
