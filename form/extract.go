@@ -78,10 +78,16 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
-	if err != nil {
+	var buf bytes.Buffer
+	if l, ok := r.(interface{ Len() int }); ok {
+		// A bytes or strings reader says how much is coming: one
+		// allocation instead of growing by doubling.
+		buf.Grow(int(min(int64(l.Len()), maxBytes)) + 1)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, maxBytes+1)); err != nil {
 		return nil, fmt.Errorf("extract: read html: %w", err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > maxBytes {
 		return nil, fmt.Errorf("extract: %w (limit %d bytes)", ErrTooLarge, maxBytes)
 	}
@@ -180,8 +186,11 @@ type extractor struct {
 	maxControls int
 	formIndex   map[*html.Node]int
 	scopes      map[*html.Node]*scope
-	// order numbers the elements in document order.
-	order map[*html.Node]int
+	// order is the place in document order, among all elements, of the
+	// elements whose order is read: labels and fieldsets. elements counts
+	// the elements indexed so far.
+	order    map[*html.Node]int
+	elements int
 	// buttons are the named, enabled <button> elements with a form owner.
 	buttons []namedButton
 	// texts caches the text of elements referenced by ARIA id lists.
@@ -235,7 +244,10 @@ func (x *extractor) index(n, root *html.Node) {
 		if c.DataAtom == atom.Template && !isShadowRoot(c) {
 			continue
 		}
-		x.order[c] = len(x.order)
+		if c.DataAtom == atom.Label || c.DataAtom == atom.Fieldset {
+			x.order[c] = x.elements
+		}
+		x.elements++
 		switch c.DataAtom {
 		case atom.Input, atom.Select, atom.Textarea:
 			x.controls++
@@ -480,6 +492,9 @@ func (x *extractor) constraints(n *html.Node, c *Control) {
 // nonNegInt parses an HTML non-negative integer attribute; 0 means absent or
 // invalid.
 func nonNegInt(s string) int {
+	if s == "" {
+		return 0 // absent: spare Atoi its error value
+	}
 	v, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || v < 0 {
 		return 0

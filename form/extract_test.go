@@ -274,6 +274,25 @@ func TestExtractLimits(t *testing.T) {
 	}
 }
 
+// FuzzStrayScan checks that mayStray is conservative: where it says the
+// exact pass would change nothing, the exact pass changes nothing.
+func FuzzStrayScan(f *testing.F) {
+	for _, page := range pages(f) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`<div><select name="m"><option>1</option></div><div><select name="y"></div>`))
+	f.Add([]byte(`<div><select name=m><option value="</select>">1</option></div><select>`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !mayStray(b) && !bytes.Equal(repairSelects(b), b) {
+			t.Fatalf("mayStray(%q) = false, but the exact pass changes it", b)
+		}
+	})
+}
+
 func FuzzExtract(f *testing.F) {
 	for _, page := range pages(f) {
 		b, err := os.ReadFile(page)
@@ -334,6 +353,11 @@ func TestStraySelect(t *testing.T) {
 		{`<select name="a"><option>x</option></select><select name="b"></select>`, []string{"a", "b"}},
 		{`<select name="a"><optgroup label="g"><option>x</option></optgroup></select>`, []string{"a"}},
 		{`<script>document.write("<select name=fake></div>")</script><select name="real"></select>`, []string{"real"}},
+		// The byte scan that spares most pages the exact pass must not be
+		// fooled by what quotes, case or comments hide.
+		{`<div><SELECT name="m"><OPTION value="</select>">1</OPTION></DIV><div><select name="y"></div>`, []string{"m", "y"}},
+		{`<div><select name="m" title='<option>'><option>1</option><!-- x --></div><div><select name="y"></div>`, []string{"m", "y"}},
+		{`<div><select name="m"><option a"b>1</option></div><div><select name="y"></div>`, []string{"m", "y"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.html, func(t *testing.T) {

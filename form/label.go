@@ -1,6 +1,7 @@
 package form
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 
@@ -386,7 +387,7 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 	if table == nil {
 		return "", ""
 	}
-	for _, r := range rows(table) {
+	for r := range rows(table) {
 		if r == row {
 			break
 		}
@@ -401,22 +402,24 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 	return "", ""
 }
 
-// rows lists the rows of table, not those of nested tables.
-func rows(table *html.Node) []*html.Node {
-	var out []*html.Node
-	for c := table.FirstChild; c != nil; c = c.NextSibling {
-		switch c.DataAtom {
-		case atom.Tr:
-			out = append(out, c)
-		case atom.Thead, atom.Tbody, atom.Tfoot:
-			for r := c.FirstChild; r != nil; r = r.NextSibling {
-				if r.DataAtom == atom.Tr {
-					out = append(out, r)
+// rows yields the rows of table in order, not those of nested tables.
+func rows(table *html.Node) iter.Seq[*html.Node] {
+	return func(yield func(*html.Node) bool) {
+		for c := table.FirstChild; c != nil; c = c.NextSibling {
+			switch c.DataAtom {
+			case atom.Tr:
+				if !yield(c) {
+					return
+				}
+			case atom.Thead, atom.Tbody, atom.Tfoot:
+				for r := c.FirstChild; r != nil; r = r.NextSibling {
+					if r.DataAtom == atom.Tr && !yield(r) {
+						return
+					}
 				}
 			}
 		}
 	}
-	return out
 }
 
 // column returns the column index of cell, counting colspans.
@@ -431,7 +434,11 @@ func column(cell *html.Node) int {
 }
 
 func colspan(cell *html.Node) int {
-	n, err := strconv.Atoi(strings.TrimSpace(attr(cell, "colspan")))
+	s := attr(cell, "colspan")
+	if s == "" {
+		return 1 // absent: spare Atoi its error value
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
 		return 1
 	}

@@ -20,9 +20,14 @@ import (
 // the parser sees what Chromium saw. Input without an unclosed select
 // comes back unchanged.
 func closeStraySelects(data []byte) []byte {
-	if !bytes.Contains(bytes.ToLower(data), []byte("<select")) {
+	if !mayStray(data) {
 		return data
 	}
+	return repairSelects(data)
+}
+
+// repairSelects is closeStraySelects' exact pass, over every token.
+func repairSelects(data []byte) []byte {
 	z := html.NewTokenizer(bytes.NewReader(data))
 	var out bytes.Buffer
 	out.Grow(len(data) + 64)
@@ -76,6 +81,101 @@ func closeStraySelects(data []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+// mayStray reports whether closeStraySelects could change data: whether a
+// select's content holds anything but options, optgroups and text. It
+// reads the bytes, not tokens, and answers true whenever it cannot tell
+// (a comment, a quote out of place, any other tag), so the exact pass runs
+// then; most pages, whose selects hold only options, are spared a second
+// tokenization of the whole document.
+func mayStray(data []byte) bool {
+	for p := 0; ; {
+		i := indexFold(data[p:], "<select")
+		if i < 0 {
+			return false
+		}
+		if p = tagEnd(data, p+i); p < 0 {
+			return true
+		}
+		for closed := false; !closed; {
+			i := bytes.IndexByte(data[p:], '<')
+			if i < 0 {
+				return false // nothing after the select can close anything
+			}
+			p += i
+			switch rest := data[p:]; {
+			case len(rest) < 2 || !isASCIILetter(rest[1]) && rest[1] != '/' && rest[1] != '!' && rest[1] != '?':
+				p++ // a '<' in text
+			case tagIs(rest, "</select"):
+				p += len("</select")
+				closed = true
+			case tagIs(rest, "</option"), tagIs(rest, "</optgroup"), tagIs(rest, "<option"), tagIs(rest, "<optgroup"):
+				if p = tagEnd(data, p); p < 0 {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+	}
+}
+
+// tagIs reports whether b starts with the tag opening open (any case)
+// followed by a character that ends a tag name.
+func tagIs(b []byte, open string) bool {
+	if len(b) <= len(open) || !bytes.EqualFold(b[:len(open)], []byte(open)) {
+		return false
+	}
+	switch b[len(open)] {
+	case ' ', '\t', '\n', '\f', '\r', '/', '>':
+		return true
+	}
+	return false
+}
+
+// tagEnd returns the index just after the '>' that ends the tag starting at
+// data[p], skipping quoted attribute values, or -1 when the tag does not end
+// or has a quote the tokenizer might read otherwise (one not right after
+// '=').
+func tagEnd(data []byte, p int) int {
+	for i := p + 1; i < len(data); i++ {
+		switch data[i] {
+		case '>':
+			return i + 1
+		case '"', '\'':
+			j := i - 1
+			for j > p && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r' || data[j] == '\f') {
+				j--
+			}
+			if data[j] != '=' {
+				return -1
+			}
+			k := bytes.IndexByte(data[i+1:], data[i])
+			if k < 0 {
+				return -1
+			}
+			i += 1 + k
+		}
+	}
+	return -1
+}
+
+// indexFold returns the index of the first occurrence of s, an ASCII string
+// that starts with a symbol, in b, ignoring ASCII case, or -1.
+func indexFold(b []byte, s string) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], s[0])
+		if j < 0 || i+j+len(s) > len(b) {
+			return -1
+		}
+		if i += j; bytes.EqualFold(b[i:i+len(s)], []byte(s)) {
+			return i
+		}
+		i++
+	}
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // voidElement reports whether a has no end tag.
 func voidElement(a atom.Atom) bool {

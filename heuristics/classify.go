@@ -133,7 +133,7 @@ func Classify(s *form.Snapshot) []Result {
 	out := make([]Result, len(s.Controls))
 	// Pages repeat their words (the same labels in a shipping and a billing
 	// form, placeholders equal to labels): match each text once.
-	memo := matchMemo{}
+	memo := newMemo(len(s.Controls))
 	for i := range s.Controls {
 		out[i] = classifyControl(&s.Controls[i], memo)
 	}
@@ -210,7 +210,7 @@ func IsGuardToken(token string) bool {
 
 // classifyControl applies the per-control rules: a valid autocomplete field
 // name (unless it is a known misuse), else the words.
-func classifyControl(c *form.Control, memo matchMemo) Result {
+func classifyControl(c *form.Control, memo *memo) Result {
 	r := Result{Index: c.Index}
 	if controlKind(c) == 0 {
 		r.Evidence = []Evidence{{Signal: "type", Rule: "not-fillable", Text: c.Type}}
@@ -258,7 +258,7 @@ func overrides(acTok, kwTok string, c *form.Control) (string, bool) {
 
 // classifyWords classifies a control from everything but its autocomplete
 // attribute: the input type, then keyword rules over each text source.
-func classifyWords(c *form.Control, memo matchMemo) Result {
+func classifyWords(c *form.Control, memo *memo) Result {
 	r := Result{Index: c.Index}
 	kind := controlKind(c)
 	if c.Type == "search" {
@@ -271,7 +271,7 @@ func classifyWords(c *form.Control, memo matchMemo) Result {
 	weight := 0.0
 	texts := make([]string, len(sources))
 	for i, src := range sources {
-		texts[i] = normalize(src.text(c))
+		texts[i] = memo.normalize(src.text(c))
 		if decided != nil {
 			continue
 		}
@@ -359,15 +359,19 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 		if rr.kinds&kind == 0 {
 			continue
 		}
-		if loc := rr.re.FindStringIndex(text); loc != nil && loc[0] < at {
-			best, at = rr, loc[0]
+		if p := table().find(rr, text); p >= 0 && p < at {
+			best, at = rr, p
 		}
 	}
 	return best
 }
 
-// matchMemo caches matchControl by its arguments for one Classify call.
-type matchMemo map[memoKey]*rule
+// A memo caches normalize and matchControl by their arguments for one
+// Classify call: pages repeat their words.
+type memo struct {
+	matches map[memoKey]*rule
+	texts   map[string]string
+}
 
 type memoKey struct {
 	text  string
@@ -375,17 +379,34 @@ type memoKey struct {
 	ident bool
 }
 
-func (m matchMemo) match(text string, kind controlKinds, ident bool) *rule {
+// newMemo returns a memo sized for n controls.
+func newMemo(n int) *memo {
+	return &memo{matches: make(map[memoKey]*rule, 2*n), texts: make(map[string]string, 2*n)}
+}
+
+func (m *memo) match(text string, kind controlKinds, ident bool) *rule {
 	if text == "" {
 		return nil
 	}
 	k := memoKey{text, kind, ident}
-	if r, ok := m[k]; ok {
+	if r, ok := m.matches[k]; ok {
 		return r
 	}
 	r := matchControl(text, kind, ident)
-	m[k] = r
+	m.matches[k] = r
 	return r
+}
+
+func (m *memo) normalize(s string) string {
+	if s == "" {
+		return ""
+	}
+	if n, ok := m.texts[s]; ok {
+		return n
+	}
+	n := normalize(s)
+	m.texts[s] = n
+	return n
 }
 
 // addressPart names the rules of address parts that one combined label may

@@ -228,12 +228,12 @@ func optionShape(c *form.Control) shape {
 		if honorificWords()[t] {
 			honor++
 		}
-		if v, err := strconv.Atoi(values[i]); err == nil && len(values[i]) == 4 && v >= 1900 && v <= 2100 {
+		if v, err := atoi(values[i]); err == nil && len(values[i]) == 4 && v >= 1900 && v <= 2100 {
 			// "22" shown for the value "2022": the value says the year.
 			nums = append(nums, v)
-		} else if v, err := strconv.Atoi(t); err == nil {
+		} else if v, err := atoi(t); err == nil {
 			nums = append(nums, v)
-		} else if v, err := strconv.Atoi(values[i]); err == nil && len(values[i]) == len(t) {
+		} else if v, err := atoi(values[i]); err == nil && len(values[i]) == len(t) {
 			nums = append(nums, v)
 		}
 	}
@@ -288,11 +288,11 @@ func numericShape(nums []int, n int) shape {
 // CJK "N月"/"N월").
 func isMonth(t string) bool {
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "月"), "월")
-	if v, err := strconv.Atoi(strings.TrimSpace(t)); err == nil {
+	if v, err := atoi(strings.TrimSpace(t)); err == nil {
 		return v >= 1 && v <= 12
 	}
 	w, _, _ := strings.Cut(t, " ")
-	if v, err := strconv.Atoi(w); err == nil && v >= 1 && v <= 12 {
+	if v, err := atoi(w); err == nil && v >= 1 && v <= 12 {
 		// "01 - January", "1 Jan"
 		return true
 	}
@@ -304,6 +304,15 @@ func isMonth(t string) bool {
 	return months[string(r[:3])] || (len(r) >= 4 && months[string(r[:4])])
 }
 
+// atoi is strconv.Atoi without the error value, which costs an allocation
+// for every option text that is not a number.
+func atoi(s string) (int, error) {
+	if s == "" || (s[0] < '0' || s[0] > '9') && s[0] != '-' && s[0] != '+' {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(s)
+}
+
 // countryText drops the numbers from a normalized option text, leaving
 // the country name of "germany 49" or "49 germany".
 func countryText(t string) string {
@@ -313,7 +322,7 @@ func countryText(t string) string {
 	f := strings.Fields(t)
 	out := f[:0]
 	for _, w := range f {
-		if _, err := strconv.Atoi(w); err != nil {
+		if _, err := atoi(w); err != nil {
 			out = append(out, w)
 		}
 	}

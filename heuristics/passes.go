@@ -563,8 +563,8 @@ func labelParts(text string) []string {
 			continue
 		}
 		r := ruleByID(id)
-		if loc := r.re.FindStringIndex(text); loc != nil {
-			found = append(found, at{loc[0], r.token})
+		if p := table().find(r, text); p >= 0 {
+			found = append(found, at{p, r.token})
 		}
 	}
 	slices.SortFunc(found, func(a, b at) int { return a.pos - b.pos })

@@ -13,80 +13,57 @@ import (
 // Rules whose keywords have no such literal (a leading optional part, a
 // wide character class) are always run.
 
-// A lit is one starting literal of a keyword of rule i.
+// A lit is one starting literal of keyword kw.
 type lit struct {
-	s    string
-	rule int
+	s  string
+	kw int32
 }
 
 // prefilterIndex maps the first two bytes of every starting literal of two
 // or more bytes to the literals; one-byte literals are kept by byte.
 type prefilterIndex struct {
 	pairs  map[[2]byte][]lit
-	single [256][]int // rules with a one-byte starting literal
-	always []int      // rules without starting literals
+	single [256][]int32 // keywords with a one-byte starting literal
+	always []int32      // keywords without starting literals
 }
 
-// buildPrefilter indexes the starting literals of every rule's keywords.
-func buildPrefilter(rules []rule) prefilterIndex {
+// buildPrefilter indexes the starting literals of every keyword.
+func buildPrefilter(kws []keyword) prefilterIndex {
 	prefilter := prefilterIndex{pairs: map[[2]byte][]lit{}}
-	for i := range rules {
-		lits, ok := ruleLiterals(&rules[i])
+	for i := range kws {
+		lits, ok := startLiterals(kws[i].parsed)
 		if !ok {
-			prefilter.always = append(prefilter.always, i)
+			prefilter.always = append(prefilter.always, int32(i))
 			continue
 		}
 		for _, s := range lits {
 			if len(s) == 1 {
-				prefilter.single[s[0]] = append(prefilter.single[s[0]], i)
+				prefilter.single[s[0]] = append(prefilter.single[s[0]], int32(i))
 				continue
 			}
 			k := [2]byte{s[0], s[1]}
-			prefilter.pairs[k] = append(prefilter.pairs[k], lit{s, i})
+			prefilter.pairs[k] = append(prefilter.pairs[k], lit{s, int32(i)})
 		}
 	}
 	return prefilter
 }
 
-// candidates marks in into the rules that may match text.
-func (p *prefilterIndex) candidates(text string, into []bool) {
-	clear(into)
-	for _, i := range p.always {
-		into[i] = true
-	}
+// candidates appends to into the keywords that may match text, in table
+// order (keywords are numbered rule by rule), each once.
+func (p *prefilterIndex) candidates(text string, into []int32) []int32 {
+	into = append(into, p.always...)
 	for j := 0; j < len(text); j++ {
-		for _, i := range p.single[text[j]] {
-			into[i] = true
-		}
+		into = append(into, p.single[text[j]]...)
 		if j+1 < len(text) {
 			for _, l := range p.pairs[[2]byte{text[j], text[j+1]}] {
-				if !into[l.rule] && strings.HasPrefix(text[j:], l.s) {
-					into[l.rule] = true
+				if strings.HasPrefix(text[j:], l.s) {
+					into = append(into, l.kw)
 				}
 			}
 		}
 	}
-}
-
-// ruleLiterals returns the starting literals of all of a rule's keywords,
-// as they are compiled (folded), or false when some keyword has none.
-func ruleLiterals(r *rule) ([]string, bool) {
-	var out []string
-	for _, l := range r.langs {
-		for _, w := range l.words {
-			w = keywordExpr(w)
-			re, err := syntax.Parse(w, syntax.Perl)
-			if err != nil {
-				return nil, false
-			}
-			lits, ok := startLiterals(re.Simplify())
-			if !ok {
-				return nil, false
-			}
-			out = append(out, lits...)
-		}
-	}
-	return out, len(out) > 0
+	slices.Sort(into)
+	return slices.Compact(into)
 }
 
 // maxClassLits bounds how many single characters a character class may
@@ -94,7 +71,7 @@ func ruleLiterals(r *rule) ([]string, bool) {
 // strings one keyword's starting literals expand to.
 const (
 	maxClassLits = 8
-	maxSet       = 32
+	maxSet       = 128
 	enoughPrefix = 4 // bytes: starting literals this long filter well
 )
 
@@ -158,7 +135,8 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 			return nil, false
 		}
 		return []string{string(re.Rune)}, true
-	case syntax.OpEmptyMatch:
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		// Anchors consume nothing: the match starts with what follows.
 		return []string{""}, true
 	case syntax.OpCharClass:
 		var out []string

@@ -1,8 +1,10 @@
 package heuristics
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -63,11 +65,12 @@ func trim(s []string, n int) []string {
 	return s
 }
 
-// TestPrefilterKeepsMatchingRules fails when the prefilter would skip a
-// rule that matches a text: for strings built from every keyword of every
-// rule (each alternative, each optional part in and out), set in words
-// before and after, every rule whose expression matches is a candidate.
-func TestPrefilterKeepsMatchingRules(t *testing.T) {
+// TestKeywordsAgreeWithRules fails when matching keyword by keyword, behind
+// the prefilter, differs from a rule's union expression: for strings built
+// from every keyword of every rule (each alternative, each optional part in
+// and out), set in words before and after, each rule must match where its
+// union expression matches, starting at the same place.
+func TestKeywordsAgreeWithRules(t *testing.T) {
 	var texts []string
 	for i := range rules {
 		for _, l := range rules[i].langs {
@@ -78,7 +81,7 @@ func TestPrefilterKeepsMatchingRules(t *testing.T) {
 					t.Fatalf("rule %s: keyword %q: %v", rules[i].id, w, err)
 				}
 				for _, s := range samples(re.Simplify(), 64) {
-					texts = append(texts, s, "your "+s, s+" required", "billing "+s+" 2")
+					texts = append(texts, s, "your "+s, s+" required", "billing "+s+" 2", "l'"+s, "x"+s)
 				}
 			}
 		}
@@ -95,7 +98,7 @@ func TestPrefilterKeepsMatchingRules(t *testing.T) {
 		if !utf8.ValidString(text) {
 			continue
 		}
-		checkPrefilter(t, text)
+		checkKeywords(t, text)
 		checked++
 	}
 	if checked < 5000 {
@@ -103,57 +106,57 @@ func TestPrefilterKeepsMatchingRules(t *testing.T) {
 	}
 }
 
-func checkPrefilter(t *testing.T, text string) {
+// unionExprs are the rules' union expressions, the reference the keyword
+// matching must agree with.
+var unionExprs = sync.OnceValue(func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(rules))
+	for i := range rules {
+		out[i] = regexp.MustCompile(ruleExpr(&rules[i]))
+	}
+	return out
+})
+
+func checkKeywords(t *testing.T, text string) {
 	t.Helper()
 	tab := table()
-	var cand [maxRules]bool
-	tab.prefilter.candidates(text, cand[:len(tab.rules)])
 	for i := range tab.rules {
-		if !cand[i] && tab.rules[i].re.MatchString(text) {
-			t.Errorf("prefilter skips rule %s, which matches %q", tab.rules[i].id, text)
+		want, re := -1, unionExprs()[i]
+		if re.MatchString(text) {
+			want = re.FindStringIndex(text)[0]
+		}
+		if got := tab.find(&tab.rules[i], text); got != want {
+			t.Errorf("rule %s on %q: keywords match at %d, its expression at %d", tab.rules[i].id, text, got, want)
 		}
 	}
 }
 
-// TestPrefilterSkips fails when the prefilter stops filtering: most rules
+// TestPrefilterSkips fails when the prefilter stops filtering: most keywords
 // have starting literals, and a plain label leaves most rules out.
 func TestPrefilterSkips(t *testing.T) {
 	tab := table()
-	if n := len(tab.prefilter.always); n > len(rules)/4 {
-		t.Errorf("%d of %d rules have no starting literal", n, len(rules))
+	if n := len(tab.prefilter.always); n > len(tab.keywords)/100 {
+		t.Errorf("%d of %d keywords have no starting literal", n, len(tab.keywords))
 	}
-	var cand [maxRules]bool
-	tab.prefilter.candidates("first name", cand[:len(rules)])
-	n := 0
-	for _, c := range cand[:len(rules)] {
-		if c {
-			n++
-		}
-	}
-	if n > len(rules)/4 {
+	cand := map[string]bool{}
+	tab.ruleHits(tab.prefilter.candidates("first name", nil), func(r *rule, _ []int32) bool {
+		cand[r.id] = true
+		return true
+	})
+	if n := len(cand); n > len(rules)/4 {
 		t.Errorf("%d of %d rules are candidates for %q", n, len(rules), "first name")
 	}
-	if !cand[ruleIndex("given-name")] {
+	if !cand["given-name"] {
 		t.Errorf("given-name is not a candidate for %q", "first name")
 	}
 }
 
-func ruleIndex(id string) int {
-	for i := range rules {
-		if rules[i].id == id {
-			return i
-		}
-	}
-	return -1
-}
-
-// FuzzPrefilter checks the prefilter against the full expressions on
-// arbitrary text: it may keep too many rules, never too few.
+// FuzzPrefilter checks matching keyword by keyword, behind the prefilter,
+// against the rules' union expressions on arbitrary text.
 func FuzzPrefilter(f *testing.F) {
-	for _, s := range []string{"first name", "e mail", "post code search", "ваше имя", "郵便番号", "cc number 2"} {
+	for _, s := range []string{"first name", "e mail", "post code search", "ваше имя", "郵便番号", "cc number 2", "l'adresse"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkPrefilter(t, normalize(s))
+		checkKeywords(t, normalize(s))
 	})
 }

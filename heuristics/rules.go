@@ -1,7 +1,9 @@
 package heuristics
 
 import (
+	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
@@ -74,11 +76,13 @@ type rule struct {
 	// weight scales the confidence of a match (0: 1).
 	weight float64
 	langs  []lang
-	re     *regexp.Regexp
-	// long is re with leftmost-longest matching, to find where in an
-	// identifier the rule's longest keyword ends ("username or email" is
-	// one keyword, not "username" followed by an email word).
-	long *regexp.Regexp
+	// index is the rule's place in the table.
+	index int
+	// long is the union of the rule's keywords with leftmost-longest
+	// matching, to find where in an identifier the rule's longest keyword
+	// ends ("username or email" is one keyword, not "username" followed by
+	// an email word). Compiled on first use.
+	long func() *regexp.Regexp
 }
 
 // rules is the ordered keyword table, strongest and most specific first.
@@ -1823,18 +1827,19 @@ var rules = []rule{
 // says so) but not predicted unless the page's autocomplete names them.
 const lowValue = 0.45
 
-// A ruleTable is the rule table ready to match: a copy of rules with every
-// expression compiled, the index by id and the prefilter.
+// A ruleTable is the rule table ready to match: a copy of rules with their
+// defaults filled in, every keyword on its own, the index by id and the
+// prefilter.
 type ruleTable struct {
 	rules     []rule
 	byID      map[string]*rule
+	keywords  []keyword
 	prefilter prefilterIndex
 }
 
-// table returns the compiled rule table, built on first use. Compiling the
-// keyword expressions takes tens of milliseconds and tens of megabytes; a
-// process that only relays frames or prints its version must not pay that
-// at start (issue 12).
+// table returns the rule table, built on first use: a process that only
+// relays frames or prints its version must not pay for it at start (the
+// eager table cost every start ~80 ms and 40 MB, issue 12).
 var table = sync.OnceValue(func() *ruleTable {
 	if len(rules) > maxRules {
 		panic("heuristics: more rules than maxRules")
@@ -1842,23 +1847,30 @@ var table = sync.OnceValue(func() *ruleTable {
 	t := &ruleTable{rules: slices.Clone(rules), byID: make(map[string]*rule, len(rules))}
 	for i := range t.rules {
 		r := &t.rules[i]
-		r.re = compileRule(r)
-		r.long = r.re.Copy()
-		r.long.Longest()
 		if r.kinds == 0 {
 			r.kinds = ckDefault
 		}
 		if r.weight == 0 {
 			r.weight = 1
 		}
+		r.index = i
+		r.long = sync.OnceValue(func() *regexp.Regexp {
+			re := regexp.MustCompile(ruleExpr(r))
+			re.Longest()
+			return re
+		})
+		for _, l := range r.langs {
+			for _, w := range l.words {
+				t.keywords = append(t.keywords, newKeyword(i, r.whole, unspaced[l.code], w))
+			}
+		}
 		t.byID[r.id] = r
 	}
-	t.prefilter = buildPrefilter(t.rules)
+	t.prefilter = buildPrefilter(t.keywords)
 	return t
 })
 
-// ruleByID returns the compiled rule with the given id, for structural
-// passes.
+// ruleByID returns the rule with the given id, for structural passes.
 func ruleByID(id string) *rule { return table().byID[id] }
 
 // lazyRE returns a function that compiles expr on its first call and
@@ -1868,16 +1880,12 @@ func lazyRE(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
-// maxRules bounds the rule table, so that a match's candidate set lives on
-// the stack.
+// maxRules bounds the rule table (a rule index fits the prefilter's hits).
 const maxRules = 256
 
 // wordEnd ends a keyword at a word boundary in any script.
 const wordEnd = `(?:[^\pL\pN]|$)`
 
-// compileRule builds one regular expression for all of a rule's keywords.
-// Keywords are folded like page text so that they may be written with or
-// without diacritics.
 // keywordExpr is a keyword as it is compiled: folded like page text, and
 // with RE2's \b, which knows only ASCII word characters, spelled out so it
 // also works after Cyrillic or Greek letters.
@@ -1885,7 +1893,15 @@ func keywordExpr(w string) string {
 	return strings.ReplaceAll(letterFold.Replace(fold(w)), `\b`, wordEnd)
 }
 
-func compileRule(r *rule) *regexp.Regexp {
+// wordStart starts a keyword at a word: after a space, or after the
+// apostrophe of an elided article ("l'enfant", "dell'indirizzo").
+const wordStart = `(?:^|[ '])`
+
+// ruleExpr is one regular expression for all of a rule's keywords, the
+// union of their keyword expressions. Only the rightmost reading of
+// identifiers needs it (see match); everything else matches keyword by
+// keyword.
+func ruleExpr(r *rule) string {
 	var bounded, free []string
 	for _, l := range r.langs {
 		for _, w := range l.words {
@@ -1897,20 +1913,162 @@ func compileRule(r *rule) *regexp.Regexp {
 			}
 		}
 	}
+	if r.whole {
+		return `^(?:` + strings.Join(append(bounded, free...), "|") + `)$`
+	}
 	var alts []string
 	if len(bounded) > 0 {
-		// A word starts after a space, or after the apostrophe of an
-		// elided article ("l'enfant", "dell'indirizzo").
-		alts = append(alts, `(?:^|[ '])(?:`+strings.Join(bounded, "|")+`)`)
+		alts = append(alts, wordStart+`(?:`+strings.Join(bounded, "|")+`)`)
 	}
 	if len(free) > 0 {
 		alts = append(alts, `(?:`+strings.Join(free, "|")+`)`)
 	}
-	expr := strings.Join(alts, "|")
-	if r.whole {
-		expr = `^(?:` + strings.Join(append(bounded, free...), "|") + `)$`
+	return strings.Join(alts, "|")
+}
+
+// A keyword is one keyword of a rule, anchored as its rule and language
+// say. A rule matches a text when one of its keywords does, so the
+// prefilter can send a text to the few keywords whose literals it holds,
+// and most keywords, plain words, need no regular expression at all.
+type keyword struct {
+	rule   int
+	anchor anchor
+	// plain is the keyword's text when it is a plain string (no
+	// expression syntax); then re is nil.
+	plain string
+	// re is the anchored keyword expression, compiled on first use.
+	re func() *regexp.Regexp
+	// parsed is the keyword's folded expression, for the prefilter.
+	parsed *syntax.Regexp
+}
+
+// An anchor says where a keyword may match.
+type anchor uint8
+
+const (
+	anchorWord  anchor = iota // at the start of a word
+	anchorFree                // anywhere (scripts without spaces)
+	anchorWhole               // the whole text
+)
+
+func newKeyword(rule int, whole, free bool, w string) keyword {
+	expr := keywordExpr(w)
+	k := keyword{rule: rule, anchor: anchorWord}
+	switch {
+	case whole:
+		k.anchor = anchorWhole
+	case free:
+		k.anchor = anchorFree
 	}
-	return regexp.MustCompile(expr)
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic(fmt.Sprintf("heuristics: rule %d: keyword %q: %v", rule, w, err))
+	}
+	k.parsed = re.Simplify()
+	if k.parsed.Op == syntax.OpLiteral && k.parsed.Flags&syntax.FoldCase == 0 {
+		k.plain = string(k.parsed.Rune)
+		return k
+	}
+	switch k.anchor {
+	case anchorWhole:
+		expr = `^(?:` + expr + `)$`
+	case anchorWord:
+		expr = wordStart + `(?:` + expr + `)`
+	}
+	k.re = lazyRE(expr)
+	return k
+}
+
+// start returns where the keyword's leftmost match in text starts (for a
+// word, at the space before it), or -1. It is what the rule's union
+// expression reports when this keyword matches leftmost.
+func (k *keyword) start(text string) int {
+	if k.re != nil {
+		if loc := k.re().FindStringIndex(text); loc != nil {
+			return loc[0]
+		}
+		return -1
+	}
+	switch k.anchor {
+	case anchorWhole:
+		if text == k.plain {
+			return 0
+		}
+		return -1
+	case anchorFree:
+		return strings.Index(text, k.plain)
+	}
+	for from := 0; ; {
+		p := strings.Index(text[from:], k.plain)
+		if p < 0 {
+			return -1
+		}
+		p += from
+		if p == 0 {
+			return 0
+		}
+		if c := text[p-1]; c == ' ' || c == '\'' {
+			return p - 1
+		}
+		from = p + 1
+	}
+}
+
+// ruleHits calls f for each rule, in table order, that the prefilter keeps
+// for text, with that rule's candidate keywords; f returns false to stop.
+func (t *ruleTable) ruleHits(hits []int32, f func(r *rule, kws []int32) bool) {
+	for j := 0; j < len(hits); {
+		ri := t.keywords[hits[j]].rule
+		e := j + 1
+		for e < len(hits) && t.keywords[hits[e]].rule == ri {
+			e++
+		}
+		if !f(&t.rules[ri], hits[j:e]) {
+			return
+		}
+		j = e
+	}
+}
+
+// first returns the leftmost start of a match of any of kws in text, or -1.
+func (t *ruleTable) first(text string, kws []int32) int {
+	at := -1
+	for _, k := range kws {
+		if p := t.keywords[k].start(text); p >= 0 && (at < 0 || p < at) {
+			at = p
+			if at == 0 {
+				break
+			}
+		}
+	}
+	return at
+}
+
+// any reports whether one of kws matches text.
+func (t *ruleTable) any(text string, kws []int32) bool {
+	for _, k := range kws {
+		if t.keywords[k].start(text) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// find returns where rule r's leftmost match in text starts, or -1 (what
+// FindStringIndex of the rule's union expression gives as loc[0]).
+func (t *ruleTable) find(r *rule, text string) int {
+	var buf [64]int32
+	at := -1
+	t.ruleHits(t.prefilter.candidates(text, buf[:0]), func(rr *rule, kws []int32) bool {
+		if rr.index < r.index {
+			return true
+		}
+		if rr == r {
+			at = t.first(text, kws)
+		}
+		return false
+	})
+	return at
 }
 
 // match returns the first rule, in table order, whose keywords match the
@@ -1923,47 +2081,50 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 		return nil
 	}
 	t := table()
-	var cand [maxRules]bool
-	t.prefilter.candidates(text, cand[:len(t.rules)])
+	var buf [64]int32
+	hits := t.prefilter.candidates(text, buf[:0])
+	var found *rule
 	if rightmost {
 		var best, weak *rule
 		bestStart, bestEnd := 0, -1
-		for i := range t.rules {
-			r := &t.rules[i]
-			if r.kinds&kind == 0 || !cand[i] {
-				continue
+		t.ruleHits(hits, func(r *rule, kws []int32) bool {
+			if r.kinds&kind == 0 {
+				return true
 			}
 			if r.weak {
-				if weak == nil && r.re.MatchString(text) {
+				if weak == nil && t.any(text, kws) {
 					weak = r
 				}
-				continue
+				return true
 			}
-			if !r.re.MatchString(text) {
-				continue
+			if !t.any(text, kws) {
+				return true
 			}
 			if r.qualifies {
-				return r
+				found = r
+				return false
 			}
-			locs := r.long.FindAllStringIndex(text, -1)
+			locs := r.long().FindAllStringIndex(text, -1)
 			loc := locs[len(locs)-1]
 			if loc[1] > bestEnd || loc[1] == bestEnd && loc[0] < bestStart {
 				best, bestStart, bestEnd = r, loc[0], loc[1]
 			}
-		}
-		if best == nil {
+			return true
+		})
+		switch {
+		case found != nil:
+			return found
+		case best == nil:
 			return weak
 		}
 		return best
 	}
-	for i := range t.rules {
-		r := &t.rules[i]
-		if r.kinds&kind == 0 || !cand[i] {
-			continue
+	t.ruleHits(hits, func(r *rule, kws []int32) bool {
+		if r.kinds&kind != 0 && t.any(text, kws) {
+			found = r
+			return false
 		}
-		if r.re.MatchString(text) {
-			return r
-		}
-	}
-	return nil
+		return true
+	})
+	return found
 }

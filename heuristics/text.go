@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -40,13 +41,20 @@ func fold(s string) string {
 	if isASCII(s) {
 		return s
 	}
-	t := transform.Chain(width.Fold, norm.NFD, runes.Remove(runes.Predicate(isDiacritic)), norm.NFC)
+	t := foldChains.Get().(transform.Transformer)
+	defer foldChains.Put(t)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		return s
 	}
 	return out
 }
+
+// foldChains pools fold's transformer: a chain holds a buffer per link
+// (12 KB), too much to allocate for every label. transform.String resets it.
+var foldChains = sync.Pool{New: func() any {
+	return transform.Chain(width.Fold, norm.NFD, runes.Remove(runes.Predicate(isDiacritic)), norm.NFC)
+}}
 
 // letterFold spells out letters that have no decomposition, so keywords
 // can be written in plain Latin ("strasse" matches "Straße"). It also
@@ -69,7 +77,10 @@ func normalize(s string) string {
 			s = s[:len(s)-1]
 		}
 	}
-	s = letterFold.Replace(fold(dropPlural(s)))
+	if s = dropPlural(s); !isASCII(s) {
+		// letterFold replaces only non-ASCII letters.
+		s = letterFold.Replace(fold(s))
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	var prev rune
