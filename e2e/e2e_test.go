@@ -518,15 +518,18 @@ const testPage = `<!doctype html><html lang="en"><head><title>e2e form</title></
 </script>
 </body></html>`
 
-// pageSnapshot is PageSnapshot (extension/src/shared/messages.ts).
-type pageSnapshot struct {
-	URL, Title, HTML string
-	Controls         int
-	ShadowRoots      bool
+// frameCapture is FrameCapture (extension/src/shared/messages.ts).
+type frameCapture struct {
+	Origin, URL, Title, Nonce, HTML string
+	Controls                        int
+	Values                          map[string]struct{ Value string }
+	Hidden                          map[string]string
+	ShadowRoots                     bool
 }
 
 // TestContentSnapshot injects the content script into a real page and
-// checks the stamped, measured, serialised DOM.
+// checks the stamped, measured, serialised DOM: every stamp carries the
+// capture's nonce (PROTOCOL.md §4.1), and the page is left unstamped.
 func TestContentSnapshot(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -542,20 +545,23 @@ func TestContentSnapshot(t *testing.T) {
 
 	e := newEnv(t)
 	b := startBrowser(t, e)
-	_, cancel, err := b.Tab(srv.URL + "/form")
+	tab, cancel, err := b.Tab(srv.URL + "/form")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cancel()
 	sw := serviceWorker(t, b)
-	snap, err := Eval[pageSnapshot](sw, `tesseraTest.snapshot('http://127.0.0.1/*')`)
+	snap, err := Eval[frameCapture](sw, `tesseraTest.snapshot('http://127.0.0.1/*')`)
 	if err != nil {
 		t.Fatalf("snapshot: %v", err)
 	}
-	if snap.Title != "e2e form" || snap.Controls != 9 || !snap.ShadowRoots {
-		t.Errorf("snapshot = {title %q, controls %d, shadowRoots %v}, want {e2e form, 9, true}", snap.Title, snap.Controls, snap.ShadowRoots)
+	if snap.Title != "e2e form" || snap.Controls != 9 || !snap.ShadowRoots || snap.Origin != srv.URL {
+		t.Errorf("snapshot = {title %q, controls %d, shadowRoots %v, origin %q}, want {e2e form, 9, true, %s}", snap.Title, snap.Controls, snap.ShadowRoots, snap.Origin, srv.URL)
 	}
-	if !strings.Contains(snap.HTML, `<template shadowrootmode="open"><input name="shadowed" data-tessera-ref=`) {
+	if len(snap.Nonce) < 16 {
+		t.Fatalf("snapshot nonce = %q, want at least 16 characters", snap.Nonce)
+	}
+	if !strings.Contains(snap.HTML, `<template shadowrootmode="open"><input name="shadowed" data-tessera-ref="`+snap.Nonce+`:t`) {
 		t.Errorf("snapshot HTML lacks the open shadow root as a template:\n%s", snap.HTML)
 	}
 	want := map[string]string{
@@ -568,13 +574,21 @@ func TestContentSnapshot(t *testing.T) {
 			t.Errorf("control %q not in the snapshot", name)
 			continue
 		}
-		if !strings.Contains(tag, `data-tessera-ref="t`) {
-			t.Errorf("control %q = %s, want a data-tessera-ref stamp", name, tag)
+		ref, ok := strings.CutPrefix(attr(tag, "data-tessera-ref"), snap.Nonce+":")
+		if !ok || !strings.HasPrefix(ref, "t") {
+			t.Errorf("control %q = %s, want a data-tessera-ref stamp %s:t…", name, tag, snap.Nonce)
 		}
-		got := attr(tag, "data-tessera-hidden")
-		if got != reason {
-			t.Errorf("hidden reason of %q = %q, want %q (%s)", name, got, reason, tag)
+		if got := attr(tag, "data-tessera-hidden"); got != snap.Nonce+":"+reason {
+			t.Errorf("hidden stamp of %q = %q, want %q (%s)", name, got, snap.Nonce+":"+reason, tag)
 		}
+		if got, ok := snap.Hidden[ref]; !ok || got != reason {
+			t.Errorf("hidden[%s] (%q) = %q, want %q", ref, name, got, reason)
+		}
+	}
+	// The stamps live only inside the capture's synchronous task.
+	left, err := Eval[int](tab, `document.querySelectorAll('[data-tessera-ref],[data-tessera-hidden]').length`)
+	if err != nil || left != 0 {
+		t.Errorf("page keeps %d stamped controls after the capture (%v), want 0", left, err)
 	}
 }
 
