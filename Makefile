@@ -18,8 +18,8 @@ desktop:
 extension:
 	cd extension && npm install --no-audit --no-fund && npm run build
 
-# Each fuzz target for FUZZTIME (default 60s).
-FUZZTIME ?= 60s
+# Each fuzz target for FUZZTIME (default 10m).
+FUZZTIME ?= 10m
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 

@@ -1,0 +1,47 @@
+package app
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
+)
+
+// FuzzFillParams feeds the fill methods' params parser and the analysis
+// behind it arbitrary input: whatever a snapshot holds, parsing fails
+// cleanly or the analysis and matching finish without a panic, and never
+// offers a value for a control that was not measured.
+func FuzzFillParams(f *testing.F) {
+	seed := pageParams{Page: PageInfo{Tab: 1, URL: "https://shop.example/"}, Frames: []FrameSnapshot{
+		frameJSON(0, "https://shop.example", checkoutHTML, map[string]LiveValue{"t1": {Value: "x"}}),
+	}}
+	b, _ := json.Marshal(seed)
+	f.Add(b)
+	f.Add([]byte(`{"page":{"tab":1,"url":"https://a.example/"},"frames":[{"frame":0,"parent":-1,"origin":"https://a.example","url":"https://a.example/","nonce":"` + testNonce + `","html":"<input data-tessera-ref=\"t1\">"}]}`))
+	f.Add([]byte(`{"page":{},"frames":null}`))
+	f.Add([]byte(`[]`))
+	email, _ := json.Marshal("ada@example.org")
+	prof := &profile.UserProfile{ID: "p", Concepts: map[string]profile.Entry{heuristics.ConceptEmail: {Value: email, Confidence: 1}}}
+	f.Fuzz(func(t *testing.T, params []byte) {
+		p, e := parsePage("fuzz", params)
+		if e != nil {
+			return
+		}
+		an, e := analyse(p)
+		if e != nil {
+			return
+		}
+		fill, attention, _ := candidates(an, prof, nil)
+		for _, c := range fill {
+			if c.row.Section != SectionFill || c.row.Reason == "unmeasured" {
+				t.Fatalf("fill row %+v", c.row)
+			}
+		}
+		for _, c := range attention {
+			if c.row.Checked {
+				t.Fatalf("attention row checked: %+v", c.row)
+			}
+		}
+	})
+}
