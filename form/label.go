@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -245,10 +246,10 @@ func precedingText(n, root *html.Node, sc *scope) (string, *html.Node) {
 			parts = append(parts, t)
 			size += len(strings.TrimSpace(t))
 			if hadControl {
-				return clipEnd(joinReversed(parts)), nil
+				return clipEnd(wordsOnly(joinReversed(parts))), nil
 			}
 		}
-		if t := joinReversed(parts); t != "" {
+		if t := wordsOnly(joinReversed(parts)); t != "" {
 			return clipEnd(t), nil
 		}
 		p := cur.Parent
@@ -272,6 +273,16 @@ func labelBoundary(n *html.Node) bool {
 		return true
 	}
 	return false
+}
+
+// wordsOnly returns t, or "" when t has no letter or digit: the "(", ")"
+// and "-" between the boxes of a split telephone number, or a lone "*",
+// label nothing, and the climb goes on to the row's heading.
+func wordsOnly(t string) string {
+	if strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return t
+	}
+	return ""
 }
 
 func joinReversed(parts []string) string {
@@ -372,7 +383,7 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 			continue
 		}
 		t, hadControl := trailing(s, sc, nil)
-		if t = clipEnd(collapse(t)); t != "" {
+		if t = clipEnd(wordsOnly(collapse(t))); t != "" {
 			if s.DataAtom == atom.Th {
 				return t, "table-header"
 			}
