@@ -536,6 +536,18 @@ func listProfiles(ctx context.Context, a *App, s *session, params json.RawMessag
 			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.list: %v", err)
 		}
 	}
+	if v, ok := a.cfg.Vault.(summaryLister); ok {
+		// Counted without decrypting a single value.
+		ps, err := v.ProfileSummaries()
+		if err != nil {
+			return nil, vaultError("profile.list", err)
+		}
+		out := ProfileList{Profiles: make([]ProfileSummary, 0, len(ps))}
+		for _, p := range ps {
+			out.Profiles = append(out.Profiles, ProfileSummary{ID: p.ID, Label: p.Label, Entries: p.Entries, Updated: p.Updated})
+		}
+		return out, nil
+	}
 	v, ok := a.cfg.Vault.(profileLister)
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "profile.list: this app has no vault")
@@ -545,6 +557,11 @@ func listProfiles(ctx context.Context, a *App, s *session, params json.RawMessag
 		return nil, vaultError("profile.list", err)
 	}
 	return ProfileList{Profiles: summaries(ps)}, nil
+}
+
+// summaryLister is a vault that lists profiles without decrypting values.
+type summaryLister interface {
+	ProfileSummaries() ([]vault.ProfileSummary, error)
 }
 
 // vaultError maps a vault error to its protocol error. Anything but the
