@@ -147,6 +147,12 @@ describe('apply', () => {
     });
   }
 
+  it('never puts a value into a password field, even one measured as such', async () => {
+    const ref = page('<input type=password name=pw>')('pw');
+    expect(await run([{ ref, kind: 'text', value: 'Ada', expect: { name: 'pw', type: 'password' } }])).toEqual([{ ref, outcome: 'changed' }]);
+    expect(document.querySelector('input')!.value).toBe('');
+  });
+
   it('fills when expect matches', async () => {
     const ref = page('<input name=first id=fn>')('first');
     expect(await run([{ ref, kind: 'text', value: 'Ada', expect: { name: 'first', id: 'fn', type: 'text' } }])).toEqual([{ ref, outcome: 'filled' }]);

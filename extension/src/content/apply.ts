@@ -19,8 +19,10 @@ export interface ApplyDeps {
   settle(): Promise<void>;
 }
 
-// Input types that take text through their value; the rest are not "text" controls.
-const NOT_TEXT = new Set(['checkbox', 'radio', 'file', 'hidden', 'submit', 'button', 'image', 'reset']);
+// Input types that are not "text" controls. A password field never receives
+// profile data (DESIGN.md, rule 2): the app never offers one, and should it
+// ever, the extension treats the control as not what was approved.
+const NOT_TEXT = new Set(['checkbox', 'radio', 'file', 'hidden', 'submit', 'button', 'image', 'reset', 'password']);
 
 /** kindFits reports whether el is a control a value of kind can go to. */
 function kindFits(el: Element, kind: FillKind): boolean {
@@ -178,7 +180,14 @@ export async function apply(fields: readonly ApplyField[], deps: ApplyDeps, doc:
     const el = deps.reg.lookup(f.ref);
     return el?.isConnected ? hiddenReason(el, deps.layout) : '';
   });
-  const results: (Outcome | Pending)[] = fields.map((f, i) => set(f, deps, hidden[i]!));
+  const results: (Outcome | Pending)[] = fields.map((f, i) => {
+    try {
+      return set(f, deps, hidden[i]!);
+    } catch {
+      // A control whose own setter throws (a page's odd subclass) refused the value.
+      return 'rejected';
+    }
+  });
   if (before instanceof HTMLElement && before !== doc.body && before.isConnected) before.focus({ preventScroll: true });
   if (results.some((r) => typeof r !== 'string')) await deps.settle();
   return results.map((r, i) => ({ ref: fields[i]!.ref, outcome: typeof r === 'string' ? r : readBack(r) }));

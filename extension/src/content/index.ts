@@ -8,7 +8,7 @@
  * shared/messages.ts) and, after a form submit, sends the frame's capture
  * for learning.
  */
-import { type ApplyField, type ContentRequest, type Failure, type FrameCapture, type ApplyOutcome } from '../shared/messages';
+import type { ApplyField, ApplyOutcome, BackgroundRequest, ContentRequest, Failure, FrameCapture } from '../shared/messages';
 import { selfFromRuntime, senderKind } from '../shared/sender';
 import { apply } from './apply';
 import { Registry } from './refs';
@@ -67,7 +67,12 @@ if (!g[GUARD]) {
   chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     // Only the extension itself (not a content script in another tab, not a page) may ask.
     if (senderKind(sender, ours) !== 'page') return false;
-    const answer = content.handle(msg);
+    let answer: ReturnType<Content['handle']>;
+    try {
+      answer = content.handle(msg);
+    } catch (e) {
+      answer = failure('INTERNAL', String(e));
+    }
     if (answer instanceof Promise) {
       answer.then(sendResponse, (e: unknown) => sendResponse(failure('INTERNAL', String(e))));
       // true keeps the channel open for the asynchronous answer.
@@ -76,9 +81,10 @@ if (!g[GUARD]) {
     sendResponse(answer);
     return false;
   });
-  watchSubmits(document, (frame) => {
-    chrome.runtime.sendMessage({ type: 'submitted', frame }).catch(() => {
+  const sendSubmitted = (frame: FrameCapture): void => {
+    chrome.runtime.sendMessage({ type: 'submitted', frame } satisfies BackgroundRequest).catch(() => {
       // The service worker may be restarting; learning is best effort.
     });
-  }, () => content.snapshot());
+  };
+  watchSubmits(document, sendSubmitted, () => content.snapshot());
 }
