@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // While the desktop app runs it holds the vault, so the vault and profile
@@ -61,10 +62,18 @@ func dialApp(ctx context.Context, env *Env) (*appClient, error) {
 		Vault struct {
 			State string `json:"state"`
 		} `json:"vault"`
+		Verified bool   `json:"verified"`
+		Why      string `json:"why"`
 	}
 	if err := c.call(ctx, "session.hello", hello, &res); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("the Tessera app on %s: %w", dir, err)
+	}
+	if !res.Verified {
+		// The app serves the CLI only as its own executable: another
+		// build or copy of tessera is a stranger to it.
+		conn.Close()
+		return nil, fmt.Errorf("the Tessera app on %s does not serve this command: %s", dir, res.Why)
 	}
 	c.state = res.Vault.State
 	return c, nil
@@ -87,6 +96,10 @@ func (c *appClient) call(ctx context.Context, method string, params, out any) er
 	msg, err := json.Marshal(nativemsg.Message{JSONRPC: "2.0", ID: &id, Method: method, Params: p})
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
+	}
+	if len(msg) > nativemsg.MaxIncoming {
+		// The app would refuse it unread and close the channel.
+		return fmt.Errorf("%s: %d bytes is over the app channel's limit of %d: %w", method, len(msg), nativemsg.MaxIncoming, vault.ErrTooLarge)
 	}
 	c.conn.SetDeadline(time.Now().Add(callTimeout))
 	stop := context.AfterFunc(ctx, func() { c.conn.SetDeadline(time.Now()) })
