@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"crypto/rand"
 	"database/sql"
 	"encoding/json"
@@ -263,6 +264,7 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 			return err
 		}
 		counts[r.ref.tab]++
+		r.lookup, r.rec = bytes.Clone(r.lookup), bytes.Clone(r.rec)
 		rows = append(rows, *r)
 		return nil
 	}); err != nil {

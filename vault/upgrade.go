@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 )
 
@@ -23,6 +24,7 @@ func (v *Vault) upgradeRecords(k *keys, vaultID []byte) (*manifest, error) {
 	d := newDelta(m, k)
 	var rows []storedRow
 	if err := scanRows(tx, func(r *storedRow) error {
+		r.lookup, r.rec = bytes.Clone(r.lookup), bytes.Clone(r.rec)
 		rows = append(rows, *r)
 		return nil
 	}); err != nil {
