@@ -23,10 +23,10 @@ import (
 
 // registerCLIMethods adds the methods served to `cli` sessions
 // (PROTOCOL.md §4.2): the CLI scripting the running app. vault.unlock is
-// shared with browsers: a non-cli session gets whatever vault.unlock was
-// registered before (the fill methods' unlock screen).
+// shared: a cli session unlocks, any other brings the unlock screen
+// forward (§4).
 func (a *App) registerCLIMethods() {
-	a.handlers["vault.unlock"] = unlockFor(a.handlers["vault.unlock"])
+	a.handlers["vault.unlock"] = vaultUnlock
 	for method, h := range map[string]handler{
 		"vault.init":     cliVaultInit,
 		"vault.lock":     cliVaultLock,
@@ -49,19 +49,14 @@ func cliOnly(method string, h handler) handler {
 	}
 }
 
-// unlockFor returns vault.unlock: a cli session unlocks with the passphrase
-// (or the app's keyring); any other session is served by other, or refused
-// when there is none.
-func unlockFor(other handler) handler {
-	return func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-		if s.client.Kind == KindCLI {
-			return cliVaultUnlock(ctx, a, s, params)
-		}
-		if other == nil {
-			return nil, forbidden("vault.unlock")
-		}
-		return other(ctx, a, s, params)
+// vaultUnlock answers vault.unlock: a cli session unlocks with the
+// passphrase (or the app's keyring); a browser's or an agent's request only
+// brings the window's unlock screen forward, whatever it sends.
+func vaultUnlock(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if s.client.Kind == KindCLI {
+		return cliVaultUnlock(ctx, a, s, params)
 	}
+	return a.requestUnlockScreen(s)
 }
 
 func forbidden(method string) *nativemsg.Error {

@@ -125,11 +125,11 @@ func TestCLIMethodsForbiddenToOtherKinds(t *testing.T) {
 				t.Errorf("%s session: %s = %v, want %s", kind, call.method, m, nativemsg.CodeForbidden)
 			}
 		}
-		// A browser's vault.unlock may bring the unlock screen forward,
-		// never unlock with a passphrase it sends.
+		// A browser's vault.unlock brings the unlock screen forward (here
+		// there is no window), never unlocks with a passphrase it sends.
 		m := c.call("vault.unlock", fmt.Sprintf(`{"passphrase":%s}`, pp))
-		if st := result(m)["state"]; st == vault.StateUnlocked || v.State() != vault.StateLocked {
-			t.Errorf("%s session: vault.unlock with a passphrase = %v; vault %s, want it locked", kind, m, v.State())
+		if r := result(m); r["state"] != vault.StateLocked || r["shown"] != false || v.State() != vault.StateLocked {
+			t.Errorf("%s session: vault.unlock with a passphrase = %v; vault %s, want the unlock screen's answer and the vault locked", kind, m, v.State())
 		}
 	}
 }
