@@ -41,6 +41,13 @@ describe('browserFrames', () => {
     ]);
   });
 
+  it('reports a tab that does not exist as unreachable', async () => {
+    (chrome.webNavigation as { getAllFrames: unknown }).getAllFrames = async () => {
+      throw new Error('No tab with id: 99.');
+    };
+    await expect(browserFrames(true).list(99)).rejects.toMatchObject({ name: 'FrameError', code: 'UNREACHABLE' });
+  });
+
   it('asks the document measured, not whatever is in the frame now', async () => {
     answer = async () => [{ ref: 't1', outcome: 'filled' }];
     const got = await browserFrames(true).apply(1, { frame: 7, parent: 0, document: 'D7' }, [{ ref: 't1', kind: 'text', value: 'x' }]);

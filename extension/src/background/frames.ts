@@ -48,8 +48,13 @@ async function ask(tab: number, f: FrameInfo, msg: ContentRequest, ms: number): 
 export function browserFrames(pinDocuments: boolean): FrameDriver {
   return {
     list: async (tab) => {
-      const frames = (await chrome.webNavigation.getAllFrames({ tabId: tab })) ?? [];
-      return frames
+      let frames: chrome.webNavigation.GetAllFrameResultDetails[] | null;
+      try {
+        frames = await chrome.webNavigation.getAllFrames({ tabId: tab });
+      } catch (e) {
+        throw new FrameError('UNREACHABLE', `tab ${tab}: ${String(e)}`);
+      }
+      return (frames ?? [])
         .filter((f) => !f.errorOccurred)
         .map((f) => {
           const info: FrameInfo = { frame: f.frameId, parent: f.parentFrameId };
