@@ -7,7 +7,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 )
 
 func TestSelfTestFinish(t *testing.T) {
@@ -94,6 +96,84 @@ func TestSelfTestVaultChecks(t *testing.T) {
 			for i, c := range got {
 				if c.OK != tt.ok[i] {
 					t.Errorf("vaultChecks()[%d] %q ok = %v, want %v (%s)", i, c.Name, c.OK, tt.ok[i], c.Detail)
+				}
+			}
+		})
+	}
+}
+
+// The dialog checks must fail when the decision that reached the queue is
+// not exactly what the page's keys should have produced, whatever the page
+// reported.
+func TestSelfTestDialogChecks(t *testing.T) {
+	fillRows := []string{"r5", "r1", "r4", "r3"} // order does not matter
+	tests := []struct {
+		name string
+		// answer answers the confirmation of kind shown with id; nil
+		// leaves it to time out.
+		answer map[string]func(id string) Decision
+		ok     []bool // fill, continue, learn, timeout
+	}{
+		{"nothing asked", nil, []bool{false, false, false, false}},
+		{"as the page answers", map[string]func(string) Decision{
+			selfTestAskFill:     func(id string) Decision { return Decision{ID: id, Approve: true, Rows: fillRows} },
+			selfTestAskContinue: func(id string) Decision { return Decision{ID: id} },
+			selfTestAskLearn:    func(id string) Decision { return Decision{ID: id, Approve: true, Rows: []string{"r1"}} },
+			selfTestAskTimeout:  nil,
+		}, []bool{true, true, true, true}},
+		// A dialog that ignored the Space on the toggled row.
+		{"defaults approved", map[string]func(string) Decision{
+			selfTestAskFill: func(id string) Decision {
+				return Decision{ID: id, Approve: true, Rows: []string{"r1", "r2", "r3", "r4", "r5"}}
+			},
+		}, []bool{false, false, false, false}},
+		// A dialog that sent every row, the attention rows too.
+		{"every row approved", map[string]func(string) Decision{
+			selfTestAskFill: func(id string) Decision {
+				return Decision{ID: id, Approve: true, Rows: append(slices.Clone(fillRows), "r7", "r8")}
+			},
+		}, []bool{false, false, false, false}},
+		{"remember sent with the fill", map[string]func(string) Decision{
+			selfTestAskFill: func(id string) Decision { return Decision{ID: id, Approve: true, Rows: fillRows, Remember: true} },
+		}, []bool{false, false, false, false}},
+		// Escape approved instead of denying.
+		{"continuation approved", map[string]func(string) Decision{
+			selfTestAskContinue: func(id string) Decision { return Decision{ID: id, Approve: true, Rows: []string{"r1", "r2"}} },
+		}, []bool{false, false, false, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := New(Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := newSelfTest(a, newUI(a), windowConfig{})
+			for _, kind := range []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskTimeout} {
+				answer, asked := tt.answer[kind]
+				if !asked {
+					continue
+				}
+				if err := st.ask(kind); err != nil {
+					t.Fatal(err)
+				}
+				c, ok := a.confirms.current()
+				if !ok {
+					t.Fatalf("%s not queued", kind)
+				}
+				if answer == nil {
+					continue
+				}
+				if err := a.confirms.decide(answer(c.ID)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := st.dialogChecks(10 * time.Second)
+			if len(got) != len(tt.ok) {
+				t.Fatalf("dialogChecks() = %+v, want %d checks", got, len(tt.ok))
+			}
+			for i, c := range got {
+				if c.OK != tt.ok[i] {
+					t.Errorf("dialogChecks()[%d] %q ok = %v, want %v (%s)", i, c.Name, c.OK, tt.ok[i], c.Detail)
 				}
 			}
 		})

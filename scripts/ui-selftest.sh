@@ -3,8 +3,10 @@
 #
 # 1. UI self-test: a build with the selftest tag drives the real window
 #    (status screen, every section, a browser connecting live over the real
-#    channel) and writes a JSON report; the window is screenshotted and the
-#    shot must not be blank.                    -> build/ui-selftest.{json,png,log}
+#    channel, the vault, the confirmation dialog answered with the keyboard)
+#    and writes a JSON report; the window is screenshotted with a fill
+#    dialog open, then again once Go withdrew it; no shot may be blank.
+#                                  -> build/ui-selftest.{json,png,log}, build/ui-dialog.png
 # 2. Fresh machine: scripts/run.sh in an empty HOME (only the Go, npm and
 #    build caches are kept) must bring the "Tessera" window up.
 #                                               -> build/run-window.png, build/run.log
@@ -33,23 +35,39 @@ TESSERA_TAGS=selftest OUT=build/bin/tessera-selftest scripts/build-desktop.sh
 
 export TESSERA_HOME=$tmp/home TESSERA_RUNTIME_DIR=$tmp/run
 export TESSERA_SELFTEST_REPORT=$tmp/report.json TESSERA_SELFTEST_HOLD=30s
+export TESSERA_SELFTEST_DIALOG_SHOT=$tmp/dialog-shot-taken
 # No accessibility bus: it only adds noise and a daemon to every run.
 export NO_AT_BRIDGE=1
-rm -f build/ui-selftest.png build/ui-selftest.json
+# WebKit's threaded compositor under Xvfb (software GL, no window manager)
+# sometimes stops painting after the window is resized, which leaves a
+# stale screenshot; the non-composited path paints every time.
+export WEBKIT_DISABLE_COMPOSITING_MODE=1
+rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png
 session=()
 command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 # The inner script starts the app, waits (bounded) for its report, waits
 # for the window to paint (WebKit paints after the DOM is ready, so a shot
-# taken at once can be blank), screenshots it, then stops the app with
-# SIGTERM and hands back the app's exit status.
-"${session[@]}" timeout -k 10 180 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
+# taken at once can be blank), screenshots the window with the dialog Go
+# left open, tells Go (which withdraws the dialog), screenshots the screen,
+# then stops the app with SIGTERM and hands back the app's exit status.
+"${session[@]}" timeout -k 10 180 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
   set -u
   build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
-  for _ in $(seq 600); do
+  for _ in $(seq 900); do
     [ -s "$TESSERA_SELFTEST_REPORT" ] && break
     kill -0 $pid 2>/dev/null || break
     sleep 0.1
   done
+  sleep 1 # the last resize settles
+  win=$(xwininfo -name Tessera 2>/dev/null | sed -n "s/.*Window id: \(0x[0-9a-f]*\).*/\1/p")
+  for _ in $(seq 50); do
+    import -window "${win:-root}" "$0/dialog.png" 2>/dev/null &&
+      [ "$(/usr/bin/convert "$0/dialog.png" -format %k info:)" -ge '"$min_colours"' ] && break
+    sleep 0.2
+  done
+  touch "$TESSERA_SELFTEST_DIALOG_SHOT"
+  # The dialog says it was withdrawn for a moment, then closes.
+  sleep 2.5
   for _ in $(seq 50); do
     import -window root "$0/shot.png" 2>/dev/null &&
       [ "$(/usr/bin/convert "$0/shot.png" -format %k info:)" -ge '"$min_colours"' ] && break
@@ -64,6 +82,7 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 [ -s "$TESSERA_SELFTEST_REPORT" ] || fail "no self-test report written"
 cp "$TESSERA_SELFTEST_REPORT" build/ui-selftest.json
 [ -f "$tmp/shot.png" ] && cp "$tmp/shot.png" build/ui-selftest.png
+[ -f "$tmp/dialog.png" ] && cp "$tmp/dialog.png" build/ui-dialog.png
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   for (const c of r.checks) console.error((c.ok ? "  ok   " : "  FAIL ") + c.name + (c.ok ? "" : ": " + c.detail));
@@ -74,7 +93,10 @@ rc=$(cat "$tmp/rc" 2>/dev/null || echo missing)
 [ -f build/ui-selftest.png ] || fail "no screenshot taken"
 colours=$(distinct_colours build/ui-selftest.png)
 [ "$colours" -ge $min_colours ] || fail "screenshot looks blank ($colours colours): build/ui-selftest.png"
-echo "ui-selftest: self-test passed; screenshot build/ui-selftest.png ($colours colours)" >&2
+[ -f build/ui-dialog.png ] || fail "no screenshot of the dialog taken"
+dcolours=$(distinct_colours build/ui-dialog.png)
+[ "$dcolours" -ge $min_colours ] || fail "dialog screenshot looks blank ($dcolours colours): build/ui-dialog.png"
+echo "ui-selftest: self-test passed; screenshots build/ui-selftest.png ($colours colours), build/ui-dialog.png ($dcolours colours)" >&2
 
 [ -n "${SKIP_FRESH:-}" ] && exit 0
 

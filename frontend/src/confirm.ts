@@ -457,6 +457,20 @@ export class ConfirmDialog {
     this.returnFocus = null;
   }
 
+  /**
+   * Scrolls e into view, clear of the footer: on a short window the whole
+   * dialog scrolls under a sticky footer, which a plain scrollIntoView
+   * would leave e beneath.
+   */
+  private scrollToSee(e: HTMLElement): void {
+    e.scrollIntoView({ block: "nearest" });
+    const foot = this.dlg.querySelector(".cf-foot");
+    if (!foot || this.dlg.scrollHeight <= this.dlg.clientHeight) return;
+    const r = e.getBoundingClientRect();
+    const f = foot.getBoundingClientRect();
+    if (r.bottom > f.top - 6) this.dlg.scrollTop += r.bottom - f.top + 6;
+  }
+
   private onKey(ev: KeyboardEvent): void {
     if (!this.dlg.open) return;
     const t = ev.target instanceof HTMLElement && this.dlg.contains(ev.target) ? ev.target : null;
@@ -473,6 +487,7 @@ export class ConfirmDialog {
         const i = t ? list.indexOf(t) : -1;
         const next = ev.shiftKey ? (i <= 0 ? list.length - 1 : i - 1) : (i + 1) % list.length;
         list[next].focus();
+        this.scrollToSee(list[next]);
         return;
       }
       case " ":
