@@ -103,6 +103,15 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		fmt.Fprintf(env.stderr, "tessera: TEST BUILD: dialogs are answered by TESSERA_TEST_DECISION=%s\n", env.getenv("TESSERA_TEST_DECISION"))
 	}
 	go a.watchVault(ctx, vaultCheckEvery)
+	if env.getenv("TESSERA_LOCK_ON_SESSION") != "off" {
+		evs, err := sessionLockEvents(ctx)
+		if evs != nil {
+			go a.watchSessionLock(ctx, evs)
+		}
+		if err != nil {
+			fmt.Fprintf(env.stderr, "tessera: %v\n", err)
+		}
+	}
 	if reason != "" {
 		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)
 		if cfg.Vault != nil {
