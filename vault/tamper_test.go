@@ -220,6 +220,16 @@ func TestTamperedFile(t *testing.T) {
 				mustExec(t, db, "UPDATE profiles SET rec = (SELECT rec FROM profiles p2 WHERE p2.id <> profiles.id)")
 			})
 		}},
+		{"entry records swapped", func(t *testing.T, dir string, kr *fakeKeyring) {
+			onFile(t, dir, func(db *sql.DB) {
+				mustExec(t, db, "UPDATE entries SET rec = (SELECT rec FROM entries e2 WHERE e2.id <> entries.id ORDER BY e2.id LIMIT 1)")
+			})
+		}},
+		{"entry record in the audit log", func(t *testing.T, dir string, kr *fakeKeyring) {
+			onFile(t, dir, func(db *sql.DB) {
+				mustExec(t, db, "UPDATE audit SET rec = (SELECT rec FROM entries LIMIT 1), ver = (SELECT ver FROM entries LIMIT 1)")
+			})
+		}},
 		{"row copied to a new id", func(t *testing.T, dir string, kr *fakeKeyring) {
 			onFile(t, dir, func(db *sql.DB) {
 				mustExec(t, db, "INSERT INTO audit (id, ver, rec) SELECT id + 100, ver, rec FROM audit")
