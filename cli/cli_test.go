@@ -114,3 +114,41 @@ func TestHostDoesNotRestartQuitApp(t *testing.T) {
 		t.Fatalf("host after a user quit: stdout %q, stderr %q", out.String(), stderr.String())
 	}
 }
+
+// TestProductionRefusals runs the commands with the Env main builds (no
+// lowered scrypt floor): a value typed as an argument, a weak passphrase
+// and a low work factor are refused, and nothing is created.
+func TestProductionRefusals(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	files := map[string]string{"strong": "quiet harbour lamp\n", "weak": "password1\n", "value": "noor@example.org\n"}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	strong, weak, value := filepath.Join(dir, "strong"), filepath.Join(dir, "weak"), filepath.Join(dir, "value")
+	tests := []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"profile", "set", "--passphrase-file", strong, "home", "email", "noor@example.org"}, true, "not taken from the command line"},
+		{[]string{"vault", "init", "--passphrase-file", weak}, false, "passphrase too weak"},
+		{[]string{"vault", "init", "--passphrase-file", strong, "--work-factor", "10"}, true, "not in 18..22"},
+		{[]string{"vault", "passwd", "--passphrase-file", strong, "--new-passphrase-file", strong, "--work-factor", "17"}, true, "not in 18..22"},
+		{[]string{"profile", "export", "--passphrase-file", strong, "--bundle-passphrase-file", value, "--work-factor", "16"}, true, "not in 18..22"},
+		{[]string{"profile", "export", "--plain"}, true, "reveals values only with the vault passphrase"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		env := testEnv(&out, &errOut, map[string]string{"TESSERA_HOME": home, "TESSERA_KEYRING": "none", "TESSERA_RUNTIME_DIR": filepath.Join(dir, "run")})
+		err := Run(context.Background(), tt.args, env)
+		if err == nil || errors.Is(err, ErrUsage) != tt.usage || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Run(%q) = %v, want an error (usage %v) saying %q", tt.args, err, tt.usage, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "vault.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused command created the vault: %v", err)
+	}
+}
