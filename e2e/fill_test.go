@@ -79,10 +79,16 @@ type fillEnv struct {
 	pages  *Pages
 }
 
-// newFillEnv sets the world up, starts the app with decision (and the
-// dialog timeout confirmTimeout, "" for the default), unlocks the vault
+// newFillEnv sets the world up, starts the testhooks app with decision (and
+// the dialog timeout confirmTimeout, "" for the default), unlocks the vault
 // through the app and connects a browser.
 func newFillEnv(t *testing.T, decision, confirmTimeout string) *fillEnv {
+	t.Helper()
+	return newFillEnvWith(t, fillArt.tessera, decision, confirmTimeout)
+}
+
+// newFillEnvWith is newFillEnv with the tessera binary to run.
+func newFillEnvWith(t *testing.T, tessera, decision, confirmTimeout string) *fillEnv {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -92,7 +98,7 @@ func newFillEnv(t *testing.T, decision, confirmTimeout string) *fillEnv {
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
 	f := &fillEnv{appLog: &syncBuffer{}}
-	if f.w, err = NewWorld(fillArt.tessera, base, fillArt.passphrase); err != nil {
+	if f.w, err = NewWorld(tessera, base, fillArt.passphrase); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.w.Setup(ctx, fillArt.profile); err != nil {
@@ -317,8 +323,10 @@ func TestFillPages(t *testing.T) {
 			"name": name, "email": email,
 		}},
 	}
+	ran := 0
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			ran++
 			tab, url := f.open(t, tc.path)
 			if tc.hostile {
 				if _, err := Eval[any](tab, `window.__arm()`); err != nil {
@@ -338,7 +346,13 @@ func TestFillPages(t *testing.T) {
 			if n := r.Count("filled"); n != filledWant(tc.want) {
 				t.Errorf("fill reported %d fields filled, want %d: %+v", n, filledWant(tc.want), r.Fields)
 			}
-			if !tc.hostile {
+			if tc.hostile {
+				// The email box turned password: changed; the phone box
+				// moved out of sight: hidden.
+				if r.Count("changed") != 1 || r.Count("hidden") != 1 {
+					t.Errorf("fill outcomes %+v, want one changed (the renamed email) and one hidden (the moved phone)", r.Fields)
+				}
+			} else {
 				for _, fo := range r.Fields {
 					if fo.Outcome != "filled" {
 						t.Errorf("field %+v: outcome %q, want filled", fo, fo.Outcome)
@@ -378,8 +392,8 @@ func TestFillPages(t *testing.T) {
 			t.Errorf("a decline in an approve-only run: %+v", r)
 		}
 	}
-	if releases < len(cases) || reports < len(cases) {
-		t.Errorf("audit log has %d releases and %d reports, want at least %d of each: %+v", releases, reports, len(cases), rs)
+	if releases < ran || reports < ran {
+		t.Errorf("audit log has %d releases and %d reports, want at least %d of each: %+v", releases, reports, ran, rs)
 	}
 }
 
@@ -464,6 +478,25 @@ func testDeclined(t *testing.T, decision, timeout, reason string) {
 	}
 	if declines != 1 {
 		t.Errorf("audit log has %d declines, want 1: %+v", declines, rs)
+	}
+}
+
+// TestProductionIgnoresDecision: the app built without -tags testhooks
+// is given TESSERA_TEST_DECISION=approve; nothing answers its dialog, so a
+// headless app declines (no window) and the page stays empty.
+func TestProductionIgnoresDecision(t *testing.T) {
+	f := newFillEnvWith(t, art.Tessera, "approve", "")
+	tab, url := f.open(t, "/checkout.html")
+	r := f.fill(t, url)
+	if r.Status != "declined" || r.Reason != "no-window" {
+		t.Errorf("fill = %+v, want status declined, reason no-window", r)
+	}
+	checkPage(t, readPage(t, tab), nil)
+	if evs, err := f.app.ReadEvents(); err != nil || len(evs) > 0 {
+		t.Errorf("a production app logged test dialog events: %+v (%v)", evs, err)
+	}
+	if strings.Contains(f.appLog.String(), "TEST BUILD") {
+		t.Errorf("a production app says it is a test build:\n%s", f.appLog.String())
 	}
 }
 
