@@ -142,15 +142,21 @@ describe('Filler', () => {
   it(`continues at most ${MAX_CONTINUES} times`, async () => {
     const tab = new FakeTab();
     let n = 0;
-    // Every snapshot shows one more control.
+    // Every snapshot shows one more control, and every round fills the newest.
     tab.captures.set(0, () => capture('https://a.example/', Array.from({ length: ++n }, (_, i) => `t${i + 1}`)));
-    const app = new FakeApp(tab.log, {
-      'fill.request': () => ({ fill: 'f1', fields: [] }),
-      'fill.continue': () => ({ fill: 'f1', fields: [] }),
-      'fill.report': () => ({}),
-    });
+    const newest = () => ({ fill: 'f1', fields: [{ frame: 0, ref: `t${n}`, kind: 'text', value: 'x' }] });
+    const app = new FakeApp(tab.log, { 'fill.request': newest, 'fill.continue': newest, 'fill.report': () => ({}) });
     await new Filler(app, tab).fill(1);
     expect(app.calls.filter((c) => c.method === 'fill.continue')).toHaveLength(MAX_CONTINUES);
+  });
+
+  it('does not continue when nothing was filled', async () => {
+    const tab = new FakeTab();
+    let n = 0;
+    tab.captures.set(0, () => capture('https://a.example/', Array.from({ length: ++n }, (_, i) => `t${i + 1}`)));
+    const app = new FakeApp(tab.log, { 'fill.request': () => ({ fill: 'f1', fields: [] }), 'fill.report': () => ({}) });
+    await new Filler(app, tab).fill(1);
+    expect(app.calls.map((c) => c.method)).toEqual(['fill.request', 'fill.report']);
   });
 
   it('declined: nothing applied, nothing reported', async () => {

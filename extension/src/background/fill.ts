@@ -149,10 +149,13 @@ export class Filler {
     if (answer === null) return failed('INVALID_ANSWER', 'the Tessera app answered fill.request with an unknown shape');
     this.progress({ tab, phase: 'filling' });
     const outcomes = await this.applyAll(tab, round, answer.fields);
+    // Only a page that took values can have reacted to them; one that took
+    // none is not asked about again.
+    let changed = outcomes.some((o) => o.outcome === 'filled');
 
     const seen = new Map<string, Set<string>>();
     addVisible(seen, round);
-    for (let i = 0; i < MAX_CONTINUES; i++) {
+    for (let i = 0; i < MAX_CONTINUES && changed; i++) {
       let next: Round;
       try {
         next = await this.measure(tab);
@@ -170,7 +173,9 @@ export class Filler {
         break;
       }
       if (more === null) break;
-      outcomes.push(...(await this.applyAll(tab, next, more.fields)));
+      const got = await this.applyAll(tab, next, more.fields);
+      changed = got.some((o) => o.outcome === 'filled');
+      outcomes.push(...got);
     }
     try {
       await this.native.call('fill.report', { fill: answer.fill, fields: outcomes });
