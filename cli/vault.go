@@ -372,7 +372,7 @@ func vaultStatus(ctx context.Context, env *Env, args []string) error {
 		}
 		window := "yes"
 		if !st.Window {
-			window = "no (fills are declined; unlock with `tessera vault unlock`)"
+			window = "no (headless: fills are declined; the command line unlocks and locks it)"
 		}
 		fmt.Fprintf(env.Stdout, "app: running (channel %s)\nstate: %s\nprofiles: %d\nwindow: %s\n", st.App, st.State, st.Profiles, window)
 		return nil
