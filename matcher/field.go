@@ -77,4 +77,8 @@ type Field struct {
 	InputMode   string `json:"inputmode,omitempty"`
 	// Lang is the language of the page or form (BCP 47).
 	Lang string `json:"lang,omitempty"`
+	// Country is the ISO 3166-1 code of the country the form is for, when
+	// the page says it (the option chosen in the form's country select, or
+	// the site's country-code domain); "" when it does not.
+	Country string `json:"country,omitempty"`
 }

@@ -1,10 +1,12 @@
 package matcher
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
+	"golang.org/x/text/language"
 )
 
 // phoneInfo is a parsed phone number with the spellings phoneForms needs;
@@ -71,12 +73,71 @@ func (p *phoneInfo) regionCode() string {
 	return p.region
 }
 
-// domestic reports whether a page in lang dials the number without its
-// country code: the page's region shares the number's country calling
-// code (a US number on a Canadian page is written "(202) 555-0123" too).
-func (p *phoneInfo) domestic(lang string) bool {
-	pr := pageRegion(lang)
-	return pr != "" && int32(phonenumbers.GetCountryCodeForRegion(pr)) == p.num.GetCountryCode()
+// dialsLocally reports whether a number of country region is dialled
+// without its country code there: the region shares the number's country
+// calling code (a US number on a Canadian page is written
+// "(202) 555-0123" too).
+func (p *phoneInfo) dialsLocally(region string) bool {
+	return region != "" && int32(phonenumbers.GetCountryCodeForRegion(region)) == p.num.GetCountryCode()
+}
+
+// national reports whether field f wants the number as it is dialled
+// inside its country, as the best autofills decide: by the country the
+// form is for (its country select, its domain), else the page language's
+// region ("en-US"), else the language's usual country ("en" is read as
+// the US, "de" as Germany); and, when the page names no country at all,
+// by the field's own shape: a mask placeholder without "+" ("(555)
+// 555-5555"), or a length, pattern or input mode that no international
+// spelling satisfies while a national one does.
+func (r *run) national(f *Field, p *phoneInfo, intl string, nationals []string) bool {
+	if f.Country != "" {
+		return p.dialsLocally(f.Country)
+	}
+	if pr := pageRegion(f.Lang); pr != "" {
+		return p.dialsLocally(pr)
+	}
+	if f.Lang != "" {
+		if rg, conf := language.Make(f.Lang).Region(); conf >= language.Low && p.dialsLocally(rg.String()) {
+			return true
+		}
+	}
+	if mask := phoneMask(f.Placeholder); mask != "" {
+		return !strings.Contains(mask, "+")
+	}
+	return check(f, intl, r.pc) != "" && check(f, p.e164, r.pc) != "" &&
+		slices.ContainsFunc(nationals, func(s string) bool { return check(f, s, r.pc) == "" })
+}
+
+// phoneMask returns the placeholder when it shows the shape of a number
+// ("(555) 555-5555", "___-___-____", "+1 xxx xxx xxxx"): seven or more
+// digits or digit marks and nothing but separators. Otherwise "".
+func phoneMask(ph string) string {
+	ph = strings.TrimSpace(ph)
+	marks := 0
+	for _, c := range ph {
+		switch {
+		case c >= '0' && c <= '9', strings.ContainsRune("xX_#*•", c):
+			marks++
+		case strings.ContainsRune(" ()-./+", c):
+		default:
+			return ""
+		}
+	}
+	if marks < 7 {
+		return ""
+	}
+	return ph
+}
+
+// shapeOf writes every digit and digit mark of s as '9', so that a number
+// and a placeholder can be compared by their layout.
+func shapeOf(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c >= '0' && c <= '9' || strings.ContainsRune("xX_#*•", c) {
+			return '9'
+		}
+		return c
+	}, s)
 }
 
 // phone returns the parsed form of a stored number, cached for the run.
@@ -155,14 +216,22 @@ func (r *run) phoneForms(f *Field, part, v, country string) (forms, bool) {
 			// formatted number keeps it (" ext. 12").
 			intl, national = p.intlNoExt, p.nationalNoExt
 		}
-		if p.domestic(f.Lang) {
-			fs.text = []string{national, intl, p.e164, p.digits}
-			if cc == "1" && len(nsn) == 10 && (p.ext == "" || r.telExt) {
-				// NANP forms often ask for ddd-ddd-dddd by pattern.
-				fs.text = append(fs.text, nsn[:3]+"-"+nsn[3:6]+"-"+nsn[6:])
-			}
+		nationals := []string{national, p.digits}
+		if cc == "1" && len(nsn) == 10 && (p.ext == "" || r.telExt) {
+			// NANP forms often ask for ddd-ddd-dddd by pattern.
+			nationals = append(nationals, nsn[:3]+"-"+nsn[3:6]+"-"+nsn[6:])
+		}
+		if r.national(f, p, intl, nationals) {
+			fs.text = append([]string{national, intl, p.e164}, nationals[1:]...)
 		} else {
 			fs.text = []string{intl, p.e164}
+		}
+		if mask := phoneMask(f.Placeholder); mask != "" {
+			// The spelling laid out like the placeholder goes first.
+			want := shapeOf(mask)
+			if i := slices.IndexFunc(fs.text, func(s string) bool { return shapeOf(s) == want }); i > 0 {
+				fs.text = append([]string{fs.text[i]}, slices.Delete(slices.Clone(fs.text), i, i+1)...)
+			}
 		}
 	}
 	fs.text = dedupe(fs.text)

@@ -1,7 +1,9 @@
 package matcher
 
 import (
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
@@ -18,6 +20,7 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 		return nil
 	}
 	out := make([]Field, len(s.Controls))
+	countries := formCountries(s, cls)
 	for i := range s.Controls {
 		c := &s.Controls[i]
 		f := Field{
@@ -35,6 +38,7 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 			Hidden:    c.Visibility.Hidden,
 			InputMode: c.InputMode,
 			Lang:      s.Lang,
+			Country:   countries[c.FormIndex],
 		}
 		if f.Path == "" {
 			f.Path = c.ID
@@ -74,4 +78,69 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 		out[i] = f
 	}
 	return out
+}
+
+// formCountries returns, by form index, the country each form is for when
+// the page says it: the option chosen in the form's country select, else
+// the country of the site's domain (".de", ".co.uk"). Forms that say
+// nothing are left out.
+func formCountries(s *form.Snapshot, cls []heuristics.Result) map[int]string {
+	out := map[int]string{}
+	site := domainCountry(s.URL)
+	for i := range s.Controls {
+		c := &s.Controls[i]
+		tok := ""
+		if i < len(cls) {
+			tok = cls[i].Token
+		}
+		if ai := c.AutocompleteInfo; ai != nil && ai.Field != "" {
+			tok = ai.Field
+		}
+		if c.Tag != "select" || (tok != "country" && tok != "country-name") {
+			continue
+		}
+		for _, o := range c.Options {
+			if !o.Selected {
+				continue
+			}
+			if cc, ok := countryCode(o.Value); ok {
+				out[c.FormIndex] = cc
+			} else if cc, ok := countryCode(o.Text); ok {
+				out[c.FormIndex] = cc
+			}
+		}
+	}
+	if site != "" {
+		for i := range s.Controls {
+			if _, ok := out[s.Controls[i].FormIndex]; !ok {
+				out[s.Controls[i].FormIndex] = site
+			}
+		}
+	}
+	return out
+}
+
+// genericTLDs are country-code domains sites use for their sound, not
+// their country.
+var genericTLDs = map[string]bool{"io": true, "ai": true, "co": true, "me": true, "tv": true, "ly": true, "fm": true, "gg": true, "to": true, "cc": true, "ws": true, "sh": true, "so": true, "app": true}
+
+// domainCountry is the country of a URL's country-code domain, or "".
+func domainCountry(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	tld := host[strings.LastIndexByte(host, '.')+1:]
+	if len(tld) != 2 || genericTLDs[tld] || !strings.Contains(host, ".") {
+		return ""
+	}
+	if tld == "uk" {
+		return "GB"
+	}
+	cc, ok := countryCode(tld)
+	if !ok {
+		return ""
+	}
+	return cc
 }

@@ -151,3 +151,34 @@ func TestPostcodeParts(t *testing.T) {
 		}
 	}
 }
+
+// TestFormCountry: the country a form is for comes from the option chosen
+// in its country select, else from the site's country-code domain; the
+// phone spelling follows it (issue 12).
+func TestFormCountry(t *testing.T) {
+	tests := []struct {
+		url     string
+		options []form.Option
+		want    string
+	}{
+		{"https://shop.example.de/checkout", nil, "DE"},
+		{"https://www.example.co.uk/", nil, "GB"},
+		{"https://app.example.io/", nil, ""},
+		{"", nil, ""},
+		{"https://shop.example.de/", []form.Option{{Value: "DE", Text: "Deutschland"}, {Value: "US", Text: "United States", Selected: true}}, "US"},
+		{"", []form.Option{{Value: "1", Text: "Canada", Selected: true}}, "CA"},
+		{"", []form.Option{{Value: "", Text: "Choose…"}, {Value: "FR", Text: "France"}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.url, tt.options), func(t *testing.T) {
+			s := &form.Snapshot{URL: tt.url, Controls: []form.Control{
+				{Index: 0, Tag: "input", Type: "tel", Name: "phone"},
+				{Index: 1, Tag: "select", Type: "select-one", Name: "country", Options: tt.options},
+			}}
+			cls := []heuristics.Result{{Token: "tel"}, {Token: "country"}}
+			if got := FieldsFromSnapshot(s, cls)[0].Country; got != tt.want {
+				t.Errorf("FieldsFromSnapshot(%q, %v)[0].Country = %q, want %q", tt.url, tt.options, got, tt.want)
+			}
+		})
+	}
+}

@@ -403,6 +403,46 @@ func TestRadioGroup(t *testing.T) {
 
 // TestPhoneForms pins the first spelling of a stored E.164 number for each
 // telephone part on pages of several countries.
+// TestPhoneShape guards issue 12's miss: a domestic number on a form of
+// its own country was filled in international form ("+1 503-555-0142"
+// where the form wants "(503) 555-0142" or "5035550142"). The spelling
+// follows the country the form is for, then the field's shape.
+func TestPhoneShape(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Field
+		want string
+	}{
+		{"language whose country shares the code", Field{Lang: "en"}, "(503) 555-0142"},
+		{"form country", Field{Lang: "de", Country: "US"}, "(503) 555-0142"},
+		{"form country elsewhere", Field{Lang: "en-US", Country: "DE"}, "+1 503-555-0142"},
+		{"page region elsewhere", Field{Lang: "de-DE", Constraints: Constraints{MaxLength: 10}}, ""},
+		{"no country, maxlength 10", Field{Constraints: Constraints{MaxLength: 10}}, "5035550142"},
+		{"no country, pattern", Field{Constraints: Constraints{Pattern: `[0-9]{3}-[0-9]{3}-[0-9]{4}`}}, "503-555-0142"},
+		{"no country, mask placeholder", Field{Placeholder: "(555) 555-5555"}, "(503) 555-0142"},
+		{"no country, digit mask", Field{Placeholder: "___-___-____"}, "503-555-0142"},
+		{"no country, international mask", Field{Placeholder: "+1 555 555 5555"}, "+1 503-555-0142"},
+		{"no country, numeric input mode", Field{InputMode: "numeric"}, "5035550142"},
+		{"no country, no shape", Field{}, "+1 503-555-0142"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &run{phones: map[string]*phoneInfo{}, pc: patternCache{}}
+			fs, ok := r.phoneForms(&tt.f, "tel", "+15035550142", "US")
+			got := ""
+			for _, s := range fs.text {
+				if ok && check(&tt.f, s, r.pc) == "" {
+					got = s
+					break
+				}
+			}
+			if got != tt.want {
+				t.Errorf("phoneForms(%+v) fills %q, want %q (candidates %q)", tt.f, got, tt.want, fs.text)
+			}
+		})
+	}
+}
+
 func TestPhoneForms(t *testing.T) {
 	tests := []struct {
 		number, lang, part, want string
