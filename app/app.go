@@ -30,6 +30,9 @@ type Config struct {
 	// parent); nil means nativemsg.Inspect. Tests of the broker's other
 	// duties pass a fake; the real one has tests of its own.
 	Inspect func(net.Conn) (nativemsg.PeerInfo, error)
+	// IdleLock locks the vault when the person has not acted for this long
+	// (zero: never).
+	IdleLock time.Duration
 	// HelloTimeout, FrameTimeout and WriteTimeout bound the wait for a
 	// connection's hello, for a begun frame to arrive whole, and for the
 	// peer to read one frame; zero means the defaults (10 s, 30 s, 10 s).
@@ -100,6 +103,8 @@ type App struct {
 	scripted bool
 	// strangers counts connections from processes that are not Tessera.
 	strangers int
+	// lastAction is when the person last acted (see personActed).
+	lastAction time.Time
 }
 
 // Status returns a snapshot of the app state.
@@ -149,27 +154,45 @@ func (a *App) markUserQuit() {
 	}
 }
 
-// idleLocker is implemented by a vault that locks itself after idle time.
-type idleLocker interface {
-	LockIfIdle() bool
+// personActed notes an action of the person: a command typed at the CLI,
+// a decision in a dialog, an unlock. Only these keep the vault unlocked;
+// requests from browsers and agents do not, so background traffic cannot
+// postpone the idle lock.
+func (a *App) personActed() {
+	a.mu.Lock()
+	a.lastAction = a.cfg.Now()
+	a.mu.Unlock()
 }
 
-// watchVault locks an idle vault every interval until ctx is done, and tells
-// the window and every connected browser when the state changes.
+// watchVault checks every interval until ctx is done: it locks the vault
+// when the person has not acted for Config.IdleLock, and tells the window
+// and every connected browser when the state changes.
 func (a *App) watchVault(ctx context.Context, interval time.Duration) {
-	l, ok := a.cfg.Vault.(idleLocker)
+	l, ok := a.cfg.Vault.(vaultLocker)
 	if !ok {
 		return
 	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	last := a.Status().Vault
+	if last == "unlocked" {
+		a.personActed()
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			l.LockIfIdle()
+			st := l.State()
+			if st == "unlocked" && last != "unlocked" {
+				a.personActed() // unlocking is the person's doing
+			}
+			a.mu.Lock()
+			idle := a.cfg.Now().Sub(a.lastAction)
+			a.mu.Unlock()
+			if st == "unlocked" && a.cfg.IdleLock > 0 && idle >= a.cfg.IdleLock {
+				l.Lock()
+			}
 			if st := a.Status().Vault; st != last {
 				last = st
 				a.Broadcast("vault.stateChanged", map[string]string{"state": st})

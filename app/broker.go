@@ -50,6 +50,7 @@ func New(cfg Config) (*App, error) {
 	}
 	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
 	a.confirms.now = cfg.Now
+	a.confirms.acted = a.personActed
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
 	a.handlers = map[string]handler{
 		"session.ping": ping,
@@ -319,6 +320,9 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		if !s.verified {
 			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeNotVerified, "this connection is not verified: %s", s.client.Why)))
 			continue
+		}
+		if s.client.Kind == KindCLI {
+			a.personActed() // a command the person typed
 		}
 		h, ok := a.handlers[m.Method]
 		if !ok {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -240,7 +241,7 @@ func TestOversizedFromPeer(t *testing.T) {
 	}
 }
 
-// idleVault locks on the first LockIfIdle call.
+// idleVault is an unlocked vault that Lock locks.
 type idleVault struct {
 	mu     sync.Mutex
 	locked bool
@@ -255,16 +256,39 @@ func (v *idleVault) State() string {
 	return "unlocked"
 }
 
-func (v *idleVault) LockIfIdle() bool {
+func (v *idleVault) Lock() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.locked = true
-	return true
 }
 
+// The idle lock counts only the person's actions: a browser pinging all
+// along does not keep the vault unlocked (issue 18).
 func TestIdleLockIsAnnounced(t *testing.T) {
 	v := &idleVault{}
-	a, dial := serveBrowser(t, Config{Vault: v})
+	a, dial := serveBrowser(t, Config{Vault: v, IdleLock: 300 * time.Millisecond})
+	pinger := dial()
+	send(t, pinger, hello)
+	recv(t, pinger)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			nativemsg.WriteFrameLimit(pinger, []byte(`{"jsonrpc":"2.0","id":"k`+strconv.Itoa(i)+`","method":"session.ping","params":{}}`), nativemsg.MaxIncoming)
+		}
+	}()
+	go func() {
+		for {
+			if _, err := nativemsg.ReadFrame(pinger, nativemsg.MaxIncoming); err != nil {
+				return
+			}
+		}
+	}()
 	c := dial()
 	send(t, c, hello)
 	if m := recv(t, c); m["result"].(map[string]any)["vault"].(map[string]any)["state"] != "unlocked" {

@@ -157,6 +157,8 @@ type confirmQueue struct {
 	waiting []*pending
 	pres    Presenter
 	now     func() time.Time
+	// acted is told of every decision: a person's action.
+	acted func()
 }
 
 type pending struct {
@@ -295,7 +297,11 @@ func (q *confirmQueue) decide(d Decision) error {
 		return ErrNoConfirmation
 	}
 	q.remove(p)
+	acted := q.acted
 	q.mu.Unlock()
+	if acted != nil {
+		acted()
+	}
 	if d.Approve {
 		known := map[string]bool{}
 		for _, r := range p.c.Rows {

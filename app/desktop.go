@@ -88,7 +88,7 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		// A person started the app: browsers may start it again from now on.
 		nativemsg.ClearUserQuit(dir)
 	}
-	cfg := Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv}
+	cfg := Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv, IdleLock: vaultIdleLock}
 	if v := openVault(home, env); v != nil {
 		defer v.Close()
 		cfg.Vault = v
@@ -144,7 +144,8 @@ func desktopHome(getenv func(string) string) (string, error) {
 	return vault.DefaultDir(getenv)
 }
 
-// vaultIdleLock is how long an unlocked vault stays unlocked without use.
+// vaultIdleLock is how long an unlocked vault stays unlocked while the
+// person does nothing with Tessera.
 const vaultIdleLock = 15 * time.Minute
 
 // vaultCheckEvery is how often the app checks for the idle lock.
@@ -156,7 +157,9 @@ const vaultCheckEvery = 30 * time.Second
 // browsers, which see that state in session.hello. It returns nil when the
 // vault cannot be opened at all (the reason is logged).
 func openVault(home string, env desktopEnv) *vault.Vault {
-	v, unlockErr, err := vault.OpenDefault(home, vault.Options{Keyring: vault.SystemKeyring(), IdleTimeout: vaultIdleLock})
+	// The app, not the vault, decides when the vault is idle: only the
+	// person's actions count (App.personActed).
+	v, unlockErr, err := vault.OpenDefault(home, vault.Options{Keyring: vault.SystemKeyring()})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "tessera: vault unavailable: %v\n", err)
 		return nil
