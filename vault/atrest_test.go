@@ -145,6 +145,33 @@ func TestCorruptFile(t *testing.T) {
 				if err := v.Init(InitOptions{Passphrase: []byte("new")}); !errors.Is(err, ErrMissing) {
 					t.Fatalf("Init where the vault file vanished = %v, want ErrMissing", err)
 				}
+				if err := v.Init(InitOptions{Passphrase: []byte("new"), ReplaceMissing: true}); err != nil {
+					t.Fatalf("Init with ReplaceMissing: %v", err)
+				}
+				v.Close()
+				v, err = Open(filepath.Dir(path), testOptions(nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := v.UnlockPassphrase([]byte("new")); err != nil {
+					t.Fatalf("the replacing vault: %v", err)
+				}
+				if err := v.Destroy(); err != nil {
+					t.Fatal(err)
+				}
+				v.Close()
+				if err := os.Remove(path); !errors.Is(err, os.ErrNotExist) {
+					t.Fatalf("vault file after Destroy: %v", err)
+				}
+				// Destroy also clears a vanished vault.
+				v = newTestVault(t, filepath.Dir(path), nil)
+				v.Close()
+				os.Remove(path)
+				v, err = Open(filepath.Dir(path), testOptions(nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer v.Close()
 				if err := v.Destroy(); err != nil {
 					t.Fatalf("Destroy of a vanished vault: %v", err)
 				}

@@ -53,8 +53,9 @@
 // Init, "locked" until UnlockKeyring or UnlockPassphrase, and locks itself
 // again after Options.IdleTimeout without use. Every operation on a locked
 // vault returns ErrLocked. A directory whose vault file vanished is not
-// uninitialized but missing (ErrMissing): Init refuses it until Destroy
-// clears it, so a lost file is never silently replaced by an empty vault.
+// uninitialized but missing (ErrMissing): Init refuses it unless the person
+// asked for a new vault (InitOptions.ReplaceMissing, or Destroy first), so a
+// lost file is never silently replaced by an empty vault.
 //
 // # The CLI and the app
 //

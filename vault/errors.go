@@ -36,7 +36,7 @@ var (
 	ErrTooLarge = errors.New("input too large")
 	// ErrMissing is returned when the vault file of a directory that held
 	// a vault has vanished: the vault is not silently started afresh.
-	// Destroy clears the condition, after which Init creates a new vault.
+	// Init with InitOptions.ReplaceMissing, or Destroy, starts a new one.
 	ErrMissing = errors.New("the vault file is missing")
 )
 

@@ -152,6 +152,9 @@ func (v *Vault) rotateLocked(passphrase []byte, freshIdentity bool) error {
 		if meta[metaWrapPassphrase], err = v.passphraseWrap(dk, passphrase); err != nil {
 			return err
 		}
+	} else {
+		// A wrap of the old key must not outlive it.
+		drop = append(drop, metaWrapPassphrase)
 	}
 	var newItem, oldItem string
 	if curWrap, err := getMeta(v.db, metaWrapKeyring); err == nil {

@@ -427,6 +427,10 @@ type InitOptions struct {
 	// Keyring wraps the data key to a new X25519 identity stored in
 	// Options.Keyring.
 	Keyring bool
+	// ReplaceMissing lets Init create a new vault where the vault file
+	// vanished (ErrMissing), because the person said so. The old vault's
+	// keyring items are kept, for the file restored from a backup later.
+	ReplaceMissing bool
 }
 
 // Init creates a new vault in the open, uninitialized directory and leaves
@@ -438,7 +442,7 @@ func (v *Vault) Init(o InitOptions) error {
 	if v.db != nil {
 		return fmt.Errorf("init vault: %w", ErrExists)
 	}
-	if v.missing {
+	if v.missing && !o.ReplaceMissing {
 		return fmt.Errorf("init vault: %w", v.uninitialized())
 	}
 	if len(o.Passphrase) == 0 && !o.Keyring {
@@ -501,6 +505,7 @@ func (v *Vault) Init(o InitOptions) error {
 	if err := v.openDB(); err != nil {
 		return fmt.Errorf("init vault: %w", err)
 	}
+	v.writeMarker()
 	ok = true
 	v.k, v.m, v.lastUse = k, m, v.opts.Clock.Now()
 	if o.Keyring {
