@@ -291,8 +291,14 @@ func TestFillPages(t *testing.T) {
 			// Payment: never from the profile.
 			"ccname": "", "ccnumber": "", "ccexp": "", "cvc": "",
 		}},
+		{name: "checkout without autocomplete", path: "/checkout-plain.html", want: map[string]string{
+			"f_name": name, "f_mail": email, "f_street": street, "f_town": city, "f_zip": postcode, "f_tel": tel,
+			// A one-time code and payment, recognised by their labels
+			// alone: never from the profile.
+			"f_code": "", "p_holder": "", "p_number": "", "p_exp": "", "p_cvv": "", "p_promo": "",
+		}},
 		{name: "registration", path: "/register.html", want: map[string]string{
-			"first": given, "last": family, "email": email, "dob": birth,
+			"title": "ms", "first": given, "last": family, "email": email, "dob": birth,
 			"password": "", "password2": "", "news": "",
 		}},
 		{name: "registration with date selects", path: "/register-dob.html", want: map[string]string{
@@ -316,8 +322,9 @@ func TestFillPages(t *testing.T) {
 			"contact/message": "",
 		}},
 		{name: "hostile", path: "/hostile.html", hostile: true, want: map[string]string{
-			// The two fields a person sees and nothing changes: filled.
-			"name": name, "city": city,
+			// The fields a person sees and the page leaves alone: filled,
+			// the country far below the first screen too.
+			"name": name, "city": city, "country": country,
 		}, check: checkHostile},
 		{name: "forged stamps and 5000 decoys", path: "/forged.html", want: map[string]string{
 			"name": name, "email": email,
