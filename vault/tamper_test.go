@@ -627,3 +627,36 @@ func TestImportSurvivesManifest(t *testing.T) {
 		t.Fatalf("imported profile: %d concepts, %v", len(p.Concepts), err)
 	}
 }
+
+// TestChangePassphraseWithoutKeyring checks that passwd with no keyring
+// at hand drops the keyring wrap rather than keep a wrap of the old key,
+// and says so in Info.
+func TestChangePassphraseWithoutKeyring(t *testing.T) {
+	dir, kr := tamperFixture(t)
+	v := unlocked(t, dir, nil)
+	if err := v.ChangePassphrase([]byte("a new passphrase")); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := v.Info(); err != nil || info.HasKeyring || !info.HasPassphrase {
+		t.Fatalf("Info() after passwd without a keyring = %+v, %v; want passphrase only", info, err)
+	}
+	v.Close()
+	v, err := Open(dir, testOptions(kr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.UnlockKeyring(); !errors.Is(err, ErrKeyringItemMissing) {
+		t.Fatalf("UnlockKeyring = %v, want ErrKeyringItemMissing", err)
+	}
+	if err := v.UnlockPassphrase([]byte("a new passphrase")); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.EnrollKeyring(); err != nil {
+		t.Fatal(err)
+	}
+	v.Lock()
+	if err := v.UnlockKeyring(); err != nil {
+		t.Fatalf("UnlockKeyring after EnrollKeyring: %v", err)
+	}
+}
