@@ -59,12 +59,7 @@ func newFlagSet(env *Env, name, usage string) *flag.FlagSet {
 
 // cliKeyring returns the OS keyring, or nil when TESSERA_KEYRING=none asks
 // for passphrase-only operation (headless machines, scripts, tests).
-func cliKeyring(env *Env) vault.Keyring {
-	if env.Getenv("TESSERA_KEYRING") == "none" {
-		return nil
-	}
-	return vault.SystemKeyring()
-}
+func cliKeyring(env *Env) vault.Keyring { return vault.KeyringFromEnv(env.Getenv) }
 
 func openVault(env *Env, workFactor int) (*vault.Vault, error) {
 	dir, err := vault.DefaultDir(env.Getenv)
