@@ -268,7 +268,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 
 	var decided *rule
 	var ev Evidence
-	weight := 0.0
+	weight, from := 0.0, -1
 	texts := make([]string, len(sources))
 	for i, src := range sources {
 		texts[i] = memo.normalize(src.text(c))
@@ -276,8 +276,30 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			continue
 		}
 		if m := memo.match(texts[i], kind, src.ident); m != nil && !m.neutral {
-			decided, weight = m, src.weight*m.weight
+			decided, weight, from = m, src.weight*m.weight, i
 			ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
+		}
+	}
+	// shownEmail reports whether a text the person sees (a label, an
+	// aria-label, a placeholder; not a name or id) says e-mail: then the
+	// box asks for the e-mail address the site uses as the login, which on
+	// a sign-up or checkout form is the person's e-mail, whatever the
+	// name ("username", "login") says.
+	shownEmail := func() (int, *rule) {
+		for i, src := range sources {
+			if src.ident || src.weight < 0.8 || texts[i] == "" {
+				continue
+			}
+			if m := memo.match(texts[i], kind, false); m != nil && m.token == "email" {
+				return i, m
+			}
+		}
+		return -1, nil
+	}
+	if decided != nil && decided.token == "username" && sources[from].ident {
+		if i, m := shownEmail(); m != nil {
+			decided, weight, from = m, sources[i].weight*m.weight, i
+			ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 		}
 	}
 	if decided != nil && decided.kind == kindTarget {
@@ -287,7 +309,11 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if src.weight < 0.8 || texts[i] == "" || texts[i] == ev.Text {
 				continue
 			}
-			if m := memo.match(texts[i], kind, src.ident); m != nil && m.kind != kindTarget && !m.neutral {
+			m := memo.match(texts[i], kind, src.ident)
+			if m != nil && m.token == "username" && src.ident && decided.token == "email" && !sources[from].ident {
+				continue // see shownEmail
+			}
+			if m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
 				break
