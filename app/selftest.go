@@ -733,8 +733,16 @@ const dialogSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown 
   press("Enter");
   check("the countdown is shown", /^Declines in [0-9]+:[0-9][0-9]$/.test(text("#cf-timer")), text("#cf-timer"));
   check("no Remember when the site may not be remembered", !$("#cf-remember"), "");
+  const rings = [];
   const seen = cycle();
   check("Tab stays in the dialog", seen.every((e) => dlg().contains(e)), seen.map(name).join(" "));
+  for (const e of seen) {
+    e.focus();
+    const cs = getComputedStyle(e);
+    if (cs.outlineStyle === "none" || parseFloat(cs.outlineWidth) < 2) rings.push(name(e) + " " + cs.outlineStyle + " " + cs.outlineWidth);
+  }
+  $("#cf-deny").focus();
+  check("every control Tab reaches shows a focus ring", rings.length === 0, rings.join(", "));
   check("Tab order: profile, rows, Deny, Approve", inOrder(seen, ["cf-profile"].concat(F.rows.map((r) => "cf-check@" + r.id), ["cf-deny"])) && name(seen[0]) === "cf-approve", seen.map(name).join(" "));
   check("Tab reaches the row to toggle", tabTo((e) => e === box(D.toggle)), name(act()));
   press("Enter");
