@@ -731,6 +731,14 @@ const dialogSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown 
   const why = [...rowLi("r1").querySelectorAll(".cf-why li")].map((li) => li.textContent);
   check("Why? lists the evidence", shown(rowLi("r1").querySelector(".cf-why")) && F.rows[0].evidence.every((e) => why.includes(e)), why.join(" | "));
   press("Enter");
+  // These confirmations come from no real fill, so the app cannot match
+  // them again: the dialog must say so and keep what it shows.
+  sel.value = F.profiles[1].id;
+  sel.dispatchEvent(new Event("change", { bubbles: true }));
+  check("a profile switch the app refuses is explained; the dialog keeps its profile and rows",
+    await until(() => /^Switch profile: /.test(text("#cf-status")) && !sel.disabled) && sel.value === F.profile && $("#cf-rows").children.length === rows.length && isOpen("fill"),
+    text("#cf-status"));
+  sel.focus();
   check("the countdown is shown", /^Declines in [0-9]+:[0-9][0-9]$/.test(text("#cf-timer")), text("#cf-timer"));
   check("no Remember when the site may not be remembered", !$("#cf-remember"), "");
   const rings = [];

@@ -77,6 +77,13 @@ const mask = "••••••••";
 /** How long "timed out" or "withdrawn" stays readable before the dialog closes. */
 const closeNoticeMs = 1600;
 
+/** Makes a Go error read as a sentence: "Switch profile: the vault is locked." */
+function sentence(msg: string): string {
+  const s = msg.trim();
+  if (s === "") return "Something went wrong.";
+  return s[0].toUpperCase() + s.slice(1) + (/[.!?)]$/.test(s) ? "" : ".");
+}
+
 function formatLeft(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -393,7 +400,7 @@ export class ConfirmDialog {
       }
       this.busy = false;
       this.update();
-      this.status(`Could not send your answer: ${errorText(e)}`, true);
+      this.status(`Your answer did not reach Tessera. ${sentence(errorText(e))}`, true);
     }
   }
 
@@ -415,7 +422,7 @@ export class ConfirmDialog {
       sel.disabled = false;
       this.busy = false;
       this.update();
-      this.status(`Could not switch profile: ${errorText(e)}`, true);
+      this.status(sentence(errorText(e)), true);
     }
   }
 
