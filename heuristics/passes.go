@@ -494,7 +494,7 @@ func addressRuns(g *group) {
 // that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || g.rule(k) != "address" {
+		if g.tok(k) != "address-line1" || g.rule(k) != "address" && !streetAddress(g.text(k)) {
 			// "Street" or "Address line 1" names the first line whatever
 			// follows (a second line is often revealed by a link).
 			continue
@@ -511,6 +511,20 @@ func streetAlone(g *group) {
 		}
 	}
 }
+
+// streetAddress reports whether a text that names a street also says
+// "address" and no line number: "Street address" asks for the address's
+// street part, all of it, where "Street" or "Street address line 1" asks
+// for a first line.
+func streetAddress(text string) bool {
+	if strings.ContainsAny(text, "0123456789") || lineWord().MatchString(text) {
+		return false
+	}
+	return table().find(ruleByID("address"), text) >= 0
+}
+
+// lineWord matches the words that number an address line.
+var lineWord = lazyRE(`(?:^| )(?:line|one|first|ligne|linea|zeile|regel|riga)(?: |$)`)
 
 // addressRows spreads a combined label ("City, State, ZIP" or "PLZ / Ort")
 // over the controls of its row, in the order the label names them.

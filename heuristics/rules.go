@@ -1158,6 +1158,12 @@ var rules = []rule{
 		{"ms", []string{`alamat baris 2`}},
 		{"ca", []string{`pis\b`}},
 	}},
+	// "Town or village", "City, town or village" (British forms) ask for
+	// the town, whatever it is called: not the sub-district a lone
+	// "village" names below.
+	{id: "town-or-village", token: "address-level2", langs: []lang{
+		{"en", []string{`(city |town )+(or |and )?village`, `village (or |and )?(town|city)`}},
+	}},
 	// Before level 3: "sub-district" is a finer part than "district".
 	{id: "address-level4", token: "address-level4", langs: []lang{
 		{"en", []string{`sub ?district`, `village`}},
