@@ -79,6 +79,15 @@ type SelfTestReport struct {
 	Status Status          `json:"status"`
 }
 
+// SelfTest is the service the injected script calls.
+type SelfTest struct {
+	st *selfTest
+}
+
+// ConnectBrowser connects the stand-in browser to the app's channel and
+// returns once the app has answered its session.hello.
+func (s *SelfTest) ConnectBrowser() error { return s.st.connectBrowser() }
+
 // AskConfirmation puts the self-test confirmation named kind (see
 // selfTestConfirmations) in the app's queue, as a fill would, and returns
 // once it is queued; its Decision is kept for dialogChecks.
@@ -93,15 +102,6 @@ func (s *SelfTest) SetWindowSize(w, h int) error {
 	z.setSize(w, h)
 	return nil
 }
-
-// SelfTest is the service the injected script calls.
-type SelfTest struct {
-	st *selfTest
-}
-
-// ConnectBrowser connects the stand-in browser to the app's channel and
-// returns once the app has answered its session.hello.
-func (s *SelfTest) ConnectBrowser() error { return s.st.connectBrowser() }
 
 // Report receives the page's checks; the self-test then ends.
 func (s *SelfTest) Report(r SelfTestReport) error {

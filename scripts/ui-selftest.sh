@@ -38,10 +38,6 @@ export TESSERA_SELFTEST_REPORT=$tmp/report.json TESSERA_SELFTEST_HOLD=30s
 export TESSERA_SELFTEST_DIALOG_SHOT=$tmp/dialog-shot-taken
 # No accessibility bus: it only adds noise and a daemon to every run.
 export NO_AT_BRIDGE=1
-# WebKit's threaded compositor under Xvfb (software GL, no window manager)
-# sometimes stops painting after the window is resized, which leaves a
-# stale screenshot; the non-composited path paints every time.
-export WEBKIT_DISABLE_COMPOSITING_MODE=1
 rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png
 session=()
 command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
@@ -52,7 +48,10 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 # then stops the app with SIGTERM and hands back the app's exit status.
 "${session[@]}" timeout -k 10 180 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
   set -u
-  build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
+  # WebKit'"'"'s threaded compositor under Xvfb (software GL, no window
+  # manager) sometimes stops painting once the self-test resizes the
+  # window, which leaves a stale screenshot; the non-composited path paints.
+  WEBKIT_DISABLE_COMPOSITING_MODE=1 build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
   for _ in $(seq 900); do
     [ -s "$TESSERA_SELFTEST_REPORT" ] && break
     kill -0 $pid 2>/dev/null || break
