@@ -30,8 +30,12 @@ func (a *App) registerCLIMethods() {
 	for method, h := range map[string]handler{
 		"vault.init":     cliVaultInit,
 		"vault.lock":     cliVaultLock,
+		"vault.passwd":   cliVaultPasswd,
+		"vault.rekey":    cliVaultRekey,
 		"profile.import": cliProfileImport,
 		"profile.set":    cliProfileSet,
+		"profile.unset":  cliProfileUnset,
+		"profile.delete": cliProfileDelete,
 		"profile.show":   cliProfileShow,
 		"profile.export": cliProfileExport,
 	} {
@@ -128,14 +132,81 @@ func cliVaultLock(ctx context.Context, a *App, s *session, params json.RawMessag
 	return StateResult{a.vaultState()}, nil
 }
 
+// PasswdParams are the params of vault.passwd: the current passphrase
+// (none for a vault that only the keyring opens, which gets its first) and
+// the new one, which must pass the passphrase rule.
+type PasswdParams struct {
+	Passphrase    string `json:"passphrase,omitempty"`
+	NewPassphrase string `json:"newPassphrase"`
+}
+
+// DoneResult is the result of the methods that only succeed or fail.
+type DoneResult struct {
+	Done bool `json:"done"`
+}
+
+func cliVaultPasswd(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p PasswdParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.passwd: %v", err)
+	}
+	u := newUI(a)
+	if p.Passphrase == "" {
+		// The window's way for a keyring-only vault; it refuses to
+		// replace a passphrase without the current one.
+		if _, err := u.SetPassphrase(p.NewPassphrase, p.NewPassphrase); err != nil {
+			return nil, cliError("vault.passwd", err)
+		}
+		return DoneResult{true}, nil
+	}
+	if err := checkNewPassphrase(p.NewPassphrase, p.NewPassphrase); err != nil {
+		return nil, cliError("vault.passwd", err)
+	}
+	v, err := a.cliVault()
+	if err == nil {
+		// The current passphrase is proven the way an unlock proves it.
+		_, err = u.Unlock(p.Passphrase)
+	}
+	if err != nil {
+		return nil, cliError("vault.passwd", err)
+	}
+	pp := []byte(p.NewPassphrase)
+	defer clear(pp)
+	if err := v.ChangePassphrase(pp); err != nil {
+		return nil, cliError("vault.passwd", err)
+	}
+	u.vaultChanged()
+	return DoneResult{true}, nil
+}
+
+func cliVaultRekey(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p PassphraseParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.rekey: %v", err)
+	}
+	v, err := a.cliVault()
+	if err == nil {
+		pp := []byte(p.Passphrase)
+		defer clear(pp)
+		err = v.Rekey(pp)
+	}
+	if err != nil {
+		return nil, cliError("vault.rekey", err)
+	}
+	return DoneResult{true}, nil
+}
+
 // cliVault is what the profile methods need of the vault; the desktop
 // app's *vault.Vault has it.
 type cliVault interface {
 	vaultControl
 	Profile(id string) (profile.UserProfile, error)
 	SetEntry(profileID string, key vault.Key, e profile.Entry) error
+	DeleteEntry(profileID string, key vault.Key) error
+	DeleteProfile(id string) error
 	Import(ps []profile.UserProfile) (vault.ImportResult, error)
 	ExportProfiles(ids ...string) ([]profile.UserProfile, error)
+	Rekey(passphrase []byte) error
 }
 
 func (a *App) cliVault() (cliVault, error) {
@@ -273,6 +344,50 @@ func setEntry(v cliVault, id, label string, key vault.Key, value json.RawMessage
 	return created, v.SetEntry(id, key, e)
 }
 
+// UnsetParams are the params of profile.unset: the key (as for
+// profile.set) to remove from the profile.
+type UnsetParams struct {
+	Profile string `json:"profile"`
+	Key     string `json:"key"`
+}
+
+func cliProfileUnset(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p UnsetParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.unset: %v", err)
+	}
+	v, err := a.cliVault()
+	if err == nil {
+		err = v.DeleteEntry(p.Profile, parseKey(p.Key))
+	}
+	if err != nil {
+		return nil, cliError("profile.unset", err)
+	}
+	a.changed()
+	return DoneResult{true}, nil
+}
+
+// DeleteParams are the params of profile.delete.
+type DeleteParams struct {
+	Profile string `json:"profile"`
+}
+
+func cliProfileDelete(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p DeleteParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.delete: %v", err)
+	}
+	v, err := a.cliVault()
+	if err == nil {
+		err = v.DeleteProfile(p.Profile)
+	}
+	if err != nil {
+		return nil, cliError("profile.delete", err)
+	}
+	a.changed()
+	return DoneResult{true}, nil
+}
+
 // ShowParams are the params of profile.show. Revealing values takes the
 // vault passphrase: a cli session is any program of the person's, and the
 // passphrase is what proves the person is behind it.
@@ -359,6 +474,7 @@ var cliErrors = []struct {
 	{vault.ErrLocked, nativemsg.CodeVaultLocked, "the vault is locked: run `tessera vault unlock --passphrase-file FILE`"},
 	{vault.ErrUninitialized, nativemsg.CodeVaultUninitialized, "there is no vault yet: run `tessera vault init --passphrase-file FILE`"},
 	{vault.ErrExists, nativemsg.CodeInvalidValue, "a vault already exists"},
+	{ErrPassphraseSet, nativemsg.CodeInvalidValue, "the vault already has a passphrase: give the current one (--passphrase-file FILE)"},
 	{vault.ErrNotFound, nativemsg.CodeNotFound, ""},
 	{vault.ErrTooLarge, nativemsg.CodeInvalidValue, ""},
 	{vault.ErrKeyringItemMissing, nativemsg.CodeUnsupported, "the keyring holds no key for this vault: give --passphrase-file FILE"},

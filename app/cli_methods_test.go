@@ -116,6 +116,10 @@ func TestCLIMethodsForbiddenToOtherKinds(t *testing.T) {
 		{"profile.import", `{"format":"json","data":"{\"$formspecProfile\":\"1.0\",\"id\":\"x\",\"label\":\"X\"}"}`},
 		{"profile.set", `{"profile":"x","key":"https://schema.org/email","value":"a@b.example"}`},
 		{"profile.show", fmt.Sprintf(`{"profile":"x","passphrase":%s}`, pp)},
+		{"profile.unset", `{"profile":"x","key":"https://schema.org/email"}`},
+		{"profile.delete", `{"profile":"x"}`},
+		{"vault.passwd", fmt.Sprintf(`{"passphrase":%s,"newPassphrase":"violet copper tide"}`, pp)},
+		{"vault.rekey", fmt.Sprintf(`{"passphrase":%s}`, pp)},
 		{"profile.export", fmt.Sprintf(`{"passphrase":%s}`, pp)},
 	}
 	for _, kind := range []string{KindBrowser, KindAgent} {
@@ -226,6 +230,10 @@ func TestCLIProfiles(t *testing.T) {
 		{"import broken", "profile.import", `{"format":"json","data":"{\"id\": "}`, nativemsg.CodeInvalidValue, nil},
 		{"export without passphrase", "profile.export", `{}`, nativemsg.CodeForbidden, nil},
 		{"export some", "profile.export", fmt.Sprintf(`{"profiles":["work","bruno"],"passphrase":%s}`, pp), "", []string{`"sam@work.example"`, `"bruno@example.org"`}},
+		{"unset", "profile.unset", `{"profile":"work","key":"https://schema.org/email"}`, "", []string{`"done":true`}},
+		{"unset again", "profile.unset", `{"profile":"work","key":"https://schema.org/email"}`, nativemsg.CodeNotFound, nil},
+		{"delete", "profile.delete", `{"profile":"bruno"}`, "", []string{`"done":true`}},
+		{"delete again", "profile.delete", `{"profile":"bruno"}`, nativemsg.CodeNotFound, nil},
 	}
 	for _, s := range steps {
 		m := c.call(s.method, s.params)
@@ -247,8 +255,65 @@ func TestCLIProfiles(t *testing.T) {
 		t.Errorf("profile.set stored %+v, want a verified manual \"L-1029\"", e)
 	}
 	m := c.call("profile.export", fmt.Sprintf(`{"passphrase":%s}`, pp))
-	if ps, _ := result(m)["profiles"].([]any); len(ps) != 3 {
-		t.Errorf("profile.export of all = %v, want 3 profiles", m)
+	if ps, _ := result(m)["profiles"].([]any); len(ps) != 2 {
+		t.Errorf("profile.export of all = %v, want 2 profiles", m)
+	}
+	if w, err := v.Profile("work"); err != nil || len(w.Concepts) != 0 {
+		t.Errorf("after profile.unset work = %+v, %v; want it without entries", w, err)
+	}
+}
+
+func TestCLIPasswdRekey(t *testing.T) {
+	v, dial, _ := cliApp(t, nil)
+	if err := v.Init(vault.InitOptions{Passphrase: []byte(cliPass)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.CreateProfile("home", "Home"); err != nil {
+		t.Fatal(err)
+	}
+	v.Lock()
+	c := dial(KindCLI)
+	const next = "violet copper tide"
+	steps := []struct {
+		name, method, params string
+		code                 string
+	}{
+		{"weak new", "vault.passwd", `{"passphrase":"sunny meadow river","newPassphrase":"password1"}`, nativemsg.CodeInvalidValue},
+		{"wrong current", "vault.passwd", `{"passphrase":"meadow sunny river","newPassphrase":"violet copper tide"}`, nativemsg.CodeInvalidValue},
+		// Replacing a passphrase takes the current one.
+		{"no current", "vault.passwd", `{"newPassphrase":"violet copper tide"}`, nativemsg.CodeInvalidValue},
+		{"passwd", "vault.passwd", `{"passphrase":"sunny meadow river","newPassphrase":"violet copper tide"}`, ""},
+		{"old no longer unlocks", "vault.unlock", `{"passphrase":"sunny meadow river"}`, nativemsg.CodeInvalidValue},
+		{"rekey wrong", "vault.rekey", `{"passphrase":"sunny meadow river"}`, nativemsg.CodeInvalidValue},
+		{"rekey", "vault.rekey", `{"passphrase":"violet copper tide"}`, ""},
+		{"lock", "vault.lock", `{}`, ""},
+		{"new unlocks", "vault.unlock", `{"passphrase":"violet copper tide"}`, ""},
+	}
+	for _, s := range steps {
+		if m := c.call(s.method, s.params); code(m) != s.code {
+			t.Fatalf("%s: %s = %v, want code %q", s.name, s.method, m, s.code)
+		}
+	}
+	if _, err := v.Profile("home"); err != nil {
+		t.Errorf("after passwd and rekey: %v", err)
+	}
+	v.Lock()
+	if err := v.UnlockPassphrase([]byte(next)); err != nil {
+		t.Errorf("the vault file opens with the new passphrase: %v", err)
+	}
+}
+
+// A vault that only the keyring opens gets its first passphrase without a
+// current one, as in the window.
+func TestCLIPasswdFirst(t *testing.T) {
+	v, dial, _ := cliApp(t, &fakeKeyring{})
+	c := dial(KindCLI)
+	c.call("vault.init", `{}`)
+	if m := c.call("vault.passwd", `{"newPassphrase":"violet copper tide"}`); code(m) != "" {
+		t.Fatalf("vault.passwd on a keyring-only vault = %v", m)
+	}
+	if info, _ := v.Info(); !info.HasPassphrase {
+		t.Errorf("after vault.passwd: %+v, want a passphrase", info)
 	}
 }
 

@@ -25,9 +25,8 @@ const schemaOrg = "https://schema.org/"
 
 // runProfile is `tessera profile list|show|set|unset|delete|import|export`.
 // Values are printed only by show and export, and only with the vault
-// passphrase. While the app runs, list, show, set, import and export act
-// through it; otherwise every command unlocks the vault for itself (see
-// runVault).
+// passphrase. While the app runs every subcommand acts through it;
+// otherwise each unlocks the vault for itself (see runVault).
 func runProfile(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		profileUsage(env.Stderr)
@@ -67,8 +66,7 @@ unlocks the vault. All but export take --json. KEY is a concept IRI, a schema.or
 (email), or with --field a form field path. set reads the value from stdin or
 --value-file, never from the command line, where other users and shell history
 see it. show and export reveal values, so they need --passphrase-file even
-when the keyring unlocks. While the Tessera app runs, list, show, set, import
-and export act through it; unset and delete need the app to be quit.
+when the keyring unlocks. While the Tessera app runs they act through it.
 export --out creates a new file, 0600; --force replaces one.
 `)
 }
@@ -350,13 +348,18 @@ func profileUnset(ctx context.Context, env *Env, args []string) error {
 	if err := c.parse(args, 2, 2); err != nil {
 		return helpOK(err)
 	}
-	v, err := c.open(env)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
 	key := entryKey(c.args[1], *field)
-	if err := v.DeleteEntry(c.args[0], key); err != nil {
+	err := withApp(ctx, env, func(app *appClient) error {
+		return app.call(ctx, "profile.unset", map[string]string{"profile": c.args[0], "key": key.String()}, nil)
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		return v.DeleteEntry(c.args[0], key)
+	})
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -371,12 +374,17 @@ func profileDelete(ctx context.Context, env *Env, args []string) error {
 	if err := c.parse(args, 1, 1); err != nil {
 		return helpOK(err)
 	}
-	v, err := c.open(env)
+	err := withApp(ctx, env, func(app *appClient) error {
+		return app.call(ctx, "profile.delete", map[string]string{"profile": c.args[0]}, nil)
+	}, func() error {
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		return v.DeleteProfile(c.args[0])
+	})
 	if err != nil {
-		return err
-	}
-	defer v.Close()
-	if err := v.DeleteProfile(c.args[0]); err != nil {
 		return err
 	}
 	if c.json {

@@ -122,15 +122,13 @@ func unlockVault(env *Env, v *vault.Vault, passphraseFile string) (string, error
 
 // runVault is `tessera vault init|unlock|lock|status|passwd|rekey`.
 //
-// While the app runs, init, unlock, lock and status act on the app's vault
-// through its channel: "unlock" unlocks the app (a headless one too) until
-// it is locked or idle. Without an app the CLI is its own short-lived
-// process: every command unlocks the vault for itself (keyring, or
-// --passphrase-file) and locks it again on exit. "unlock" then verifies
-// that the vault opens and, after a passphrase unlock, puts the key back
-// into the keyring so later commands need no passphrase; "lock" changes
-// nothing and says so. passwd and rekey work on the vault file only, so
-// the app must not be running.
+// While the app runs, every subcommand acts on the app's vault through its
+// channel: "unlock" unlocks the app (a headless one too) until it is locked
+// or idle. Without an app the CLI is its own short-lived process: every
+// command unlocks the vault for itself (keyring, or --passphrase-file) and
+// locks it again on exit. "unlock" then verifies that the vault opens and,
+// after a passphrase unlock, puts the key back into the keyring so later
+// commands need no passphrase; "lock" changes nothing and says so.
 func runVault(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		vaultUsage(env.Stderr)
@@ -147,9 +145,9 @@ func runVault(ctx context.Context, env *Env, args []string) error {
 	case "status":
 		return vaultStatus(ctx, env, args)
 	case "passwd":
-		return vaultPasswd(env, args)
+		return vaultPasswd(ctx, env, args)
 	case "rekey":
-		return vaultRekey(env, args)
+		return vaultRekey(ctx, env, args)
 	case "help", "-h", "--help":
 		vaultUsage(env.Stdout)
 		return nil
@@ -165,8 +163,8 @@ func vaultUsage(w io.Writer) {
        tessera vault status
        tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE
        tessera vault rekey [--passphrase-file FILE] [--work-factor N]
-All take --json. FILE - reads stdin. While the Tessera app runs, init, unlock,
-lock and status act on it (a headless app is unlocked this way). Otherwise the
+All take --json. FILE - reads stdin. While the Tessera app runs they act on
+it (a headless app is set up and unlocked this way). Otherwise the
 vault lives in $TESSERA_HOME or the user data directory; TESSERA_KEYRING=none
 never touches the OS keyring. A new passphrase needs at least 8 characters and
 must not be easy to guess; --work-factor is at least 18.
@@ -507,12 +505,14 @@ func vaultLock(ctx context.Context, env *Env, args []string) error {
 	})
 }
 
-func vaultPasswd(env *Env, args []string) error {
+func vaultPasswd(ctx context.Context, env *Env, args []string) error {
 	var newFile string
 	wf := vault.DefaultScryptWorkFactor
-	c, err := parseVaultFlags(env, "passwd", "tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE [--json]", args, func(fs *flag.FlagSet) {
-		fs.StringVar(&newFile, "new-passphrase-file", "", "read the new passphrase from `FILE` (- for stdin)")
-		fs.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the new passphrase wrap")
+	var fs *flag.FlagSet
+	c, err := parseVaultFlags(env, "passwd", "tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE [--json]", args, func(f *flag.FlagSet) {
+		fs = f
+		f.StringVar(&newFile, "new-passphrase-file", "", "read the new passphrase from `FILE` (- for stdin)")
+		f.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the new passphrase wrap")
 	})
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -534,15 +534,34 @@ func vaultPasswd(env *Env, args []string) error {
 		return err
 	}
 	defer clear(newPass)
-	v, err := openVault(env, wf)
+	err = withApp(ctx, env, func(app *appClient) error {
+		if err := appOnly(app, "vault passwd", flagsSet(fs), "work-factor"); err != nil {
+			return err
+		}
+		// Without the current passphrase the app gives a keyring-only
+		// vault its first one, and refuses to replace one.
+		p := map[string]string{"newPassphrase": string(newPass)}
+		if c.passphraseFile != "" {
+			old, err := readPassphrase(env, c.passphraseFile)
+			if err != nil {
+				return err
+			}
+			defer clear(old)
+			p["passphrase"] = string(old)
+		}
+		return app.call(ctx, "vault.passwd", p, nil)
+	}, func() error {
+		v, err := openVault(env, wf)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		if _, err := unlockVault(env, v, c.passphraseFile); err != nil {
+			return err
+		}
+		return v.ChangePassphrase(newPass)
+	})
 	if err != nil {
-		return err
-	}
-	defer v.Close()
-	if _, err := unlockVault(env, v, c.passphraseFile); err != nil {
-		return err
-	}
-	if err := v.ChangePassphrase(newPass); err != nil {
 		return err
 	}
 	if c.json {
@@ -552,10 +571,12 @@ func vaultPasswd(env *Env, args []string) error {
 	return nil
 }
 
-func vaultRekey(env *Env, args []string) error {
+func vaultRekey(ctx context.Context, env *Env, args []string) error {
 	wf := vault.DefaultScryptWorkFactor
-	c, err := parseVaultFlags(env, "rekey", "tessera vault rekey [--passphrase-file FILE] [--work-factor N] [--json]", args, func(fs *flag.FlagSet) {
-		fs.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the renewed passphrase wrap")
+	var fs *flag.FlagSet
+	c, err := parseVaultFlags(env, "rekey", "tessera vault rekey [--passphrase-file FILE] [--work-factor N] [--json]", args, func(f *flag.FlagSet) {
+		fs = f
+		f.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the renewed passphrase wrap")
 	})
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -566,27 +587,38 @@ func vaultRekey(env *Env, args []string) error {
 	if err := checkWorkFactor(env, "vault rekey", wf); err != nil {
 		return err
 	}
-	v, err := openVault(env, wf)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
 	var pass []byte
 	if c.passphraseFile != "" {
 		if pass, err = readPassphrase(env, c.passphraseFile); err != nil {
 			return err
 		}
-		err = v.UnlockPassphrase(pass)
-	} else {
-		err = v.UnlockKeyring()
+		defer clear(pass)
+	}
+	err = withApp(ctx, env, func(app *appClient) error {
+		if err := appOnly(app, "vault rekey", flagsSet(fs), "work-factor"); err != nil {
+			return err
+		}
+		return app.call(ctx, "vault.rekey", passphraseParams(pass), nil)
+	}, func() error {
+		v, err := openVault(env, wf)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		if pass != nil {
+			err = v.UnlockPassphrase(pass)
+		} else {
+			err = v.UnlockKeyring()
+		}
+		if err != nil {
+			return err
+		}
+		return v.Rekey(pass)
+	})
+	if errors.Is(err, vault.ErrBadPassphrase) && pass == nil {
+		return fmt.Errorf("%w; the vault has a passphrase: give --passphrase-file", err)
 	}
 	if err != nil {
-		return err
-	}
-	if err := v.Rekey(pass); err != nil {
-		if errors.Is(err, vault.ErrBadPassphrase) && pass == nil {
-			return fmt.Errorf("%w; the vault has a passphrase: give --passphrase-file", err)
-		}
 		return err
 	}
 	if c.json {
