@@ -53,13 +53,13 @@ describe('apply', () => {
     input.addEventListener('input', () => {
       if (input.value !== tracked) reactSaw = input.value;
     });
-    record(input, 'focus', 'input', 'change', 'blur');
+    record(input, 'focus', 'focusin', 'input', 'change', 'blur', 'focusout');
     const got = await run([{ ref: ref('first'), kind: 'text', value: 'Ada' }]);
     expect(got).toEqual([{ ref: ref('first'), outcome: 'filled' }]);
     expect(input.value).toBe('Ada');
     expect(tracked).toBe('old');
     expect(reactSaw).toBe('Ada');
-    expect(log).toEqual(['focus!', 'input', 'change', 'blur!', 'settle']);
+    expect(log).toEqual(['focus!', 'focusin', 'input', 'change', 'blur!', 'focusout', 'settle']);
   });
 
   it('sends a composed input event that crosses shadow roots', async () => {
@@ -181,7 +181,7 @@ describe('apply', () => {
     const find = page('<input name=first><input name=last><div id=suggest></div>');
     const last = document.querySelector('[name=last]')!;
     let open = false;
-    document.querySelector('[name=first]')!.addEventListener('focus', () => (open = true));
+    document.querySelector('[name=first]')!.addEventListener('focusin', () => (open = true));
     const layout = fakeLayout({ hit: (el) => (open && el === last ? document.getElementById('suggest') : el) });
     expect(
       await run(
@@ -224,7 +224,7 @@ describe('apply', () => {
     expect(got).toEqual([{ ref, outcome: 'rejected' }]);
   });
 
-  it('gives focus back', async () => {
+  it('leaves focus where the person had it', async () => {
     const find = page('<input name=here><input name=first>');
     const here = document.querySelector('[name=here]') as HTMLInputElement;
     here.focus();

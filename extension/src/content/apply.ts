@@ -4,7 +4,8 @@
  * and only while that element is still connected, still what was measured
  * (name, id, type) and still visible. Values are set through the native
  * setters of the element's own prototype, then announced with the events
- * frameworks listen for, so React, Vue, Angular and Svelte keep them.
+ * frameworks listen for (focus, input, change, blur), so React, Vue,
+ * Angular and Svelte keep them.
  */
 import type { FillKind, Identity, Outcome } from '../shared/fill';
 import type { ApplyField, ApplyOutcome } from '../shared/messages';
@@ -103,6 +104,20 @@ function announce(el: Element, type: 'input' | 'change', data?: string): void {
   el.dispatchEvent(ev);
 }
 
+/**
+ * focusEvents dispatches what a focus change fires on el, without moving
+ * focus: focus and blur (on the element, as Angular's touched state and
+ * Vue's @blur listen), focusin and focusout (bubbling, as React's onFocus
+ * and onBlur listen). Really focusing each control would make the browser
+ * bring style and layout up to date once per field (about 2 ms each on a
+ * 50-field form), scroll, and open the page's suggestion lists.
+ */
+function focusEvents(el: Element, gained: boolean): void {
+  const [own, bubbling] = gained ? (['focus', 'focusin'] as const) : (['blur', 'focusout'] as const);
+  el.dispatchEvent(new FocusEvent(own, { bubbles: false, composed: true }));
+  el.dispatchEvent(new FocusEvent(bubbling, { bubbles: true, composed: true }));
+}
+
 // A set field waits for its read-back.
 interface Pending {
   el: Element;
@@ -127,38 +142,37 @@ function set(field: ApplyField, deps: ApplyDeps, hidden: string): Outcome | Pend
   if (field.kind === 'radio' && field.value !== '' && (el as HTMLInputElement).value !== field.value) return 'changed';
   if (hidden !== '') return 'hidden';
   if ((el as HTMLInputElement).disabled) return 'rejected';
-  const h = el as HTMLElement;
   switch (field.kind) {
     case 'text': {
       const v = el.tagName === 'INPUT' ? forType(now.type, field.value) : field.value;
-      h.focus({ preventScroll: true });
+      focusEvents(el, true);
       nativeSetter(el, 'value')(v);
       announce(el, 'input', v);
       announce(el, 'change');
-      h.blur();
+      focusEvents(el, false);
       return { el, field, want: v };
     }
     case 'select': {
       const options = [...(el as HTMLSelectElement).options];
       const i = options.findIndex((o) => o.value === field.value && !o.disabled);
       if (i < 0) return 'rejected';
-      h.focus({ preventScroll: true });
+      focusEvents(el, true);
       nativeSetter(el, 'selectedIndex')(i);
       announce(el, 'input');
       announce(el, 'change');
-      h.blur();
+      focusEvents(el, false);
       return { el, field, want: field.value };
     }
     case 'radio':
     case 'checkbox': {
       const want = field.kind === 'radio' || checkboxWants(field.value);
       if ((el as HTMLInputElement).checked !== want) {
-        h.focus({ preventScroll: true });
+        focusEvents(el, true);
         // click() runs the control's own activation: checked flips, then
         // click, input and change fire as for a person's click, and a page
         // that cancels the click keeps its state (read back as rejected).
-        h.click();
-        h.blur();
+        (el as HTMLElement).click();
+        focusEvents(el, false);
       }
       return { el, field, want };
     }
@@ -169,10 +183,9 @@ function set(field: ApplyField, deps: ApplyDeps, hidden: string): Outcome | Pend
  * apply fills fields in order, lets the page settle, then reads every set
  * control back: filled when the page kept the value, rejected when it
  * changed or refused it, gone when the page removed the control meanwhile.
- * Focus returns to where it was.
+ * Focus stays where the person left it.
  */
-export async function apply(fields: readonly ApplyField[], deps: ApplyDeps, doc: Document = document): Promise<ApplyOutcome[]> {
-  const before = doc.activeElement;
+export async function apply(fields: readonly ApplyField[], deps: ApplyDeps): Promise<ApplyOutcome[]> {
   // Visibility is measured for all fields first: focusing one field may open
   // the page's own suggestion list over the next, which is not the page
   // hiding a control from the person.
@@ -188,7 +201,6 @@ export async function apply(fields: readonly ApplyField[], deps: ApplyDeps, doc:
       return 'rejected';
     }
   });
-  if (before instanceof HTMLElement && before !== doc.body && before.isConnected) before.focus({ preventScroll: true });
   if (results.some((r) => typeof r !== 'string')) await deps.settle();
   return results.map((r, i) => ({ ref: fields[i]!.ref, outcome: typeof r === 'string' ? r : readBack(r) }));
 }
