@@ -467,12 +467,15 @@ func TestRekeyFreshIdentity(t *testing.T) {
 	dir, kr := tamperFixture(t)
 	v := unlocked(t, dir, kr)
 	defer v.Close()
-	account := KeyringService + "/" + keyringAccount(v.id)
-	oldItem := kr.items[account]
+	account := keyringAccount(v.id)
+	oldItem, err := kr.Get(KeyringService, account)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := v.Rekey([]byte("correct horse")); err != nil {
 		t.Fatal(err)
 	}
-	if kr.items[account] == oldItem {
+	if item, _ := kr.Get(KeyringService, account); item == oldItem {
 		t.Fatal("Rekey kept the keyring identity")
 	}
 	v.Lock()
@@ -480,7 +483,7 @@ func TestRekeyFreshIdentity(t *testing.T) {
 		t.Fatalf("UnlockKeyring with the new identity: %v", err)
 	}
 	v.Lock()
-	kr.items[account] = oldItem
+	kr.Set(KeyringService, account, oldItem)
 	if err := v.UnlockKeyring(); !errors.Is(err, ErrKeyringItemMissing) {
 		t.Fatalf("UnlockKeyring with the old identity = %v, want ErrKeyringItemMissing", err)
 	}
