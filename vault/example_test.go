@@ -2,6 +2,7 @@ package vault_test
 
 import (
 	"bytes"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log"
@@ -234,4 +235,66 @@ func ExampleVault_Rekey() {
 	// <nil>
 	// <nil>
 	// Home
+}
+
+// ProfileSummaries is what a picker needs (profile.list): labels and
+// counts, without decrypting a single value.
+func ExampleVault_ProfileSummaries() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	v, err := vault.Create(dir, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("pw")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	if _, err := v.Import([]profile.UserProfile{{ID: "home", Label: "Home", Concepts: map[string]profile.Entry{
+		"https://schema.org/givenName": {Value: []byte(`"Noor"`), Confidence: 1},
+		"https://schema.org/email":     {Value: []byte(`"noor@example.org"`), Confidence: 1},
+	}}}); err != nil {
+		log.Fatal(err)
+	}
+	ps, err := v.ProfileSummaries()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range ps {
+		fmt.Println(p.ID, p.Label, p.Entries, p.Candidates)
+	}
+	// Output:
+	// home Home 2 0
+}
+
+// A row written back from an older copy of the file is refused, never
+// read as a value.
+func ExampleErrTampered() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	v, err := vault.Create(dir, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("pw")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	if _, err := v.CreateProfile("home", "Home"); err != nil {
+		log.Fatal(err)
+	}
+	v.Close()
+	backup, _ := os.ReadFile(dir + "/vault.db")
+	v, _ = vault.Open(dir, vault.Options{})
+	v.UnlockPassphrase([]byte("pw"))
+	v.RenameProfile("home", "Home (new)")
+	v.Close()
+
+	// Splice the old profile row into today's file, as sqlite3 could.
+	os.WriteFile(dir+"/old.db", backup, 0o600)
+	db, _ := sql.Open("sqlite", dir+"/vault.db")
+	db.Exec("ATTACH DATABASE ? AS old", dir+"/old.db")
+	db.Exec("UPDATE profiles SET ver = (SELECT ver FROM old.profiles), rec = (SELECT rec FROM old.profiles)")
+	db.Close()
+
+	v, _ = vault.Open(dir, vault.Options{})
+	err = v.UnlockPassphrase([]byte("pw"))
+	v.Close()
+	fmt.Println(errors.Is(err, vault.ErrTampered))
+	// Output:
+	// true
 }
