@@ -680,12 +680,12 @@ var rules = []rule{
 	// Cards that are not payment cards (loyalty, library, identity, health
 	// insurance): their numbers are never a credit card's.
 	{id: "other-card", kind: kindVeto, qualifies: true, langs: []lang{
-		{"en", []string{`loyalty`, `rewards? (card|number)`, `(library|student|club|member(ship)?|bonus|points?|transit|travel|health|insurance|medicare|id|identity|national id|voter) ?card`}},
-		{"de", []string{`kundenkarte`, `bonuskarte`, `payback`, `personalausweis`, `versichertenkarte`, `krankenversicherung`}},
-		{"fr", []string{`fidelite`, `carte d'identite`, `carte vitale`, `carte (de )?membre`}},
-		{"es", []string{`fidelizacion`, `tarjeta (de )?(socio|puntos|sanitaria)`, `documento de identidad`}},
-		{"it", []string{`fedelta`, `carta d'identita`, `tessera sanitaria`}},
-		{"pt", []string{`fidelidade`, `cartao (de|do) cidadao`, `cartao (de )?socio`}},
+		{"en", []string{`loyalty`, `rewards? (card|number)`, `(library|student|club|member(ship)?|bonus|points?|transit|travel|health|insurance|medicare|id|identity|national id|voter|sim|employee|staff|access|parking|fuel) ?card`, `iccid`, `(identity |id |travel )?document (number|no|nr)`, `identification number`}},
+		{"de", []string{`kundenkarte`, `bonuskarte`, `payback`, `personalausweis`, `versichertenkarte`, `krankenversicherung`, `sim ?karte`, `ausweisnummer`, `dokumentnummer`}},
+		{"fr", []string{`fidelite`, `carte d'identite`, `carte vitale`, `carte (de )?membre`, `carte sim`, `numero (du |de )?(document|piece d'identite)`}},
+		{"es", []string{`fidelizacion`, `tarjeta (de )?(socio|puntos|sanitaria)`, `documento de identidad`, `(numero|tipo) de documento`, `tarjeta sim`, `cedula`}},
+		{"it", []string{`fedelta`, `carta d'identita`, `tessera sanitaria`, `numero (del )?documento`}},
+		{"pt", []string{`fidelidade`, `cartao (de|do) cidadao`, `cartao (de )?socio`, `(numero|tipo) (do |de )?documento`}},
 		{"nl", []string{`klantenkaart`, `spaarkaart`, `identiteitskaart`}},
 		{"pl", []string{`lojalnosciow`, `dowod osobisty`, `legitymacj`}},
 		{"ru", []string{`лояльност`, `бонусн`, `дисконтн`}},
