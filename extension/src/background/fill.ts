@@ -19,6 +19,7 @@ import {
   MAX_VALUES,
   type Outcome,
   type PageInfo,
+  type PageParams,
   type WireFrame,
   parseFillAnswer,
   utf8Length,
@@ -142,7 +143,7 @@ export class Filler {
     this.progress({ tab, phase: 'confirming' });
     let answer;
     try {
-      answer = parseFillAnswer(await this.native.call('fill.request', { page: round.page, frames: round.frames }, DIALOG_TIMEOUT_MS));
+      answer = parseFillAnswer(await this.native.call('fill.request', { page: round.page, frames: round.frames } satisfies PageParams, DIALOG_TIMEOUT_MS));
     } catch (e) {
       return this.fromError(e);
     }
@@ -166,7 +167,11 @@ export class Filler {
       let more;
       try {
         more = parseFillAnswer(
-          await this.native.call('fill.continue', { fill: answer.fill, page: next.page, frames: next.frames }, DIALOG_TIMEOUT_MS),
+          await this.native.call(
+            'fill.continue',
+            { fill: answer.fill, page: next.page, frames: next.frames } satisfies PageParams & { fill: string },
+            DIALOG_TIMEOUT_MS,
+          ),
         );
       } catch {
         // Declined follow-up, expired or finished fill: what was filled stays filled.

@@ -5,6 +5,7 @@
  * approve. Nothing here waits for the person on the page's behalf, and a
  * tab gets one learn at a time (a page cannot queue dialogs).
  */
+import type { PageParams } from '../shared/fill';
 import type { FrameCapture } from '../shared/messages';
 import { type Caller, DIALOG_TIMEOUT_MS, wireFrame } from './fill';
 
@@ -62,7 +63,7 @@ export class Learner {
         ? { tab, url: c.url, title: c.title }
         : { tab, url: sender.tab?.url ?? '', title: sender.tab?.title ?? '' };
     try {
-      await this.native.call('learn.request', { page, frames: [w] }, DIALOG_TIMEOUT_MS);
+      await this.native.call('learn.request', { page, frames: [w] } satisfies PageParams, DIALOG_TIMEOUT_MS);
     } catch {
       // DECLINED is the person's answer; anything else (locked, not
       // connected) leaves nothing to do after a submit.

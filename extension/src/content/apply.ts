@@ -55,7 +55,7 @@ function sameIdentity(now: Identity, want: Partial<Identity>): boolean {
  * (and any page code) wraps the instance's property, and writing through the
  * prototype's setter lets the framework see the change as the person's.
  */
-export function nativeSetter(el: Element, prop: string): (v: unknown) => void {
+function nativeSetter(el: Element, prop: string): (v: unknown) => void {
   for (let p = Object.getPrototypeOf(el) as object | null; p !== null; p = Object.getPrototypeOf(p) as object | null) {
     const d = Object.getOwnPropertyDescriptor(p, prop);
     if (d?.set) {

@@ -148,13 +148,13 @@ function intersect(a: Box, b: Box, x: boolean, y: boolean): Box | null {
   return width < MIN_SIDE || height < MIN_SIDE ? null : { left, top, width, height };
 }
 
-/**
+/*
  * clipsToNothing reports whether clip (on absolutely or fixed positioned
  * boxes) or clip-path leaves less than MIN_SIDE px of box: the forms the
  * "visually hidden" idiom uses — rect(0 0 0 0), inset(50%), circle(0),
  * ellipse(0 0).
  */
-export function clipsToNothing(s: StyleLike, box: Box): boolean {
+function clipsToNothing(s: StyleLike, box: Box): boolean {
   if ((s.position === 'absolute' || s.position === 'fixed') && s.clip.startsWith('rect(')) {
     const v = numbers(s.clip.slice(5, -1));
     if (v.length === 4 && v.every((n) => n !== null)) {
@@ -193,8 +193,8 @@ function numbers(s: string): (number | null)[] {
     .map((p) => (p === 'auto' ? null : Number.parseFloat(p)));
 }
 
-/** parentElement crosses shadow boundaries, so a transparent host hides its shadow content. */
-export function parentElement(n: Element): Element | null {
+// parentElement crosses shadow boundaries, so a transparent host hides its shadow content.
+function parentElement(n: Element): Element | null {
   if (n.parentElement) return n.parentElement;
   const root = n.getRootNode();
   return 'host' in root ? (root as ShadowRoot).host : null;
