@@ -522,7 +522,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 			{ID: "r5", Ref: "t5", Label: "Postcode", Value: "SW1Y 4JH", Concept: "https://schema.org/postalCode", ConceptLabel: "Postcode", Confidence: 0.95,
 				Evidence: []string{`autocomplete="postal-code"`, `label "Postcode"`}, Section: SectionFill, Checked: true},
 			{ID: "r6", Ref: "t6", Label: "Apartment, suite, etc. (optional)", Value: "Flat 3", Concept: "https://schema.org/streetAddress#line2", ConceptLabel: "Address line 2", Confidence: 0.46, Advisory: true,
-				Evidence: []string{`label "Apartment, suite, etc. (optional)"`, `rule address-line2 (keyword "apartment", en)`, "no autocomplete token, no declaration"}, Section: SectionFill},
+				Evidence: []string{`label "Apartment, suite, etc. (optional)"`, `rule address-line2 (keyword "apartment", en)`, "no autocomplete token, no declaration"}, Section: SectionFill, Reason: "low confidence"},
 			// A page's markup in a label must show as text.
 			{ID: "r7", Ref: "t9", Label: `<img src=x onerror="alert(1)">Phone`, Value: "+44 20 7946 0018", Concept: "https://schema.org/telephone", ConceptLabel: "Phone number", Confidence: 0.88,
 				Evidence: []string{`name="phone"`, "opacity 0 on the input"}, Section: SectionAttention, Reason: "transparent"},
@@ -542,7 +542,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		Profile:  "p-personal",
 		Rows: []Row{
 			{ID: "r1", Ref: "t12", Label: "County", Value: "Greater London", ConceptLabel: "Region", Confidence: 0.87, Evidence: []string{`autocomplete="address-level1"`}, Section: SectionFill, Checked: true},
-			{ID: "r2", Ref: "t13", Label: "Country", Value: "United Kingdom", ConceptLabel: "Country", Confidence: 0.97, Evidence: []string{`autocomplete="country-name"`}, Section: SectionFill, Checked: true},
+			{ID: "r2", Ref: "t13", Label: "Country", Value: "United Kingdom", ConceptLabel: "Country", Confidence: 0.97, Evidence: []string{`autocomplete="country-name"`}, Section: SectionFill, Reason: "already filled in"},
 		},
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 		Rememberable:   true,
@@ -769,6 +769,7 @@ const dialogSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown 
   check("a continuation opens its own dialog", await until(() => isOpen("continue")) && text("#cf-title") === "The page asked for more fields", text("#cf-title"));
   check("an unverified browser is said to be not verified", /not verified/.test(text("#cf-client")), text("#cf-client"));
   check("one profile: named, no picker", !$("#cf-profile") && /From profile Personal/.test(text(".cf-profile")), text(".cf-profile"));
+  check("a row the page already filled starts unchecked and says why", !box("r2").checked && /already holds another value/.test(rowLi("r2").querySelector(".cf-meta").textContent), rowLi("r2").querySelector(".cf-meta").textContent);
   check("Remember for this site is offered", !!$("#cf-remember") && /Remember for shop\.example/.test($("#cf-remember").parentElement.textContent), $("#cf-remember") && $("#cf-remember").parentElement.textContent);
   await enabledAfter();
   const seen2 = cycle();

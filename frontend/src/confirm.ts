@@ -67,6 +67,17 @@ export function reasonText(reason: string | undefined, frame: FrameInfo | undefi
   return r === "" ? "Needs your attention" : r;
 }
 
+/**
+ * Why a row of the fill section starts unchecked, in words; "" when the row
+ * already says it (its confidence reads "low").
+ */
+export function uncheckedText(reason: string | undefined): string {
+  const r = (reason ?? "").trim();
+  if (r === "" || /low confidence/i.test(r)) return "";
+  if (/already filled/i.test(r)) return "the page already holds another value";
+  return r;
+}
+
 const kindWording = {
   fill: { title: "Fill this form?", lede: "Tessera would fill these fields on", approve: (n: number) => (n === 1 ? "Fill 1 field" : `Fill ${n} fields`) },
   continue: { title: "The page asked for more fields", lede: "After your approval the page showed more fields on", approve: (n: number) => (n === 1 ? "Fill 1 more field" : `Fill ${n} more fields`) },
@@ -289,6 +300,7 @@ export class ConfirmDialog {
       r.advisory ? h("span", { class: "cf-badge advisory", title: "A guess from the page's wording: the page does not declare what this field is" }, "advisory") : null,
       r.sensitive ? h("span", { class: "cf-badge slate" }, "sensitive") : null,
       frame?.crossOrigin && r.section !== "attention" ? h("span", { class: "cf-badge warn" }, `frame ${frame.origin}`) : null,
+      r.section !== "attention" && uncheckedText(r.reason) ? h("span", { class: "cf-unchecked" }, uncheckedText(r.reason)) : null,
     );
     const reason = r.section === "attention" ? h("p", { class: "cf-reason" }, reasonText(r.reason, frame?.crossOrigin ? frame : undefined)) : null;
 
