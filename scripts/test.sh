@@ -50,7 +50,11 @@ keyring() { scripts/test-keyring.sh; }
 
 desktop() { scripts/build-desktop.sh; }
 
-e2e() { go test -count=1 -tags e2e ./e2e/...; }
+e2e() {
+  # The React test page is built from npm packages (e2e/pages).
+  (cd e2e/pages && { [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error; })
+  go test -count=1 -tags e2e ./e2e/...
+}
 
 webmcp_browser() { go test -count=1 -tags browser -run TestChromiumWebMCPGoldens ./form/; }
 
