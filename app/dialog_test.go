@@ -2,11 +2,16 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // event is one event the window was sent.
@@ -372,5 +377,63 @@ func TestDialogSwitchProfileReachesApp(t *testing.T) {
 	c := presented(t, sh)
 	if _, err := u.SwitchProfile(c.ID, "p2"); !errors.Is(err, ErrNoConfirmation) {
 		t.Errorf("SwitchProfile without a pending fill = %v, want the app's ErrNoConfirmation", err)
+	}
+}
+
+// rowByRef returns the id of c's row for control ref.
+func rowByRef(t *testing.T, c Confirmation, ref string) Row {
+	t.Helper()
+	for _, r := range c.Rows {
+		if r.Ref == ref && r.Frame == 0 {
+			return r
+		}
+	}
+	t.Fatalf("no row for %s in %+v", ref, c.Rows)
+	return Row{}
+}
+
+// The window answers a real fill.request: the rows the person leaves
+// ticked, and only those, come back to the browser, from the profile the
+// picker switched to.
+func TestDialogAnswersARealFill(t *testing.T) {
+	w := newFillWorld(t, nil)
+	work, err := w.v.CreateProfile("", "Work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal("ada@engines.example")
+	if err := w.v.SetEntry(work.ID, vault.ConceptKey(heuristics.ConceptEmail), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
+		t.Fatal(err)
+	}
+	u := newUI(w.a)
+	sh := newDialogShell()
+	u.start(sh)
+	defer u.stop()
+
+	c := w.dial()
+	sayHello(t, c, "browser")
+	send(t, c, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", checkoutHTML, nil)))
+	shown := presented(t, sh)
+	if shown.Site != "example.co.uk" || len(shown.Profiles) != 2 || shown.Profile != w.pid {
+		t.Fatalf("presented site %q, profiles %+v, profile %q; want example.co.uk from the first of two profiles", shown.Site, shown.Profiles, shown.Profile)
+	}
+	if r := rowByRef(t, shown, "t3"); r.Value != "ada@example.org" || !r.Checked {
+		t.Fatalf("email row %+v, want ada@example.org ticked", r)
+	}
+
+	switched, err := u.SwitchProfile(shown.ID, work.ID)
+	if err != nil {
+		t.Fatalf("SwitchProfile(%s) = %v", work.ID, err)
+	}
+	email := rowByRef(t, switched, "t3")
+	if switched.ID != shown.ID || switched.Profile != work.ID || email.Value != "ada@engines.example" {
+		t.Fatalf("after the switch: id %s, profile %s, email row %+v; want %s, %s, ada@engines.example", switched.ID, switched.Profile, email, shown.ID, work.ID)
+	}
+	if err := u.Decide(Decision{ID: shown.ID, Approve: true, Rows: []string{email.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	got := fieldsOf(t, recv(t, c))
+	if len(got) != 1 || got["t3"] != "ada@engines.example" {
+		t.Errorf("filled %v, want only t3 = ada@engines.example", got)
 	}
 }
