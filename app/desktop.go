@@ -152,14 +152,14 @@ const vaultIdleLock = 15 * time.Minute
 const vaultCheckEvery = 30 * time.Second
 
 // openVault opens (creating on first run) the vault in home, unlocked through
-// the OS keyring when one works. Without a keyring the vault stays locked or
+// the OS keyring when one works (TESSERA_KEYRING=none turns it off). Without a keyring the vault stays locked or
 // uninitialized until the person gives a passphrase; the app still serves
 // browsers, which see that state in session.hello. It returns nil when the
 // vault cannot be opened at all (the reason is logged).
 func openVault(home string, env desktopEnv) *vault.Vault {
 	// The app, not the vault, decides when the vault is idle: only the
 	// person's actions count (App.personActed).
-	v, unlockErr, err := vault.OpenDefault(home, vault.Options{Keyring: vault.SystemKeyring()})
+	v, unlockErr, err := vault.OpenDefault(home, vault.Options{Keyring: vault.KeyringFromEnv(env.getenv)})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "tessera: vault unavailable: %v\n", err)
 		return nil
