@@ -32,10 +32,11 @@ type rollbackCounter struct {
 func counterAccount(vaultID string) string { return keyringAccount(vaultID) + "-counter" }
 
 // loadCounter reads the vault's counter from the keyring and checks the
-// file's sequence against it. It returns nil, nil when the keyring cannot be
-// reached: the check is then skipped and the unlock goes on, because a
-// passphrase must open the vault without a keyring.
-func loadCounter(kr Keyring, vaultID string, seq uint64) (*rollbackCounter, error) {
+// file's sequence against it; with acceptOlder a file behind the counter is
+// accepted and the counter set back to it. It returns nil, nil when the
+// keyring cannot be reached: the check is then skipped and the unlock goes
+// on, because a passphrase must open the vault without a keyring.
+func loadCounter(kr Keyring, vaultID string, seq uint64, acceptOlder bool) (*rollbackCounter, error) {
 	c := &rollbackCounter{kr: kr, account: counterAccount(vaultID)}
 	c.idle = sync.NewCond(&c.mu)
 	s, err := kr.Get(KeyringService, c.account)
@@ -47,10 +48,12 @@ func loadCounter(kr Keyring, vaultID string, seq uint64) (*rollbackCounter, erro
 		// An unreadable counter counts as none, as a deleted one would:
 		// whoever can write the keyring can delete it too.
 		n, _ := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-		if n > seq {
-			return nil, fmt.Errorf("%w: the file is at write %d but the keyring saw write %d: an older copy of the vault replaced it", ErrTampered, seq, n)
+		if n > seq && !acceptOlder {
+			return nil, fmt.Errorf("%w: %w: the file is at write %d but the keyring saw write %d: an older copy of the vault replaced it", ErrTampered, ErrRollback, seq, n)
 		}
-		c.stored = n
+		if n <= seq {
+			c.stored = n
+		}
 	}
 	c.want = c.stored
 	c.advance(seq)

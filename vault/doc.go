@@ -36,7 +36,8 @@
 // copy of itself (a backup, a snapshot): that copy is consistent in every
 // row. Where the vault uses the keyring, the keyring also keeps the vault's
 // write counter, and an unlock of a file behind that counter fails with
-// ErrTampered. A passphrase-only vault (no keyring, or TESSERA_KEYRING=none)
+// ErrTampered and ErrRollback (AcceptOlderCopy lets the person open a
+// backup they restored on purpose). A passphrase-only vault (no keyring, or TESSERA_KEYRING=none)
 // cannot notice such a rollback: an older copy of the whole file opens, with
 // the values it held then. Nor can the counter catch a rollback of the last
 // few writes before a crash (it is written just after each commit), or one

@@ -38,6 +38,11 @@ var (
 	// a vault has vanished: the vault is not silently started afresh.
 	// Init with InitOptions.ReplaceMissing, or Destroy, starts a new one.
 	ErrMissing = errors.New("the vault file is missing")
+	// ErrRollback is returned, along with ErrTampered, when the vault file
+	// is an older copy of itself: the keyring's write counter has seen
+	// later writes. A backup restored on purpose is accepted after
+	// AcceptOlderCopy.
+	ErrRollback = errors.New("the vault file is older than the last state the keyring saw")
 )
 
 // ErrTampered is returned when the vault file was changed by something

@@ -77,7 +77,7 @@ func (v *Vault) EnrollKeyring() error {
 		// From now on the keyring keeps the write counter too; a counter
 		// left from an earlier enrolment that is ahead of the file is
 		// reported at the next unlock.
-		if c, err := loadCounter(v.opts.Keyring, v.id, v.m.seq); err == nil {
+		if c, err := loadCounter(v.opts.Keyring, v.id, v.m.seq, false); err == nil {
 			v.counter = c
 		}
 	}

@@ -541,10 +541,29 @@ func TestWholeFileRollback(t *testing.T) {
 	if err := v.UnlockPassphrase([]byte("correct horse")); !errors.Is(err, ErrTampered) {
 		t.Fatalf("UnlockPassphrase on a rolled-back file = %v, want ErrTampered", err)
 	}
+	if err := v.UnlockKeyring(); !errors.Is(err, ErrRollback) {
+		t.Fatalf("UnlockKeyring on a rolled-back file = %v, want ErrRollback", err)
+	}
 	if _, err := v.Profiles(); !errors.Is(err, ErrLocked) {
 		t.Fatalf("Profiles after a refused unlock = %v, want ErrLocked", err)
 	}
+
+	// A backup restored on purpose: the person says so, and the vault
+	// opens as it was, and stays accepted.
+	v.AcceptOlderCopy()
+	if err := v.UnlockKeyring(); err != nil {
+		t.Fatalf("UnlockKeyring after AcceptOlderCopy: %v", err)
+	}
+	if e, err := v.Entry("a", emailKey); err != nil || mustValue(t, e) != "a@example.org" {
+		t.Fatalf("Entry in the restored copy = %s, %v", e.Value, err)
+	}
 	v.Close()
+	if err := readAll(dir, kr); err != nil {
+		t.Fatalf("the accepted copy after reopening: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, dbName), backup, 0o600); err != nil {
+		t.Fatal(err)
+	}
 
 	// What a vault without a keyring cannot notice (the package doc says
 	// so): the same old file opens by passphrase alone, consistent and old.

@@ -84,7 +84,9 @@ type Vault struct {
 	k       *keys   // nil while locked
 	m       *manifest
 	counter *rollbackCounter // nil without a keyring counter
-	lastUse time.Time
+	// acceptOlder lets the next unlock accept a file behind the counter.
+	acceptOlder bool
+	lastUse     time.Time
 }
 
 // Open opens the vault in dir, creating the directory if needed, and takes
@@ -509,7 +511,7 @@ func (v *Vault) Init(o InitOptions) error {
 	ok = true
 	v.k, v.m, v.lastUse = k, m, v.opts.Clock.Now()
 	if o.Keyring {
-		v.counter, _ = loadCounter(v.opts.Keyring, v.id, 0)
+		v.counter, _ = loadCounter(v.opts.Keyring, v.id, 0, false)
 	}
 	return nil
 }
@@ -774,7 +776,19 @@ func (v *Vault) setKeysLocked(dk []byte) error {
 	}
 	v.forgetKeysLocked()
 	v.k, v.m, v.counter, v.lastUse = k, m, counter, v.opts.Clock.Now()
+	v.acceptOlder = false
 	return nil
+}
+
+// AcceptOlderCopy makes the next unlock accept a vault file that is older
+// than the keyring's write counter (ErrRollback): a backup the person
+// restored on purpose. The counter is set back to the file's state. Every
+// other check still applies, and the unlock still needs the passphrase or
+// the keyring. Call it only on the person's word, never on a program's.
+func (v *Vault) AcceptOlderCopy() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.acceptOlder = true
 }
 
 func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
@@ -799,7 +813,7 @@ func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
 		// Checked before the upgrade writes anything: a counter means this
 		// vault was upgraded already, so this file is an older copy.
 		if useCounter {
-			if counter, err = loadCounter(v.opts.Keyring, v.id, 0); err != nil {
+			if counter, err = loadCounter(v.opts.Keyring, v.id, 0, v.acceptOlder); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -817,7 +831,7 @@ func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
 		return nil, nil, err
 	}
 	if useCounter {
-		if counter, err = loadCounter(v.opts.Keyring, v.id, m.seq); err != nil {
+		if counter, err = loadCounter(v.opts.Keyring, v.id, m.seq, v.acceptOlder); err != nil {
 			return nil, nil, err
 		}
 	}
