@@ -302,6 +302,22 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 		}
 	}
+	if decided != nil && addressPart[decided.id] && sources[from].ident {
+		// A row label that names several address parts ("Code postal /
+		// Ville", "PLZ / Ort") says which box is which by its order; an
+		// identifier the site gave every box of the row ("cp_ville_1")
+		// does not.
+		for i, src := range sources {
+			if src.ident || src.weight < 0.8 || texts[i] == "" || len(labelParts(texts[i])) < 2 {
+				continue
+			}
+			if m := memo.match(texts[i], kind, false); m != nil && addressPart[m.id] {
+				decided, weight, from = m, src.weight*m.weight, i
+				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
+			}
+			break
+		}
+	}
 	if decided != nil && decided.kind == kindTarget {
 		// A name, id or label that says "password", "search" or "coupon"
 		// outweighs a weaker source that looks like profile data.

@@ -1339,7 +1339,7 @@ var rules = []rule{
 		{"nl", []string{`plaats`, `woonplaats`, `stad`}},
 		{"pl", []string{`miasto`, `miejscowosc`}},
 		{"sv", []string{`ort\b`, `postort`, `stad\b`}},
-		{"da", []string{`bynavn`, `^by$`}},
+		{"da", []string{`bynavn`, `^by$`, `og by\b`}},
 		{"fi", []string{`kaupunki`, `postitoimipaikka`, `paikkakunta`}},
 		{"no", []string{`poststed`, `sted\b`}},
 		{"cs", []string{`mesto`, `obec`}},
