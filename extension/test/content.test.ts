@@ -51,6 +51,14 @@ describe('content bootstrap', () => {
     expect(listeners).toHaveLength(1);
   });
 
+  it('sets up again when the runtime it was set up with is gone (extension updated)', async () => {
+    await inject();
+    const stale = (globalThis as { chrome: { runtime: object } }).chrome.runtime;
+    vi.stubGlobal('chrome', { runtime: { ...stale } });
+    await inject();
+    expect(listeners).toHaveLength(2);
+  });
+
   it('answers a snapshot request from the extension, stamps removed afterwards', async () => {
     await inject();
     const snap = (await ask({ type: 'snapshot' }, WORKER)) as { controls: number; html: string; nonce: string };

@@ -59,9 +59,13 @@ class Content {
   }
 }
 
-const g = globalThis as { [GUARD]?: boolean };
-if (!g[GUARD]) {
-  g[GUARD] = true;
+// The guard holds the runtime the installed instance talks through: a second
+// injection into the same document finds its own runtime there and stops,
+// while a script orphaned by an extension update (whose globals may outlive
+// its runtime) does not keep the new one from setting up.
+const g = globalThis as { [GUARD]?: unknown };
+if (g[GUARD] !== chrome.runtime) {
+  g[GUARD] = chrome.runtime;
   const ours = selfFromRuntime();
   const content = new Content();
   chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
@@ -81,10 +85,13 @@ if (!g[GUARD]) {
     sendResponse(answer);
     return false;
   });
+  // An extension update leaves this script without a runtime (id undefined):
+  // it then captures nothing.
+  const live = (): boolean => chrome.runtime?.id !== undefined;
   const sendSubmitted = (frame: FrameCapture): void => {
     chrome.runtime.sendMessage({ type: 'submitted', frame } satisfies BackgroundRequest).catch(() => {
       // The service worker may be restarting; learning is best effort.
     });
   };
-  watchSubmits(document, sendSubmitted, () => content.snapshot());
+  watchSubmits(document, sendSubmitted, () => (live() ? content.snapshot() : failure('INVALIDATED', 'the extension was updated')));
 }
