@@ -286,6 +286,10 @@ func TestFillPages(t *testing.T) {
 		// rerendered: the page replaces filled fields with new ones, so
 		// more fields are reported filled than the page shows in the end.
 		rerendered bool
+		// swapsFrame: a frame replaces its document under the fill; its
+		// fields may be reported filled (in the document that went away),
+		// gone or changed.
+		swapsFrame bool
 		// check checks more, given the app's dialog events of this fill.
 		check func(t *testing.T, tab context.Context, st PageState, events []AppEvent)
 	}{
@@ -333,6 +337,9 @@ func TestFillPages(t *testing.T) {
 			// the country far below the first screen too.
 			"name": name, "city": city, "country": country,
 		}, check: checkHostile},
+		{name: "frame swaps its document", path: "/iframe-swap.html", swapsFrame: true, want: map[string]string{
+			"email": email,
+		}, check: checkFrameSwap},
 		{name: "forged stamps and 5000 decoys", path: "/forged.html", want: map[string]string{
 			"name": name, "email": email,
 		}},
@@ -342,7 +349,7 @@ func TestFillPages(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ran++
 			tab, url := f.open(t, tc.path)
-			if tc.hostile {
+			if tc.hostile || tc.swapsFrame {
 				if _, err := Eval[any](tab, `window.__arm()`); err != nil {
 					t.Fatal(err)
 				}
@@ -361,7 +368,7 @@ func TestFillPages(t *testing.T) {
 			if r.Status != "filled" {
 				t.Errorf("fill status = %q (reason %q), want filled", r.Status, r.Reason)
 			}
-			if n := r.Count("filled"); n != filledWant(tc.want) && !(tc.rerendered && n > filledWant(tc.want)) {
+			if n := r.Count("filled"); n != filledWant(tc.want) && !(tc.rerendered && n > filledWant(tc.want)) && !tc.swapsFrame {
 				t.Errorf("fill reported %d fields filled, want %d: %+v", n, filledWant(tc.want), r.Fields)
 			}
 			if tc.hostile {
@@ -370,7 +377,7 @@ func TestFillPages(t *testing.T) {
 				if r.Count("changed") != 1 || r.Count("hidden") != 1 {
 					t.Errorf("fill outcomes %+v, want one changed (the renamed email) and one hidden (the moved phone)", r.Fields)
 				}
-			} else {
+			} else if !tc.swapsFrame {
 				for _, fo := range r.Fields {
 					if fo.Outcome != "filled" && !(tc.rerendered && fo.Outcome == "gone") {
 						t.Errorf("field %+v: outcome %q, want filled", fo, fo.Outcome)
@@ -461,6 +468,20 @@ func checkRerender(t *testing.T, tab context.Context, st PageState, events []App
 	}
 	if !slices.Equal(kinds, []string{"fill"}) {
 		t.Errorf("dialogs presented: %q, want only the fill's (the re-rendered fields were approved already): %+v", kinds, events)
+	}
+}
+
+// checkFrameSwap checks that the frame did end on the other origin's
+// document (whose fields checkPage found empty).
+func checkFrameSwap(t *testing.T, tab context.Context, st PageState, _ []AppEvent) {
+	t.Helper()
+	top, err := Eval[string](tab, `location.origin`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, swapped := st.Values["billing/state"] // only the other origin's form asks for a state
+	if o := st.Frames["billing/"]; o == "" || o == "unreadable" || o == top || !swapped {
+		t.Errorf("the billing frame answered the reader from %q (top %s, state field %v), want the other origin's document", o, top, swapped)
 	}
 }
 
