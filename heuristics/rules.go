@@ -103,6 +103,17 @@ var rules = []rule{
 		{"de", []string{`(plz|postleitzahl) ?(suche|suchen)`}},
 		{"nl", []string{`postcode ?(zoeken|opzoeken|zoeker)`}},
 	}},
+	// An address finder (Google Places, Loqate, a site's own look-up)
+	// suggests addresses as one types and fills the real boxes itself:
+	// filling it with a street line starts a search, and it is not where
+	// the address goes.
+	{id: "address-lookup", kind: kindVeto, qualifies: true, kinds: ckText, langs: []lang{
+		{"en", []string{`start typing`, `begin typing`, `type to search`, `select (it )?from the (list|drop ?down|suggestions)`, `^enter a location$`, `address ?(lookup|look up|finder|search)`, `(find|search|look ?up) (for )?(an |your |my |the )?address`, `autocomplete`, `loqate`, `pca\b`}},
+		{"de", []string{`adress ?suche`, `adresse suchen`, `adresse finden`}},
+		{"fr", []string{`(rechercher|trouver) (une |votre |l')?adresse`, `commencez a (saisir|taper)`}},
+		{"es", []string{`buscar (una |tu |su )?direccion`, `empieza a escribir`}},
+		{"nl", []string{`adres zoeken`, `begin met typen`}},
+	}},
 	// An identifier that starts with "search", or names a search form,
 	// belongs to a site search whatever field word follows
 	// ("search_name", "FirmSearchForm[Industry_id]").
