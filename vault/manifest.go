@@ -218,12 +218,19 @@ func scanTable(q dbq, t uint8, f func(r *storedRow) error) error {
 	return sqlErr(rows.Err())
 }
 
-// rowMACer computes the per-row MACs the manifest XORs together.
-type rowMACer struct{ h hash.Hash }
+// rowMACer computes the per-row MACs the manifest XORs together. Its
+// buffers are reused across rows: unlock computes thousands.
+type rowMACer struct {
+	h   hash.Hash
+	hdr [1 + 8*4 + 4]byte
+	sum []byte
+}
 
-func newRowMACer(k *keys) rowMACer { return rowMACer{hmac.New(sha256.New, k.mac)} }
+func newRowMACer(k *keys) *rowMACer {
+	return &rowMACer{h: hmac.New(sha256.New, k.mac), sum: make([]byte, 0, sha256.Size)}
+}
 
-func (m rowMACer) state(r *storedRow) (rowState, error) {
+func (m *rowMACer) state(r *storedRow) (rowState, error) {
 	s := rowState{ver: r.ver, parent: r.parent, rank: r.rank}
 	switch {
 	case r.ref.tab != tabAudit && len(r.lookup) != len(s.lookup):
@@ -231,7 +238,7 @@ func (m rowMACer) state(r *storedRow) (rowState, error) {
 	case r.ref.tab != tabAudit:
 		copy(s.lookup[:], r.lookup)
 	}
-	var hdr [1 + 8*4 + 4]byte
+	hdr := m.hdr[:]
 	hdr[0] = r.ref.tab
 	binary.BigEndian.PutUint64(hdr[1:], uint64(r.ref.id))
 	binary.BigEndian.PutUint64(hdr[9:], r.ver)
@@ -239,10 +246,11 @@ func (m rowMACer) state(r *storedRow) (rowState, error) {
 	binary.BigEndian.PutUint64(hdr[25:], uint64(r.rank))
 	binary.BigEndian.PutUint32(hdr[33:], uint32(len(r.rec)))
 	m.h.Reset()
-	m.h.Write(hdr[:])
+	m.h.Write(hdr)
 	m.h.Write(r.rec)
 	m.h.Write(r.lookup)
-	m.h.Sum(s.mac[:0])
+	m.sum = m.h.Sum(m.sum[:0])
+	copy(s.mac[:], m.sum)
 	return s, nil
 }
 
@@ -306,7 +314,7 @@ type delta struct {
 	manifestState
 	rows   map[rowRef]*rowState // nil: deleted
 	counts map[countKey]int     // changes to base.counts
-	mac    rowMACer
+	mac    *rowMACer
 }
 
 func newDelta(m *manifest, k *keys) *delta {
