@@ -162,6 +162,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	var dialog, filled, first, apply, total []float64
 	fields := -1
+	var shown e2e.AppEvent
 	for i := 0; i < *warmup+*n; i++ {
 		if err := e2e.Open(tab, url); err != nil {
 			return err
@@ -188,6 +189,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
+		shown = presented
 		pt, err := e2e.Eval[pageTimes](tab, readJS)
 		if err != nil {
 			return err
@@ -214,7 +216,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		first, apply = append(first, fst), append(apply, pt.Last-pt.First)
 	}
 
-	fmt.Fprintf(out, "\nfill of a 50-field form (%d fields filled), %d runs after %d warm-up\n", fields, *n, *warmup)
+	fmt.Fprintf(out, "\nfill of a 50-field form (dialog of %d rows, %d checked; %d fields filled), %d runs after %d warm-up\n", shown.Rows, shown.Checked, fields, *n, *warmup)
 	fmt.Fprintf(out, "%-30s %9s %9s %9s %9s %9s   %s\n", "", "p50 ms", "p99 ms", "mean ms", "min ms", "max ms", "target p50")
 	met := true
 	for _, m := range []struct {
