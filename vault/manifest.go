@@ -44,6 +44,12 @@ var tableNames = [numTables]string{"profiles", "entries", "audit"}
 // manifestFormat is the first byte of a sealed manifest's plaintext.
 const manifestFormat = 1
 
+// flagCounter marks a vault whose write counter the keyring keeps. It lives
+// in the sealed manifest, not beside the wrapped keys, so that deleting the
+// keyring wrap from an older copy of the file does not switch off the
+// rollback check.
+const flagCounter = 1 << 0
+
 type rowRef struct {
 	tab uint8
 	id  int64
@@ -88,6 +94,7 @@ func (r rowRef) countKeys(s *rowState) (ks [2]countKey, n int) {
 // manifestState is the part of the manifest that is sealed in the file.
 type manifestState struct {
 	vaultID []byte
+	flags   byte
 	seq     uint64
 	hwm     [numTables]int64
 	count   [numTables]int64
@@ -126,6 +133,7 @@ func (st *manifestState) encode() []byte {
 	b := make([]byte, 0, 128)
 	b = append(b, manifestFormat, byte(len(st.vaultID)))
 	b = append(b, st.vaultID...)
+	b = append(b, st.flags)
 	b = binary.BigEndian.AppendUint64(b, st.seq)
 	for t := range numTables {
 		b = binary.BigEndian.AppendUint64(b, uint64(st.hwm[t]))
@@ -136,11 +144,12 @@ func (st *manifestState) encode() []byte {
 
 func decodeManifest(b []byte) (manifestState, error) {
 	var st manifestState
-	if len(b) < 2 || b[0] != manifestFormat || len(b) != 2+int(b[1])+8+16*numTables+32 {
+	if len(b) < 2 || b[0] != manifestFormat || len(b) != 2+int(b[1])+1+8+16*numTables+32 {
 		return st, errors.New("bad manifest encoding")
 	}
 	st.vaultID = append([]byte(nil), b[2:2+int(b[1])]...)
 	b = b[2+int(b[1]):]
+	st.flags, b = b[0], b[1:]
 	st.seq = binary.BigEndian.Uint64(b)
 	b = b[8:]
 	for t := range numTables {
@@ -277,7 +286,7 @@ func verifyManifest(q dbq, k *keys, vaultID []byte) (*manifest, error) {
 		total += max(n, 0)
 	}
 	m := newManifest(vaultID, int(min(total, 1<<20)))
-	m.seq, m.hwm = want.seq, want.hwm
+	m.seq, m.hwm, m.flags = want.seq, want.hwm, want.flags
 	mac := newRowMACer(k)
 	err = scanRows(q, func(r *storedRow) error {
 		switch {

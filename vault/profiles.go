@@ -145,6 +145,9 @@ func (v *Vault) withTx(name string, f func(o *op) error) error {
 	}
 	defer tx.Rollback()
 	o := &op{q: tx, tx: tx, k: k, m: v.m, d: newDelta(v.m, k)}
+	if v.counter != nil {
+		o.d.flags |= flagCounter
+	}
 	if err := f(o); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

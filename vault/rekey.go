@@ -81,6 +81,31 @@ func (v *Vault) EnrollKeyring() error {
 			v.counter = c
 		}
 	}
+	if v.counter != nil && v.m.flags&flagCounter == 0 {
+		if err := v.markCounterLocked(k); err != nil {
+			return fmt.Errorf("enroll keyring: %w", err)
+		}
+	}
+	return nil
+}
+
+// markCounterLocked records in the manifest that the keyring keeps this
+// vault's write counter.
+func (v *Vault) markCounterLocked(k *keys) error {
+	tx, err := v.db.Begin()
+	if err != nil {
+		return sqlErr(err)
+	}
+	defer tx.Rollback()
+	d := newDelta(v.m, k)
+	d.flags |= flagCounter
+	if err := d.write(tx, k); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return sqlErr(err)
+	}
+	d.apply()
 	return nil
 }
 
@@ -259,7 +284,7 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 	cur := &op{q: tx, k: old, m: v.m}
 	nm := newManifest(v.m.vaultID, len(v.m.rows))
 	d := newDelta(nm, nk)
-	d.seq, d.hwm = v.m.seq, v.m.hwm
+	d.seq, d.hwm, d.flags = v.m.seq, v.m.hwm, v.m.flags
 	var rows []storedRow
 	var counts [numTables]int64
 	if err := scanRows(tx, func(r *storedRow) error {

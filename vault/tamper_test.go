@@ -548,6 +548,23 @@ func TestWholeFileRollback(t *testing.T) {
 		t.Fatalf("Profiles after a refused unlock = %v, want ErrLocked", err)
 	}
 
+	v.Close()
+
+	// Deleting the keyring wrap from the copy does not switch the check
+	// off: the manifest says the keyring keeps the counter.
+	onFile(t, dir, func(db *sql.DB) { mustExec(t, db, "DELETE FROM meta WHERE name = ?", metaWrapKeyring) })
+	if err := readAll(dir, kr); !errors.Is(err, ErrRollback) {
+		t.Fatalf("UnlockPassphrase on a rolled-back file without its keyring wrap = %v, want ErrRollback", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, dbName), backup, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err = Open(dir, testOptions(kr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+
 	// A backup restored on purpose: the person says so, and the vault
 	// opens as it was, and stays accepted.
 	v.AcceptOlderCopy()

@@ -14,7 +14,7 @@ import (
 //
 // A format 2 record, or a row with a version, in a vault without a manifest
 // can only have been put there from an upgraded copy: ErrTampered.
-func (v *Vault) upgradeRecords(k *keys, vaultID []byte) (*manifest, error) {
+func (v *Vault) upgradeRecords(k *keys, vaultID []byte, counter bool) (*manifest, error) {
 	tx, err := v.db.Begin()
 	if err != nil {
 		return nil, sqlErr(err)
@@ -22,6 +22,9 @@ func (v *Vault) upgradeRecords(k *keys, vaultID []byte) (*manifest, error) {
 	defer tx.Rollback()
 	m := newManifest(vaultID, 0)
 	d := newDelta(m, k)
+	if counter {
+		d.flags |= flagCounter
+	}
 	var rows []storedRow
 	if err := scanRows(tx, func(r *storedRow) error {
 		r.lookup, r.rec = bytes.Clone(r.lookup), bytes.Clone(r.rec)

@@ -473,6 +473,9 @@ func (v *Vault) Init(o InitOptions) error {
 		}
 	}()
 	m := newManifest(idb, 0)
+	if o.Keyring {
+		m.flags |= flagCounter
+	}
 	meta := map[string][]byte{metaVaultID: idb}
 	if meta[metaCheck], err = sealCheck(k); err != nil {
 		return fmt.Errorf("init vault: %w", err)
@@ -802,7 +805,7 @@ func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
 	}
 	// The keyring keeps the write counter of vaults that use the keyring.
 	_, err = getMeta(v.db, metaWrapKeyring)
-	useCounter := v.opts.Keyring != nil && err == nil
+	hasWrap := err == nil
 	var m *manifest
 	var counter *rollbackCounter
 	if len(check) > 0 && check[0] == legacyRecordFormat {
@@ -810,14 +813,18 @@ func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
 		if err != nil || string(pt) != checkText {
 			return nil, nil, fmt.Errorf("%w: key check failed: the wrapped key does not belong to this vault's records", ErrTampered)
 		}
-		// Checked before the upgrade writes anything: a counter means this
-		// vault was upgraded already, so this file is an older copy.
-		if useCounter {
+		// Checked before the upgrade writes anything, keyring wrap or not
+		// (a wrap is easily deleted): a counter means this vault was
+		// upgraded already, so this file is an older copy.
+		if v.opts.Keyring != nil {
 			if counter, err = loadCounter(v.opts.Keyring, v.id, 0, v.acceptOlder); err != nil {
 				return nil, nil, err
 			}
+			if !hasWrap {
+				counter = nil
+			}
 		}
-		if m, err = v.upgradeRecords(k, vaultID); err != nil {
+		if m, err = v.upgradeRecords(k, vaultID, counter != nil); err != nil {
 			return nil, nil, fmt.Errorf("upgrade records: %w", err)
 		}
 		counter.advance(m.seq)
@@ -830,7 +837,7 @@ func (v *Vault) verifyLocked(k *keys) (*manifest, *rollbackCounter, error) {
 	if m, err = verifyManifest(v.db, k, vaultID); err != nil {
 		return nil, nil, err
 	}
-	if useCounter {
+	if v.opts.Keyring != nil && (hasWrap || m.flags&flagCounter != 0) {
 		if counter, err = loadCounter(v.opts.Keyring, v.id, m.seq, v.acceptOlder); err != nil {
 			return nil, nil, err
 		}
