@@ -11,6 +11,8 @@ const DEFAULT_STYLE: StyleLike = {
   position: 'static',
   clip: 'auto',
   clipPath: 'none',
+  filter: 'none',
+  pointerEvents: 'auto',
 };
 
 /**
@@ -23,6 +25,7 @@ export function fakeLayout(o: {
   unrendered?: Set<Element>;
   styles?: Map<Element, Partial<StyleLike>>;
   hit?: (el: Element) => Element | null;
+  frameHidden?: string;
 } = {}): Layout {
   return {
     rect: (el) => o.rects?.get(el) ?? { left: 10, top: 10, width: 100, height: 20 },
@@ -30,5 +33,6 @@ export function fakeLayout(o: {
     style: (el) => ({ ...DEFAULT_STYLE, ...o.styles?.get(el) }),
     hit: (el) => (o.hit ? o.hit(el) : el),
     viewport: { width: 800, height: 600, scrollX: 0, scrollY: 0, docWidth: 800, docHeight: 2000 },
+    frameHidden: () => o.frameHidden ?? '',
   };
 }

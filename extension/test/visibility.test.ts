@@ -92,6 +92,22 @@ describe('hiddenReason', () => {
     { name: 'past the document right edge', want: 'offscreen', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(5000, 10)]]) }) },
     { name: 'below the fold is visible', want: '', layout: (e) => fakeLayout({ rects: new Map([[e.input, at(10, 1500)]]), hit: () => null }) },
     { name: 'covered', want: 'covered', layout: (e) => fakeLayout({ hit: () => e.over }) },
+    // Regression guard: a control painted under its container's background
+    // (z-index:-1) hits the container, which was taken for the control.
+    { name: 'under an ancestor’s background', want: 'covered', layout: (e) => fakeLayout({ hit: () => e.wrap }) },
+    {
+      name: 'an ancestor hit through a control without pointer events',
+      want: '',
+      layout: (e) => fakeLayout({ hit: () => e.wrap, styles: new Map([[e.input, { pointerEvents: 'none' }]]) }),
+    },
+    { name: 'filter: opacity(0)', want: 'transparent', layout: (e) => fakeLayout({ styles: new Map([[e.input, { filter: 'opacity(0)' }]]) }) },
+    {
+      name: 'filter opacity times opacity',
+      want: 'transparent',
+      layout: (e) => fakeLayout({ styles: new Map([[e.wrap, { filter: 'blur(1px) opacity(20%)' }], [e.input, { opacity: '0.2' }]]) }),
+    },
+    { name: 'filter without opacity', want: '', layout: (e) => fakeLayout({ styles: new Map([[e.input, { filter: 'blur(1px)' }]]) }) },
+    { name: 'in a hidden frame', want: 'transparent', layout: () => fakeLayout({ frameHidden: 'transparent' }) },
     { name: 'its label on top', want: '', layout: (e) => fakeLayout({ hit: () => e.label }) },
   ];
   for (const tc of cases) {

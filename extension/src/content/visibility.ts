@@ -13,6 +13,8 @@ export interface StyleLike {
   position: string;
   clip: string;
   clipPath: string;
+  filter: string;
+  pointerEvents: string;
 }
 
 /** Box is a rectangle in viewport coordinates (CSS pixels). */
@@ -37,13 +39,21 @@ export interface Layout {
   hit(el: Element, x: number, y: number): Element | null;
   /** viewport is the window's size and scroll offset, and the document's scrollable size. */
   viewport: { width: number; height: number; scrollX: number; scrollY: number; docWidth: number; docHeight: number };
+  /**
+   * frameHidden returns why the person cannot see this document's frame at
+   * all ("" when they can, or when the frame's parent is of another origin
+   * and cannot be measured: the app judges cross-origin frames itself).
+   */
+  frameHidden(): string;
 }
 
 /** liveLayout measures in the page the content script runs in. */
 export function liveLayout(win: Window): Layout {
+  let frame: string | undefined;
   return {
     rect: (el) => el.getBoundingClientRect(),
-    rendered: (el) => el.getClientRects().length > 0,
+    // checkVisibility also sees content-visibility:hidden ancestors, whose content keeps its boxes.
+    rendered: (el) => el.getClientRects().length > 0 && (typeof el.checkVisibility !== 'function' || el.checkVisibility()),
     style: (el) => win.getComputedStyle(el),
     hit: (el, x, y) => {
       const root = el.getRootNode() as Document | ShadowRoot;
@@ -60,7 +70,28 @@ export function liveLayout(win: Window): Layout {
         docHeight: Math.max(de.scrollHeight, win.innerHeight),
       };
     },
+    frameHidden: () => (frame ??= frameHiddenReason(win)),
   };
+}
+
+/**
+ * frameHiddenReason measures the frame elements that hold win, up through
+ * same-origin parents: a form in a transparent, 1 px or covered iframe is
+ * as hidden as its frame.
+ */
+function frameHiddenReason(win: Window): string {
+  for (let w = win; w.parent !== w; w = w.parent) {
+    let holder: Element | null;
+    try {
+      holder = w.frameElement;
+    } catch {
+      return '';
+    }
+    if (holder === null) return '';
+    const reason = hiddenReason(holder, liveLayout(w.parent));
+    if (reason !== '') return reason;
+  }
+  return '';
 }
 
 // Below this combined opacity a control is as good as invisible.
@@ -74,6 +105,7 @@ const MIN_SIDE = 4;
 /**
  * hiddenReason returns why a person cannot see el, or "" when they can:
  *   type-hidden        <input type=hidden>
+ *   (any reason)       the frame holding el's document is hidden for that reason
  *   display-none       no box (display:none on it or an ancestor, or not rendered)
  *   visibility-hidden  visibility hidden or collapse
  *   transparent        its opacity times its ancestors' (across shadow hosts) under 0.05
@@ -85,6 +117,8 @@ const MIN_SIDE = 4;
  */
 export function hiddenReason(el: Element, layout: Layout): string {
   if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') return 'type-hidden';
+  const frame = layout.frameHidden();
+  if (frame !== '') return frame;
   if (!layout.rendered(el)) return 'display-none';
   const st = layout.style(el);
   if (st.visibility === 'hidden' || st.visibility === 'collapse') return 'visibility-hidden';
@@ -97,7 +131,7 @@ export function hiddenReason(el: Element, layout: Layout): string {
   let escapes = false;
   for (let n: Element | null = el; n !== null; n = parentElement(n)) {
     const s = n === el ? st : layout.style(n);
-    opacity *= Number.parseFloat(s.opacity) || 0;
+    opacity *= (Number.parseFloat(s.opacity) || 0) * filterOpacity(s.filter);
     if (opacity < MIN_OPACITY) return 'transparent';
     if (hasClip(s) && clipsToNothing(s, n === el ? r : layout.rect(n))) zeroClip = true;
     if (n !== el && !escapes && clipped !== null) {
@@ -117,9 +151,19 @@ export function hiddenReason(el: Element, layout: Layout): string {
   const cy = r.top + r.height / 2;
   if (cx >= 0 && cy >= 0 && cx < vp.width && cy < vp.height) {
     const top = layout.hit(el, cx, cy);
-    if (top !== null && !coversSelf(el, top)) return 'covered';
+    if (top !== null && !coversSelf(el, top, st.pointerEvents === 'none')) return 'covered';
   }
   return '';
+}
+
+// filterOpacity returns the product of the opacity() functions in a computed filter ("opacity(0)", "opacity(50%)").
+function filterOpacity(filter: string): number {
+  let f = 1;
+  for (const m of filter.matchAll(/opacity\(\s*([\d.]+)(%?)\s*\)/g)) {
+    const v = Number.parseFloat(m[1]!);
+    f *= m[2] === '%' ? v / 100 : v;
+  }
+  return f;
 }
 
 function hasClip(s: StyleLike): boolean {
@@ -201,10 +245,14 @@ function parentElement(n: Element): Element | null {
 }
 
 // coversSelf reports whether the element hit at the control's centre is the
-// control itself, inside it, its shadow host, or one of its labels (custom
-// checkboxes draw a label over a transparent-looking input).
-function coversSelf(el: Element, top: Element): boolean {
-  if (top === el || el.contains(top) || top.contains(el)) return true;
+// control itself, inside it, or one of its labels (custom checkboxes draw a
+// label over a transparent-looking input). An ancestor hit means the
+// control is painted under the ancestor's own background (a negative
+// z-index), unless the control takes no pointer events: then hit testing
+// passes through it and an ancestor is what it finds.
+function coversSelf(el: Element, top: Element, noPointer: boolean): boolean {
+  if (top === el || el.contains(top)) return true;
+  if (top.contains(el)) return noPointer;
   const labels = (el as HTMLInputElement).labels;
   if (labels) for (const l of labels) if (l === top || l.contains(top)) return true;
   return false;
