@@ -23,11 +23,16 @@ const (
 	// serialized page snapshot of a large form is well under 8 MiB; anything
 	// bigger is refused before it is read.
 	MaxIncoming = 8 << 20
+	// MaxSkip is the largest refused frame the host skips to keep the
+	// stream going: Chrome never sends a message over 64 MiB, so a longer
+	// length means the stream is not a browser's, and the host ends.
+	MaxSkip = 64 << 20
 )
 
 var (
 	// ErrTooLarge is returned for a frame over the size limit. The frame's
-	// body has not been consumed: the stream cannot be resynchronised.
+	// body has not been consumed; the error is a *SizeError, whose Size a
+	// reader may discard to resynchronise the stream (SkipFrame).
 	ErrTooLarge = errors.New("frame too large")
 	// ErrTruncated is returned when the stream ends inside a frame.
 	ErrTruncated = errors.New("truncated frame")
@@ -35,11 +40,47 @@ var (
 	ErrEmpty = errors.New("empty frame")
 )
 
+// A SizeError reports a frame over the size limit, before its body was
+// read. errors.Is(err, ErrTooLarge) holds for it.
+type SizeError struct {
+	// Size is the length the frame announced; Limit the one it broke.
+	Size  uint32
+	Limit int
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%v: %d bytes, limit %d", ErrTooLarge, e.Size, e.Limit)
+}
+
+// Is reports whether target is ErrTooLarge.
+func (e *SizeError) Is(target error) bool { return target == ErrTooLarge }
+
+// SkipFrame discards the body of the refused frame that err (from ReadFrame)
+// reports, so that r's next byte begins the next frame. It reads in small
+// pieces and holds none of the body. It refuses a frame over max (nothing
+// read, the stream cannot go on) and returns ErrTruncated when r ends first.
+func SkipFrame(r io.Reader, err error, max int) error {
+	var se *SizeError
+	if !errors.As(err, &se) {
+		return fmt.Errorf("skip frame: not a refused frame: %w", err)
+	}
+	if uint64(se.Size) > uint64(max) {
+		return fmt.Errorf("skip frame: %w", se)
+	}
+	if _, err := io.CopyN(io.Discard, r, int64(se.Size)); err != nil {
+		if errors.Is(err, io.EOF) {
+			return ErrTruncated
+		}
+		return fmt.Errorf("skip frame: %w", err)
+	}
+	return nil
+}
+
 // ReadFrame reads one frame from r: a 32-bit length in the machine's native byte
 // order (as browsers write it), then that many bytes. It
 // returns io.EOF only when r ends cleanly between frames, ErrTruncated when it
-// ends inside one, and ErrTooLarge (wrapped, with the announced size) when the
-// length exceeds max.
+// ends inside one, and a *SizeError (ErrTooLarge, with the announced size) when
+// the length exceeds max, having read only the length.
 func ReadFrame(r io.Reader, max int) ([]byte, error) {
 	var hdr [4]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
@@ -53,7 +94,7 @@ func ReadFrame(r io.Reader, max int) ([]byte, error) {
 		return nil, ErrEmpty
 	}
 	if uint64(n) > uint64(max) {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, n, max)
+		return nil, &SizeError{Size: n, Limit: max}
 	}
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(r, buf); err != nil {

@@ -47,6 +47,47 @@ func TestReadFrame(t *testing.T) {
 	}
 }
 
+// SkipFrame resynchronises a stream after a refused frame: exactly the
+// announced length is discarded, so the next frame reads whole.
+func TestSkipFrame(t *testing.T) {
+	next := frame(`{"n":2}`)
+	tests := []struct {
+		name    string
+		in      []byte
+		skipMax int
+		want    string // the frame read after the skip
+		wantErr error
+	}{
+		{"skipped", append(frame(strings.Repeat("x", 101)), next...), 1000, `{"n":2}`, nil},
+		// A body made of frame headers: one byte off would read a frame.
+		{"body of headers", append(frame(string(bytes.Repeat(next[:4], 40))), next...), 1000, `{"n":2}`, nil},
+		{"over the skip limit", append(frame(strings.Repeat("x", 101)), next...), 101 - 1, "", ErrTooLarge},
+		{"stream ends in the body", frame(strings.Repeat("x", 101))[:50], 1000, "", ErrTruncated},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := bytes.NewReader(tt.in)
+			_, err := ReadFrame(r, 100)
+			var se *SizeError
+			if !errors.As(err, &se) || se.Limit != 100 || !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("ReadFrame() error = %v, want a *SizeError over 100", err)
+			}
+			if err := SkipFrame(r, err, tt.skipMax); !errors.Is(err, tt.wantErr) {
+				t.Fatalf("SkipFrame() = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil {
+				return
+			}
+			if got, err := ReadFrame(r, 100); string(got) != tt.want || err != nil {
+				t.Fatalf("ReadFrame() after the skip = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	if err := SkipFrame(bytes.NewReader(nil), ErrEmpty, 1000); err == nil {
+		t.Error("SkipFrame(ErrEmpty) = nil, want an error: only a refused frame can be skipped")
+	}
+}
+
 func TestWriteFrame(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteFrame(&buf, []byte(`{"x":"y"}`)); err != nil {

@@ -73,7 +73,7 @@ func RunHost(ctx context.Context, stdin io.Reader, stdout io.Writer, cfg HostCon
 	}
 	for conn == nil {
 		frame, err := ReadFrame(stdin, MaxIncoming)
-		if done, rerr := h.readError(err); done {
+		if done, rerr := h.readError(stdin, err); done {
 			return rerr
 		} else if err != nil {
 			continue
@@ -109,19 +109,27 @@ func (h *host) write(frame []byte) error {
 	return WriteFrame(h.out, frame)
 }
 
-// readError classifies a ReadFrame error from the browser: done reports
-// whether the host must stop (with the returned error, nil for a clean end).
-func (h *host) readError(err error) (done bool, _ error) {
+// readError classifies a ReadFrame error from the browser on stdin,
+// answering it and skipping a refused frame's body: done reports whether
+// the host must stop (with the returned error, nil for a clean end).
+func (h *host) readError(stdin io.Reader, err error) (done bool, _ error) {
 	switch {
 	case err == nil:
 		return false, nil
 	case errors.Is(err, io.EOF), errors.Is(err, ErrTruncated):
 		return true, nil
 	case errors.Is(err, ErrTooLarge):
-		// The body was not read, so the stream cannot be resynchronised:
-		// answer once and end the connection.
+		// Answer, then discard the body unread so the next frame is found
+		// again: one oversized snapshot does not cost the extension its
+		// port. A length no browser sends ends the host.
 		h.reply(nil, NewError(CodeTooLarge, "message over %d bytes refused", MaxIncoming))
-		return true, err
+		if serr := SkipFrame(stdin, err, MaxSkip); serr != nil {
+			if errors.Is(serr, ErrTruncated) {
+				return true, nil
+			}
+			return true, serr
+		}
+		return false, err
 	case errors.Is(err, ErrEmpty):
 		h.reply(nil, NewError(CodeInvalidRequest, "empty message"))
 		return false, err
@@ -221,7 +229,7 @@ func (h *host) relay(stdin io.Reader, conn net.Conn) error {
 	go func() {
 		for {
 			frame, err := ReadFrame(stdin, MaxIncoming)
-			if done, rerr := h.readError(err); done {
+			if done, rerr := h.readError(stdin, err); done {
 				browserDone <- rerr
 				return
 			} else if err != nil {

@@ -3,6 +3,7 @@
 package nativemsg_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -190,26 +192,86 @@ func TestHostAppUnavailable(t *testing.T) {
 	}
 }
 
+// An oversized frame used to end the host (its body was never read), so one
+// big snapshot cost the extension its port: now the host answers TOO_LARGE
+// and discards exactly the announced length, holding none of it, up to
+// Chrome's own 64 MiB cap. A longer length is not a browser's and ends it.
 func TestHostOversizedFrame(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	dir := channel(t)
-	startApp(t, ctx, dir)
-	b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir})
-	var hdr [4]byte
-	binary.NativeEndian.PutUint32(hdr[:], nativemsg.MaxIncoming+1)
-	go b.in.Write(hdr[:])
-	m := b.read(t)
-	if errCode(m) != nativemsg.CodeTooLarge {
-		t.Fatalf("oversized frame answer = %v, want TOO_LARGE", m)
+	tests := []struct {
+		name string
+		size uint32
+		// body is how many bytes of the body the browser sends before
+		// closing stdin (-1: all of them, then a hello).
+		body int64
+		// ends reports whether the host must end after the answer, with
+		// ErrTooLarge when tooLarge (nil otherwise: a clean end).
+		ends, tooLarge bool
+	}{
+		{"just over the limit", nativemsg.MaxIncoming + 1, -1, false, false},
+		{"Chrome's cap", nativemsg.MaxSkip, -1, false, false},
+		{"over Chrome's cap", nativemsg.MaxSkip + 1, 0, true, true},
+		{"4 GiB length", 1<<32 - 1, 0, true, true},
+		{"stream ends inside the body", nativemsg.MaxIncoming + 1, 1 << 20, true, false},
 	}
-	select {
-	case err := <-b.done:
-		if !errors.Is(err, nativemsg.ErrTooLarge) {
-			t.Fatalf("RunHost = %v, want ErrTooLarge", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("host kept running after an oversized frame")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			dir := channel(t)
+			startApp(t, ctx, dir)
+			b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir})
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			go func() {
+				var hdr [4]byte
+				binary.NativeEndian.PutUint32(hdr[:], tt.size)
+				if _, err := b.in.Write(hdr[:]); err != nil {
+					return
+				}
+				// The body is itself made of frame headers announcing a
+				// hello, so a host that skipped a byte too few or too many
+				// would answer something else than the hello below.
+				chunk := bytes.Repeat(binary.NativeEndian.AppendUint32(nil, uint32(len(hello))), 16<<10)
+				left := int64(tt.size)
+				if tt.body >= 0 {
+					left = tt.body
+				}
+				for left > 0 {
+					n := min(left, int64(len(chunk)))
+					if _, err := b.in.Write(chunk[:n]); err != nil {
+						return
+					}
+					left -= n
+				}
+				if tt.body >= 0 {
+					b.in.Close()
+					return
+				}
+				nativemsg.WriteFrameLimit(b.in, []byte(hello), nativemsg.MaxIncoming)
+			}()
+			m := b.read(t)
+			if errCode(m) != nativemsg.CodeTooLarge || m["id"] != nil {
+				t.Fatalf("oversized frame answer = %v, want TOO_LARGE with id null", m)
+			}
+			if tt.ends {
+				select {
+				case err := <-b.done:
+					if tt.tooLarge != errors.Is(err, nativemsg.ErrTooLarge) || !tt.tooLarge && err != nil {
+						t.Fatalf("RunHost = %v, want ErrTooLarge %v", err, tt.tooLarge)
+					}
+				case <-time.After(15 * time.Second):
+					t.Fatal("host kept running")
+				}
+				return
+			}
+			if m := b.read(t); m["id"] != "h1" || m["result"] == nil {
+				t.Fatalf("after the skipped frame the host answered %v, want the hello's result", m)
+			}
+			runtime.ReadMemStats(&after)
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > nativemsg.MaxIncoming/2 {
+				t.Errorf("skipping a %d-byte frame allocated %d bytes, want it streamed", tt.size, grew)
+			}
+		})
 	}
 }
 
