@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,7 +34,9 @@ import (
 // Space, Tab to Approve, Enter; Escape), checks what the dialog shows, lets
 // one time out, and lays it out at 800x600 and at 400x300 (what 200 %
 // zoom leaves of 800x600). Go checks each Decision the queue returned,
-// whatever the page reported.
+// whatever the page reported. With $TESSERA_SELFTEST_REAL_KEYS=1 two more
+// are answered with key presses on the X display (xdotool), which the page
+// receives as trusted events, as from a person's keyboard.
 //
 // The page reports through the bound SelfTest service, and Go checks the
 // vault itself ended up as the page says; the report is written as JSON to
@@ -92,6 +96,11 @@ func (s *SelfTest) ConnectBrowser() error { return s.st.connectBrowser() }
 // selfTestConfirmations) in the app's queue, as a fill would, and returns
 // once it is queued; its Decision is kept for dialogChecks.
 func (s *SelfTest) AskConfirmation(kind string) error { return s.st.ask(kind) }
+
+// PressKeys presses keys (xdotool key names: "Tab", "space", "Return",
+// "Escape") on the real keyboard of the X display, with the window
+// focused: the page receives them as a person's key presses.
+func (s *SelfTest) PressKeys(keys string) error { return s.st.pressKeys(strings.Fields(keys)) }
 
 // SetWindowSize resizes the window (its minimum size lifted) to w x h.
 func (s *SelfTest) SetWindowSize(w, h int) error {
@@ -164,13 +173,14 @@ func (st *selfTest) run(sh shell) {
 			"toggle":    selfTestToggle,
 			"sensitive": selfTestSensitive,
 			"shot":      []int{selfTestShotWidth, selfTestShotHeight},
+			"realKeys":  st.realKeys(),
 		},
 	})
 	if err != nil {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "encode expectations", Detail: err.Error()}}})
 		return
 	}
-	sh.execJS(fmt.Sprintf(selfTestScript, exp, dialogSelfTestScript))
+	sh.execJS(fmt.Sprintf(selfTestScript, exp, realKeysSelfTestScript, dialogSelfTestScript))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.vaultChecks()...)
@@ -321,8 +331,8 @@ func (st *selfTest) result() error {
 	return st.failure
 }
 
-// selfTestScript runs in the page; the first %s is the JSON of what Go
-// expects, the second dialogSelfTestScript.
+// selfTestScript runs in the page; the %s are the JSON of what Go expects,
+// realKeysSelfTestScript and dialogSelfTestScript.
 const selfTestScript = `(async () => {
   const exp = %s;
   const checks = [];
@@ -435,10 +445,11 @@ const selfTestScript = `(async () => {
     open("profiles");
     check("the profile is listed again after unlocking", await until(() => listed()), text("#profiles"));
     open("status");
+    if (exp.dialog.realKeys) await (%s)({ exp, check, $, text, sleep, until });
     await (%s)({ exp, check, $, text, sleep, until, shown });
     check("no error banner at the end", $("#banner").hidden, text("#banner"));
   } catch (e) {
-    check("script ran to the end", false, (e && e.stack) || e);
+    check("script ran to the end", false, String((e && e.message) || e) + " " + ((e && e.stack) || ""));
   }
   await window.go.app.SelfTest.Report({ ok: false, checks, status: exp.status });
 })();`
@@ -473,6 +484,10 @@ const (
 	selfTestAskLearn    = "learn"    // answered with Tab to Approve, Enter
 	selfTestAskTimeout  = "timeout"  // left to time out
 	selfTestAskDisplay  = "display"  // left open for the screenshot
+	// With $TESSERA_SELFTEST_REAL_KEYS=1, two more answered with key
+	// presses on the X display (xdotool) instead of events sent by the page.
+	selfTestAskKeys     = "keys"      // as fill
+	selfTestAskKeysDeny = "keys-deny" // as continue
 )
 
 // The row the page toggles (a default-on row, so that a dialog approving
@@ -572,6 +587,8 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		selfTestAskLearn:    {learn, time.Minute, Decision{Approve: true, Rows: []string{"r1"}}},
 		selfTestAskTimeout:  {fill, 3 * time.Second, Decision{Reason: DeclineTimeout}},
 		selfTestAskDisplay:  {shot, 10 * time.Minute, Decision{}},
+		selfTestAskKeys:     {fill, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
+		selfTestAskKeysDeny: {more, time.Minute, Decision{Reason: DeclineDenied}},
 	}
 }()
 
@@ -608,7 +625,11 @@ func (st *selfTest) ask(kind string) error {
 func (st *selfTest) dialogChecks(wait time.Duration) []SelfTestCheck {
 	var checks []SelfTestCheck
 	deadline := time.After(wait)
-	for _, kind := range []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskTimeout} {
+	kinds := []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskTimeout}
+	if st.realKeys() {
+		kinds = append(kinds, selfTestAskKeys, selfTestAskKeysDeny)
+	}
+	for _, kind := range kinds {
 		want := selfTestConfirmations[kind].want
 		name := fmt.Sprintf("the %s dialog's decision reached the app: %s", kind, describeDecision(want))
 		st.mu.Lock()
@@ -632,6 +653,30 @@ func (st *selfTest) dialogChecks(wait time.Duration) []SelfTestCheck {
 		checks = append(checks, SelfTestCheck{Name: name, OK: ok, Detail: fmt.Sprintf("%+v", got)})
 	}
 	return checks
+}
+
+// realKeys reports whether the self-test also presses real keys.
+func (st *selfTest) realKeys() bool {
+	return st.cfg.getenv != nil && st.cfg.getenv("TESSERA_SELFTEST_REAL_KEYS") == "1"
+}
+
+// pressKeys focuses the Tessera window and presses keys through XTEST.
+func (st *selfTest) pressKeys(keys []string) error {
+	if !st.realKeys() {
+		return errors.New("real key presses are off (TESSERA_SELFTEST_REAL_KEYS)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	id, err := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Tessera$").Output()
+	if err != nil || len(strings.Fields(string(id))) == 0 {
+		return fmt.Errorf("find the window with xdotool: %v", err)
+	}
+	win := strings.Fields(string(id))[0]
+	args := append([]string{"windowfocus", "--sync", win, "key", "--delay", "30"}, keys...)
+	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
 }
 
 func describeDecision(d Decision) string {
@@ -845,4 +890,40 @@ const dialogSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown 
     sleep(3000).then(() => "no frame within 3 s"),
   ]);
   check("the dialog is open for the screenshot", isOpen("fill"), framed + " at " + innerWidth + "x" + innerHeight);
+}`
+
+// realKeysSelfTestScript answers two dialogs with key presses on the X
+// display (SelfTest.PressKeys), as a person's keyboard sends them: the
+// browser's own handling of a trusted Space or Enter must not act a second
+// time beside the dialog's.
+const realKeysSelfTestScript = `async ({ exp, check, $, text, sleep, until }) => {
+  const D = exp.dialog;
+  const dlg = () => $("#confirm");
+  const isOpen = (kind) => !!dlg() && dlg().open && dlg().dataset.kind === kind && !dlg().dataset.ended;
+  const closed = () => !dlg() || !dlg().open;
+  const act = () => document.activeElement;
+  const box = (id) => dlg().querySelector('li[data-row-id="' + id + '"] input.cf-check');
+  const keys = (k) => window.go.app.SelfTest.PressKeys(k);
+  const tabTo = async (pred) => {
+    for (let i = 0; i < 40 && !pred(act()); i++) await keys("Tab");
+    return pred(act());
+  };
+  const name = (e) => (e && (e.id || e.className || e.tagName)) || "none";
+  await window.go.app.SelfTest.AskConfirmation("keys");
+  check("real keys: a fill opens with Deny focused", await until(() => isOpen("fill")) && act().id === "cf-deny", name(act()));
+  await until(() => !$("#cf-approve").disabled, 5000);
+  check("real keys: Tab reaches the row to toggle", await tabTo((e) => e === box(D.toggle)), name(act()));
+  await keys("space");
+  await sleep(200);
+  check("real keys: Space toggles the row once", !box(D.toggle).checked, box(D.toggle).checked);
+  await keys("Return");
+  await sleep(300);
+  check("real keys: Enter on a row does not answer", isOpen("fill") && !box(D.toggle).checked, "");
+  check("real keys: Tab reaches Approve", await tabTo((e) => e && e.id === "cf-approve"), name(act()));
+  await keys("Return");
+  check("real keys: Enter on Approve answers", await until(closed), "");
+  await window.go.app.SelfTest.AskConfirmation("keys-deny");
+  check("real keys: a continuation opens", await until(() => isOpen("continue")), "");
+  await keys("Escape");
+  check("real keys: Escape denies", await until(closed), "");
 }`

@@ -16,7 +16,8 @@
 #   scripts/ui-selftest.sh            both parts
 #   SKIP_FRESH=1 scripts/ui-selftest.sh   the self-test only
 #
-# Needs xvfb, xauth, imagemagick, x11-utils (scripts/deps-debian.sh).
+# Needs xvfb, xauth, imagemagick, x11-utils (scripts/deps-debian.sh), and
+# xdotool for the real key presses.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -36,6 +37,13 @@ TESSERA_TAGS=selftest OUT=build/bin/tessera-selftest scripts/build-desktop.sh
 export TESSERA_HOME=$tmp/home TESSERA_RUNTIME_DIR=$tmp/run
 export TESSERA_SELFTEST_REPORT=$tmp/report.json TESSERA_SELFTEST_HOLD=30s
 export TESSERA_SELFTEST_DIALOG_SHOT=$tmp/dialog-shot-taken
+# With xdotool the dialog is also answered with key presses on the X
+# display, not only with events the page sends itself.
+if command -v xdotool >/dev/null; then
+  export TESSERA_SELFTEST_REAL_KEYS=1
+else
+  echo "ui-selftest: no xdotool: the dialog is not tried with real key presses (apt-get install xdotool)" >&2
+fi
 # No accessibility bus: it only adds noise and a daemon to every run.
 export NO_AT_BRIDGE=1
 rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png

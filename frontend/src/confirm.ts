@@ -126,11 +126,6 @@ export class ConfirmDialog {
       void this.decide(false);
     });
     document.addEventListener("keydown", (ev) => this.onKey(ev), true);
-    document.addEventListener("keyup", (ev) => {
-      // The browser's own activation of a checkbox or button happens on
-      // Space's keyup; onKey already acted on keydown.
-      if (this.dlg.open && ev.key === " " && this.dlg.contains(ev.target as Node)) ev.preventDefault();
-    }, true);
     document.addEventListener("visibilitychange", () => {
       // A dialog that arrived while the window was hidden starts its
       // Approve delay when the person can see it.
