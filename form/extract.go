@@ -858,6 +858,32 @@ func text(n *html.Node, exclude *html.Node) string {
 	return b.String()
 }
 
+// labelOwnText is the text of a label element as Chromium 156 reads it
+// for WebMCP descriptions: its text content without the text inside the
+// controls it holds (a select's options, a textarea's text, a button's
+// label), white space kept as written (testdata/webmcp-chromium/
+// implicit-labels.*).
+func labelOwnText(n *html.Node) string {
+	var b strings.Builder
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				b.WriteString(c.Data)
+			case c.Type != html.ElementNode:
+			case c.DataAtom == atom.Template:
+			case c.DataAtom == atom.Select, c.DataAtom == atom.Textarea, c.DataAtom == atom.Button,
+				c.DataAtom == atom.Datalist, c.DataAtom == atom.Input:
+			default:
+				visit(c)
+			}
+		}
+	}
+	visit(n)
+	return b.String()
+}
+
 // textContent is the DOM's textContent of n: every text node below it,
 // hidden or not, except inert template contents and shadow trees, which the
 // DOM keeps out of the light tree.

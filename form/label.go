@@ -46,7 +46,7 @@ func (x *extractor) label(n, root *html.Node, c *Control) {
 		labels = append(labels[:at], append([]*html.Node{l}, labels[at:]...)...)
 	}
 	for _, l := range labels {
-		c.LabelTexts = append(c.LabelTexts, trimASCII(textContent(l)))
+		c.LabelTexts = append(c.LabelTexts, trimASCII(labelOwnText(l)))
 	}
 	nearbyText, nearbySource := nearby(n, root, sc)
 	c.NearbyText = nearbyText

@@ -113,9 +113,11 @@ type Control struct {
 	LabelElementText string `json:"labelElementText,omitempty"`
 	// LabelTexts are the texts of every label element of the control
 	// (label[for] and the wrapping label, as the DOM's control.labels lists
-	// them, in document order), each its whole text content trimmed of
-	// white space but otherwise as written: Chromium builds toolname
-	// parameter descriptions and option titles from exactly these.
+	// them, in document order), each its text content without the text of
+	// the controls inside it (a select's options, a textarea's or a
+	// button's text), trimmed of white space but otherwise as written:
+	// Chromium builds toolname parameter descriptions and option titles
+	// from exactly these.
 	LabelTexts []string `json:"labelTexts,omitempty"`
 	// NearbyText is text immediately before the control in its container,
 	// even when a label exists (a second opinion for heuristics).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Chromium 156 writes these into "format" for the input types JSON Schema
@@ -14,6 +15,23 @@ var chromiumFormats = map[string]string{
 	"month":          `^[0-9]{4}-(0[1-9]|1[0-2])$`,
 	"week":           `^[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])$`,
 	"color":          `^#[0-9a-zA-Z]{6}$`,
+}
+
+// timeSeconds is what Chromium 156 lets a time or datetime-local format
+// take after the minutes, by the control's step (observed in
+// testdata/webmcp-chromium/time-step.*): seconds when a valid step is
+// under 60, milliseconds too when it is under 1; nothing for the default
+// step (60), "any" or an invalid step.
+func timeSeconds(step string) string {
+	switch s, ok := parseHTMLFloat(step); {
+	case !ok || s <= 0:
+		return ""
+	case s < 1:
+		return `(:[0-5][0-9](\.[0-9]{1,3})?)?`
+	case s < 60:
+		return `(:[0-5][0-9])?`
+	}
+	return ""
 }
 
 // chromiumDateNote is the text Chromium adds to every date parameter's
@@ -219,6 +237,9 @@ func toolnameScalar(c *Control, desc *string) Obj {
 		return Obj{{"type", "string"}, {"format", "date"}}
 	}
 	if f, ok := chromiumFormats[c.Type]; ok {
+		if c.Type == "time" || c.Type == "datetime-local" {
+			f = strings.TrimSuffix(f, "$") + timeSeconds(c.Constraints.Step) + "$"
+		}
 		return Obj{{"type", "string"}, {"format", f}}
 	}
 	o := Obj{{"type", "string"}}
