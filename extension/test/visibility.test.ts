@@ -52,6 +52,26 @@ describe('hiddenReason', () => {
     { name: 'ancestor clip-path circle(0)', want: 'zero-size', layout: (e) => fakeLayout({ styles: new Map([[e.wrap, { clipPath: 'circle(0px at 50% 50%)' }]]) }) },
     { name: 'partial clip-path is visible', want: '', layout: (e) => fakeLayout({ styles: new Map([[e.input, { clipPath: 'inset(10%)' }]]) }) },
     {
+      name: 'clip-path polygon of no area',
+      want: 'zero-size',
+      layout: (e) => fakeLayout({ styles: new Map([[e.input, { clipPath: 'polygon(0px 0px, 0px 0px, 0px 0px)' }]]) }),
+    },
+    {
+      name: 'clip-path polygon covering the box',
+      want: '',
+      layout: (e) => fakeLayout({ styles: new Map([[e.input, { clipPath: 'polygon(0% 0%, 100% 0%, 100% 100%, 0% 100%)' }]]) }),
+    },
+    {
+      name: 'fixed below the viewport',
+      want: 'offscreen',
+      layout: (e) => fakeLayout({ styles: new Map([[e.input, { position: 'fixed' }]]), rects: new Map([[e.input, at(10, 700)]]), hit: () => null }),
+    },
+    {
+      name: 'fixed inside the viewport',
+      want: '',
+      layout: (e) => fakeLayout({ styles: new Map([[e.input, { position: 'fixed' }]]), rects: new Map([[e.input, at(10, 500)]]) }),
+    },
+    {
       name: 'outside an overflow:hidden ancestor',
       want: 'offscreen',
       layout: (e) =>

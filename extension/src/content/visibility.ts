@@ -110,7 +110,8 @@ const MIN_SIDE = 4;
  *   visibility-hidden  visibility hidden or collapse
  *   transparent        its opacity times its ancestors' (across shadow hosts) under 0.05
  *   zero-size          under 4 px wide or high, or clipped to (almost) nothing by clip / clip-path
- *   offscreen          outside the document where no scrolling reaches it, or
+ *   offscreen          outside the document where no scrolling reaches it (or
+ *                      outside the viewport when fixed), or
  *                      entirely outside an overflow:hidden/clip ancestor
  *   covered            another element is on top at its centre (checked when
  *                      the centre is in the viewport; nothing is scrolled)
@@ -144,6 +145,8 @@ export function hiddenReason(el: Element, layout: Layout): string {
   if (r.width < MIN_SIDE || r.height < MIN_SIDE || zeroClip) return 'zero-size';
   const vp = layout.viewport;
   // Left of or above the document's origin, or past its far edges: no scrolling reaches it.
+  // A fixed-position box does not scroll: outside the viewport, no scrolling brings it in.
+  if (escapes && (r.left >= vp.width || r.top >= vp.height || r.left + r.width <= 0 || r.top + r.height <= 0)) return 'offscreen';
   if (r.left + r.width + vp.scrollX <= 0 || r.top + r.height + vp.scrollY <= 0) return 'offscreen';
   if (r.left + vp.scrollX >= vp.docWidth || r.top + vp.scrollY >= vp.docHeight) return 'offscreen';
   if (clipped === null) return 'offscreen';
@@ -196,7 +199,7 @@ function intersect(a: Box, b: Box, x: boolean, y: boolean): Box | null {
  * clipsToNothing reports whether clip (on absolutely or fixed positioned
  * boxes) or clip-path leaves less than MIN_SIDE px of box: the forms the
  * "visually hidden" idiom uses — rect(0 0 0 0), inset(50%), circle(0),
- * ellipse(0 0).
+ * ellipse(0 0), a polygon of no area.
  */
 function clipsToNothing(s: StyleLike, box: Box): boolean {
   if ((s.position === 'absolute' || s.position === 'fixed') && s.clip.startsWith('rect(')) {
@@ -225,6 +228,21 @@ function clipsToNothing(s: StyleLike, box: Box): boolean {
     const rx = Number.parseFloat(shape[2]!);
     const ry = shape[4] !== undefined ? Number.parseFloat(shape[4]) : rx;
     if (rx === 0 || ry === 0) return true;
+  }
+  const poly = /^polygon\((?:\s*(?:nonzero|evenodd)\s*,)?([^)]*)\)/.exec(cp);
+  if (poly) {
+    const coord = (p: string, size: number): number => (p.endsWith('%') ? (Number.parseFloat(p) / 100) * size : Number.parseFloat(p));
+    const pts = poly[1]!.split(',').map((pair) => {
+      const [x = '', y = ''] = pair.trim().split(/\s+/);
+      return [coord(x, box.width), coord(y, box.height)] as const;
+    });
+    // The shoelace formula: a polygon of (almost) no area shows nothing.
+    let twice = 0;
+    pts.forEach(([x1, y1], i) => {
+      const [x2, y2] = pts[(i + 1) % pts.length]!;
+      twice += x1 * y2 - x2 * y1;
+    });
+    if (pts.every(([x, y]) => Number.isFinite(x) && Number.isFinite(y)) && Math.abs(twice) / 2 < MIN_SIDE * MIN_SIDE) return true;
   }
   return false;
 }
