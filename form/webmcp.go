@@ -544,7 +544,9 @@ func draftParam(s *Snapshot, p *param) (Obj, bool) {
 	var title, desc string
 	for _, i := range p.controls {
 		c := &s.Controls[i]
-		required = required || c.Constraints.Required
+		// HTML ignores required on a hidden input (it is barred from
+		// constraint validation): the page would submit without it.
+		required = required || c.Constraints.Required && c.Type != "hidden"
 		if title == "" {
 			title = c.Attrs["tool-param-title"]
 		}

@@ -222,6 +222,10 @@ func TestDraftRules(t *testing.T) {
 		{"checkbox is boolean", `<input type="checkbox" name="p">`, "p", `{"type":"boolean"}`},
 		{"file is base64", `<input type="file" name="p">`, "p", `{"type":"string","contentEncoding":"base64"}`},
 		{"hidden included", `<input type="hidden" name="p" value="x">`, "p", `{"type":"string"}`},
+		// HTML bars hidden inputs from validation, so required means nothing
+		// there (issue 12).
+		{"required ignored on hidden", `<input type="hidden" name="p.a" value="x" required><input name="p.b" required>`, "p",
+			`{"type":"object","additionalProperties":false,"properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["b"]}`},
 		{"select enum skips disabled options", `<select name="p"><option>a</option><option disabled>b</option><option value="c">C</option></select>`, "p",
 			`{"type":"string","enum":["a","c"]}`},
 		{"select multiple is an array", `<select name="p" multiple><option>a</option><option>b</option></select>`, "p",
