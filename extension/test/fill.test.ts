@@ -233,7 +233,7 @@ describe('Filler', () => {
     tab.captures.set(0, () => capture('https://a.example/', ['t1'], {}, big));
     const report = await new Filler(app, tab).fill(1);
     expect(report).toMatchObject({ status: 'failed', reason: 'TOO_LARGE' });
-  });
+  }, 60_000);
 
   it('leaves out frames the app would refuse: a long data: URL, values over the limit', async () => {
     const tab = new FakeTab();
@@ -246,7 +246,7 @@ describe('Filler', () => {
     const app = new FakeApp(tab.log, { 'fill.request': () => ({ fill: 'f1', fields: [] }), 'fill.report': () => ({}) });
     await new Filler(app, tab).fill(1);
     expect(app.calls[0]!.params.frames.map((f: { frame: number }) => f.frame)).toEqual([0, 2]);
-  });
+  }, 60_000);
 
   it('fails on a page that is not http(s)', async () => {
     const tab = new FakeTab();

@@ -84,7 +84,7 @@ describe('NativeClient', () => {
     expect(env.port.sent.length).toBe(sentBefore + 1);
     env.port.deliver(result(env.port.last().id, {}));
     await expect(ok).resolves.toEqual({});
-  });
+  }, 60_000);
 
   it('times out a call and ignores its late answer', async () => {
     await connect();

@@ -92,7 +92,8 @@ describe('capture', () => {
     // The page's own mark stays as the page wrote it: without the nonce, the app reads it as unmeasured.
     expect(s.get('late')!.hidden).toBe('');
     expect(Object.keys(snap.values)).toHaveLength(MAX_CONTROLS);
-  });
+    // 5,000 controls in happy-dom take seconds on a loaded machine.
+  }, 60_000);
 
   it('reads live values and checkedness, never a password', () => {
     document.body.innerHTML =
@@ -159,5 +160,5 @@ describe('capture', () => {
     expect(err).toBeInstanceOf(CaptureError);
     expect(err).toMatchObject({ code: 'TOO_LARGE', message: expect.stringMatching(/too large.*8 MiB/) });
     expect(stampedAttributesLeft()).toBe(0);
-  });
+  }, 60_000);
 });
