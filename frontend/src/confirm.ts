@@ -271,6 +271,14 @@ export class ConfirmDialog {
       const shown = !r.sensitive || this.revealed.has(r.id);
       value.textContent = shown ? r.value : mask;
       value.classList.toggle("masked", !shown);
+      // Read out as what it is, not as eight bullets.
+      if (shown) {
+        value.removeAttribute("role");
+        value.removeAttribute("aria-label");
+      } else {
+        value.setAttribute("role", "img");
+        value.setAttribute("aria-label", "hidden value");
+      }
       value.classList.toggle("empty", shown && r.value === "");
       if (shown && r.value === "") value.textContent = "(empty)";
       if (previous) {
@@ -284,8 +292,8 @@ export class ConfirmDialog {
     const label = h("label", { for: checkId, class: "cf-line" },
       h("span", { class: "cf-label" + (r.label.trim() === "" ? " none" : "") }, r.label.trim() === "" ? "Unlabelled field" : r.label),
       previous
-        ? h("span", { class: "cf-change" }, previous, h("span", { class: "cf-arrow", "aria-label": "becomes" }, "→"), value)
-        : h("span", { class: "cf-change" }, h("span", { class: "cf-arrow", "aria-label": "gets" }, "←"), value),
+        ? h("span", { class: "cf-change" }, previous, h("span", { class: "cf-arrow", "aria-hidden": "true" }, "→"), h("span", { class: "sr-only" }, "becomes"), value)
+        : h("span", { class: "cf-change" }, h("span", { class: "cf-arrow", "aria-hidden": "true" }, "←"), h("span", { class: "sr-only" }, "gets"), value),
     );
 
     const conf = confidenceText(r.confidence);
