@@ -275,6 +275,29 @@ describe('Filler', () => {
     expect(await new Filler(app, tab).fill(1)).toMatchObject({ status: 'failed', reason: 'NOT_CONNECTED' });
   });
 
+  it('resolves with a failure when something unexpected throws, and frees the tab', async () => {
+    const tab = new FakeTab();
+    tab.list = async () => {
+      throw new TypeError('boom');
+    };
+    const app = new FakeApp(tab.log, {});
+    const filler = new Filler(app, tab);
+    expect(await filler.fill(1)).toMatchObject({ status: 'failed', reason: 'INTERNAL', message: 'boom' });
+    tab.list = async () => [{ frame: 0, parent: -1 }];
+    tab.captures.set(0, () => capture('https://a.example/', ['t1']));
+    expect(await filler.fill(1)).toMatchObject({ status: 'failed', reason: 'METHOD_NOT_FOUND' });
+  });
+
+  it('is not disturbed by a progress watcher that throws (a popup closing)', async () => {
+    const tab = new FakeTab();
+    tab.captures.set(0, () => capture('https://a.example/', ['t1']));
+    const app = new FakeApp(tab.log, { 'fill.request': () => ({ fill: 'f1', fields: [] }), 'fill.report': () => ({}) });
+    const filler = new Filler(app, tab, () => {
+      throw new Error('Attempting to use a disconnected port object');
+    });
+    expect(await filler.fill(1)).toEqual({ status: 'filled', fill: 'f1', fields: [] });
+  });
+
   it('runs one fill per tab at a time', async () => {
     const tab = new FakeTab();
     tab.captures.set(0, () => capture('https://a.example/', ['t1']));

@@ -118,18 +118,24 @@ export class Filler {
     if (!Number.isInteger(tab) || tab < 0) return Promise.resolve(failed('INVALID_TAB', `no tab ${String(tab)}`));
     const running = this.inflight.get(tab);
     if (running) return running;
-    const p = this.run(tab).then((report) => {
-      this.inflight.delete(tab);
-      this.progress({ tab, phase: 'done', report });
-      return report;
-    });
+    const p = this.run(tab)
+      .catch((e: unknown) => failed(Codes.Internal, e instanceof Error ? e.message : String(e)))
+      .then((report) => {
+        this.inflight.delete(tab);
+        this.progress({ tab, phase: 'done', report });
+        return report;
+      });
     this.inflight.set(tab, p);
     return p;
   }
 
   private progress(p: FillProgress): void {
     this.lastProgress = p;
-    this.onProgress(p);
+    try {
+      this.onProgress(p);
+    } catch {
+      // Whoever watches (a popup that just closed) does not change the fill.
+    }
   }
 
   private async run(tab: number): Promise<FillReport> {

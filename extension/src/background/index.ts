@@ -31,7 +31,14 @@ const client = new NativeClient({
 
 const popups = new Set<chrome.runtime.Port>();
 function push(u: PopupUpdate): void {
-  for (const p of popups) p.postMessage(u);
+  for (const p of popups) {
+    try {
+      p.postMessage(u);
+    } catch {
+      // A popup closing right now: its onDisconnect removes it.
+      popups.delete(p);
+    }
+  }
 }
 
 // Firefox's tabs.sendMessage takes no documentId.
