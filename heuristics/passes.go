@@ -34,6 +34,7 @@ var passes = []pass{
 	{"card-expiry", cardExpiry},
 	{"card-fields", cardFields},
 	{"passwords", passwords},
+	{"signup-email", signupEmail},
 	{"locale-picker", localePickers},
 }
 
@@ -901,6 +902,36 @@ func passwords(g *group) {
 		named := slices.ContainsFunc(g.r(k).Evidence, func(e Evidence) bool { return e.Rule == "old-password" })
 		if g.tok(k) == "current-password" && !named {
 			g.set(k, "new-password", 0.9)
+		}
+	}
+}
+
+// signupEmail reads a login box whose label also takes an e-mail ("Mobile
+// number or email") as the e-mail on a form that signs a person up, one
+// that asks for their name: that box is the account's e-mail, which the
+// profile holds. On a login form, or when only an identifier says it
+// ("username_or_email"), it stays a username.
+func signupEmail(g *group) {
+	signup := false
+	for k := range g.seq {
+		switch g.tok(k) {
+		case "name", "given-name", "family-name":
+			signup = true
+		}
+	}
+	if !signup {
+		return
+	}
+	for k := range g.seq {
+		r := g.r(k)
+		if r.Token != "username" || len(r.Evidence) == 0 {
+			continue
+		}
+		switch e := r.Evidence[0]; e.Signal {
+		case "label", "aria-label", "aria-labelledby", "placeholder":
+			if table().find(ruleByID("email"), e.Text) >= 0 {
+				g.set(k, "email", r.Confidence)
+			}
 		}
 	}
 }
