@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -389,11 +390,12 @@ func cliProfileDelete(ctx context.Context, a *App, s *session, params json.RawMe
 }
 
 // ShowParams are the params of profile.show. Revealing values takes the
-// vault passphrase: a cli session is any program of the person's, and the
-// passphrase is what proves the person is behind it.
+// person's say-so: a cli session is any program of the person's, so either
+// the vault passphrase proves the person is behind it, or, without one, the
+// person approves the reveal in the app's window.
 type ShowParams struct {
 	Profile    string `json:"profile"`
-	Passphrase string `json:"passphrase"`
+	Passphrase string `json:"passphrase,omitempty"`
 }
 
 func cliProfileShow(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
@@ -401,7 +403,7 @@ func cliProfileShow(ctx context.Context, a *App, s *session, params json.RawMess
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.show: %v", err)
 	}
-	v, nerr := a.reveal("profile.show", p.Passphrase)
+	v, _, nerr := a.reveal(ctx, s, "profile.show", p.Passphrase, []string{p.Profile})
 	if nerr != nil {
 		return nil, nerr
 	}
@@ -413,10 +415,10 @@ func cliProfileShow(ctx context.Context, a *App, s *session, params json.RawMess
 }
 
 // ExportParams are the params of profile.export: the profiles to export
-// (none: all), and the vault passphrase, as for profile.show.
+// (none: all), and the vault passphrase or none, as for profile.show.
 type ExportParams struct {
 	Profiles   []string `json:"profiles,omitempty"`
-	Passphrase string   `json:"passphrase"`
+	Passphrase string   `json:"passphrase,omitempty"`
 }
 
 // ExportResult is the result of profile.export: the profiles, values
@@ -430,34 +432,128 @@ func cliProfileExport(ctx context.Context, a *App, s *session, params json.RawMe
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.export: %v", err)
 	}
-	v, nerr := a.reveal("profile.export", p.Passphrase)
+	v, ids, nerr := a.reveal(ctx, s, "profile.export", p.Passphrase, p.Profiles)
 	if nerr != nil {
 		return nil, nerr
 	}
-	ps, err := v.ExportProfiles(p.Profiles...)
+	ps, err := v.ExportProfiles(ids...)
 	if err != nil {
 		return nil, cliError("profile.export", err)
 	}
 	return ExportResult{Profiles: ps}, nil
 }
 
-// reveal checks pass, the vault passphrase, before method hands values to
-// the caller. The check is an unlock, so a locked vault is unlocked from
-// then on, as with vault.unlock. Without a passphrase the answer is
-// FORBIDDEN: there is no approval in the window for this yet, and a
-// headless app has no window to ask in.
-func (a *App) reveal(method, pass string) (cliVault, *nativemsg.Error) {
-	if pass == "" {
-		return nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE)", method)
+// reveal gets the person's say-so before method hands the values of
+// profiles ids (none: every profile) to the caller, and returns the vault
+// to read them from and the profiles it may reveal. With pass, the vault
+// passphrase, the check is an unlock, so a locked vault is unlocked from
+// then on, as with vault.unlock, and ids stay as given. Without it the
+// person decides in the app's window (askReveal), and only the profiles
+// approved may be revealed; an app without a window refuses with
+// FORBIDDEN.
+func (a *App) reveal(ctx context.Context, s *session, method, pass string, ids []string) (cliVault, []string, *nativemsg.Error) {
+	if pass == "" && a.confirms.presenter() == nil {
+		return nil, nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE); this app has no window to approve it in", method)
 	}
 	v, err := a.cliVault()
 	if err != nil {
-		return nil, cliError(method, err)
+		return nil, nil, cliError(method, err)
+	}
+	if pass == "" {
+		ids, e := a.askReveal(ctx, s, v, method, ids)
+		return v, ids, e
 	}
 	if _, err := newUI(a).Unlock(pass); err != nil {
+		return nil, nil, cliError(method, err)
+	}
+	return v, ids, nil
+}
+
+// revealer is what a reveal confirmation needs of the vault: the
+// profiles' labels and entry counts, without decrypting a value.
+type revealer interface {
+	ProfileSummaries() ([]vault.ProfileSummary, error)
+}
+
+// askReveal shows the person a reveal confirmation, one row per profile of
+// ids (every profile when ids is empty) with its label and entry count,
+// and waits. Approved, it returns the profiles whose rows the person left
+// checked; a decline, or an approval of none, is DECLINED. Either way the
+// audit log records it.
+func (a *App) askReveal(ctx context.Context, s *session, v cliVault, method string, ids []string) ([]string, *nativemsg.Error) {
+	rv, ok := v.(revealer)
+	if !ok {
+		return nil, cliError(method, ErrNoVault)
+	}
+	all, err := rv.ProfileSummaries()
+	if err != nil {
 		return nil, cliError(method, err)
 	}
-	return v, nil
+	byID := map[string]vault.ProfileSummary{}
+	for _, p := range all {
+		byID[p.ID] = p
+	}
+	if len(ids) == 0 {
+		for _, p := range all {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: the vault has no profile", method)
+	}
+	c := Confirmation{
+		Kind: ConfirmReveal, Site: revealSite, Client: clientInfo(s),
+		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
+	}
+	rows := map[string]string{} // row id → profile id
+	for i, id := range ids {
+		p, ok := byID[id]
+		if !ok {
+			return nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: no profile %q", method, id)
+		}
+		r := Row{
+			ID: "r" + strconv.Itoa(i+1), Label: p.Label, Value: entriesText(p.Entries),
+			ConceptLabel: "every value of this profile", Evidence: []string{"profile " + p.ID},
+			Section: SectionFill, Checked: true,
+		}
+		rows[r.ID] = id
+		c.Rows = append(c.Rows, r)
+	}
+	d, _ := a.ask(ctx, c, nil)
+	var approved []string
+	if d.Approve {
+		for _, r := range d.Rows {
+			approved = append(approved, rows[r])
+		}
+		if len(approved) == 0 {
+			d.Approve, d.Reason = false, DeclineDenied
+		}
+	}
+	if fv, e := a.fillVault(); e == nil {
+		ev, name := vault.EventRelease, clientInfo(s).Name
+		logged := approved
+		if !d.Approve {
+			ev, logged = vault.EventDecline, ids
+		}
+		for _, id := range logged {
+			a.audit(fv, vault.Release{Event: ev, Site: revealSite, ProfileID: id, Client: name, Reason: d.Reason})
+		}
+	}
+	if !d.Approve {
+		return nil, declined(method, d)
+	}
+	return approved, nil
+}
+
+// revealSite is where a reveal sends values, as the dialog and the audit
+// log name it: the person's own command line.
+const revealSite = "this computer"
+
+func entriesText(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }
 
 // cliErrors maps the conditions a person can act on to protocol codes,

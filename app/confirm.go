@@ -9,18 +9,20 @@ import (
 )
 
 // The confirmation queue. Every release of profile values (a fill, the
-// continuation of a fill, a learn) waits here for the person's decision in
-// the app's own window. The broker puts a Confirmation in the queue and
-// blocks; whatever presents it (the Wails dialog, or under the testhooks
-// build tag the scripted decision of TESSERA_TEST_DECISION) answers with
-// Decide. Nothing else can answer: a decision names the Confirmation by an
-// id the app chose, and a timeout or a cancelled request is a decline.
+// continuation of a fill, a learn, a reveal to the command line) waits here
+// for the person's decision in the app's own window. The broker puts a
+// Confirmation in the queue and blocks; whatever presents it (the Wails
+// dialog, or under the testhooks build tag the scripted decision of
+// TESSERA_TEST_DECISION) answers with Decide. Nothing else can answer: a
+// decision names the Confirmation by an id the app chose, and a timeout or a
+// cancelled request is a decline.
 
 // Confirmation kinds.
 const (
 	ConfirmFill     = "fill"     // values to fill into a page
 	ConfirmContinue = "continue" // more fields the page showed during a fill
 	ConfirmLearn    = "learn"    // values a page submitted, to save
+	ConfirmReveal   = "reveal"   // profiles the command line asks to show or export
 )
 
 // Row sections: what the dialog offers by default, and what it shows apart,

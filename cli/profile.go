@@ -25,7 +25,7 @@ const schemaOrg = "https://schema.org/"
 
 // runProfile is `tessera profile list|show|set|unset|delete|import|export`.
 // Values are printed only by show and export, and only with the vault
-// passphrase. While the app runs every subcommand acts through it;
+// passphrase or the person's approval in the running app's window. While the app runs every subcommand acts through it;
 // otherwise each unlocks the vault for itself (see runVault).
 func runProfile(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
@@ -66,7 +66,8 @@ unlocks the vault. All but export take --json. KEY is a concept IRI, a schema.or
 (email), or with --field a form field path. set reads the value from stdin or
 --value-file, never from the command line, where other users and shell history
 see it. show and export reveal values, so they need --passphrase-file even
-when the keyring unlocks. While the Tessera app runs they act through it.
+when the keyring unlocks, or, while the Tessera app runs with a window, your
+approval there. While the Tessera app runs every command acts through it.
 export --out creates a new file, 0600; --force replaces one.
 `)
 }
@@ -171,14 +172,36 @@ func profileList(ctx context.Context, env *Env, args []string) error {
 }
 
 // needRevealPassphrase refuses a command that reveals values (show,
-// export) without the vault passphrase. The keyring alone unlocks for any
-// program of the person's, so it does not prove the person asked; the
-// running app asks the same (and has no approval in its window for this
-// yet).
+// export) without the vault passphrase when it opens the vault itself. The
+// keyring alone unlocks for any program of the person's, so it does not
+// prove the person asked. (Through a running app, revealPass.)
 func needRevealPassphrase(c *profileCmd) error {
 	if c.passphraseFile == "" {
-		return fmt.Errorf("%w: profile %s reveals values only with the vault passphrase, not the keyring alone: give --passphrase-file FILE", ErrUsage, c.name)
+		return fmt.Errorf("%w: profile %s reveals values only with the vault passphrase, not the keyring alone: give --passphrase-file FILE (or approve it in the Tessera window while the app runs)", ErrUsage, c.name)
 	}
+	return nil
+}
+
+// revealPass returns the params proving the person asked for a reveal
+// through the running app: the vault passphrase from --passphrase-file, or
+// none, and then the person approves the reveal in the app's window (an
+// app without a window refuses). The person is told where to look.
+func revealPass(ctx context.Context, env *Env, app *appClient, c *profileCmd, params map[string]any) error {
+	if c.passphraseFile == "" {
+		var st struct {
+			Window bool `json:"window"`
+		}
+		if err := app.call(ctx, "vault.status", struct{}{}, &st); err == nil && st.Window {
+			fmt.Fprintf(env.Stderr, "profile %s: approve it in the Tessera window (or give --passphrase-file FILE)\n", c.name)
+		}
+		return nil
+	}
+	pass, err := readPassphrase(env, c.passphraseFile)
+	if err != nil {
+		return err
+	}
+	params["passphrase"] = string(pass)
+	clear(pass)
 	return nil
 }
 
@@ -187,18 +210,17 @@ func profileShow(ctx context.Context, env *Env, args []string) error {
 	if err := c.parse(args, 1, 1); err != nil {
 		return helpOK(err)
 	}
-	if err := needRevealPassphrase(c); err != nil {
-		return err
-	}
 	var p profile.UserProfile
 	err := withApp(ctx, env, func(app *appClient) error {
-		pass, err := readPassphrase(env, c.passphraseFile)
-		if err != nil {
+		params := map[string]any{"profile": c.args[0]}
+		if err := revealPass(ctx, env, app, c, params); err != nil {
 			return err
 		}
-		defer clear(pass)
-		return app.call(ctx, "profile.show", map[string]string{"profile": c.args[0], "passphrase": string(pass)}, &p)
+		return app.call(ctx, "profile.show", params, &p)
 	}, func() error {
+		if err := needRevealPassphrase(c); err != nil {
+			return err
+		}
 		v, err := c.open(env)
 		if err != nil {
 			return err
@@ -562,9 +584,6 @@ func profileExport(ctx context.Context, env *Env, args []string) error {
 	if *bundlePass == "-" && c.passphraseFile == "-" {
 		return fmt.Errorf("%w: profile export: only one passphrase can come from stdin", ErrUsage)
 	}
-	if err := needRevealPassphrase(c); err != nil {
-		return err
-	}
 	var recipients []age.Recipient
 	for _, r := range to {
 		rs, err := age.ParseRecipients(strings.NewReader(r))
@@ -591,20 +610,22 @@ func profileExport(ctx context.Context, env *Env, args []string) error {
 	}
 	var ps []profile.UserProfile
 	err := withApp(ctx, env, func(app *appClient) error {
-		pass, err := readPassphrase(env, c.passphraseFile)
-		if err != nil {
+		params := map[string]any{"profiles": c.args}
+		if err := revealPass(ctx, env, app, c, params); err != nil {
 			return err
 		}
-		defer clear(pass)
 		var res struct {
 			Profiles []profile.UserProfile `json:"profiles"`
 		}
-		if err := app.call(ctx, "profile.export", map[string]any{"profiles": c.args, "passphrase": string(pass)}, &res); err != nil {
+		if err := app.call(ctx, "profile.export", params, &res); err != nil {
 			return err
 		}
 		ps = res.Profiles
 		return nil
 	}, func() error {
+		if err := needRevealPassphrase(c); err != nil {
+			return err
+		}
 		v, err := c.open(env)
 		if err != nil {
 			return err
