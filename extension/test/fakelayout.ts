@@ -26,6 +26,7 @@ export function fakeLayout(o: {
   styles?: Map<Element, Partial<StyleLike>>;
   hit?: (el: Element) => Element | null;
   frameHidden?: string;
+  scrolls?: Map<Element, Box>;
 } = {}): Layout {
   return {
     rect: (el) => o.rects?.get(el) ?? { left: 10, top: 10, width: 100, height: 20 },
@@ -34,5 +35,6 @@ export function fakeLayout(o: {
     hit: (el) => (o.hit ? o.hit(el) : el),
     viewport: { width: 800, height: 600, scrollX: 0, scrollY: 0, docWidth: 800, docHeight: 2000 },
     frameHidden: () => o.frameHidden ?? '',
+    scroll: (el) => o.scrolls?.get(el) ?? { left: 0, top: 0, width: 100, height: 20 },
   };
 }

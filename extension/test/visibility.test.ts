@@ -139,6 +139,47 @@ describe('hiddenReason', () => {
     });
   }
 
+  describe('in a scroll container', () => {
+    // An app shell: body clips, main scrolls; the field is scrolled below main's view.
+    const shell = () => {
+      document.body.innerHTML = '<header id=head></header><main id=main><div id=wrap><input id=x></div></main>';
+      const e = { body: document.body, main: document.getElementById('main')!, head: document.getElementById('head')!, input: document.getElementById('x')! };
+      return e;
+    };
+    const base = (e: ReturnType<typeof shell>, inputTop: number, scrollHeight: number, pos = 'static') =>
+      fakeLayout({
+        styles: new Map([
+          [e.body, { overflowX: 'hidden', overflowY: 'hidden' }],
+          [e.main, { overflowX: 'auto', overflowY: 'auto', position: pos }],
+        ]),
+        rects: new Map([
+          [e.body, { left: 0, top: 0, width: 800, height: 600 }],
+          [e.main, { left: 0, top: 60, width: 800, height: 540 }],
+          [e.input, { left: 10, top: inputTop, width: 100, height: 20 }],
+        ]),
+        scrolls: new Map([[e.main, { left: 0, top: 400, width: 800, height: scrollHeight }]]),
+        // Whatever is at a point outside main's view is the header, not the field.
+        hit: (el) => el,
+      });
+    it('a field scrolled out of view is visible (reachable by scrolling), not clipped or covered', () => {
+      const e = shell();
+      // Below main's view and below the body's box.
+      expect(hiddenReason(e.input, base(e, 900, 3000))).toBe('');
+      // Above main's view, its centre over the header.
+      const l = base(e, 20, 3000);
+      expect(hiddenReason(e.input, { ...l, hit: () => e.head })).toBe('');
+    });
+    it('past the end of its scroll container is offscreen', () => {
+      const e = shell();
+      // 60 + scrollHeight 1000 - scrollTop 400 = 660: a field at 700 starts past the end.
+      expect(hiddenReason(e.input, base(e, 700 + 400, 1000))).toBe('offscreen');
+    });
+    it('a field in a fixed modal’s scrolling body, below the viewport, is visible', () => {
+      const e = shell();
+      expect(hiddenReason(e.input, base(e, 900, 3000, 'fixed'))).toBe('');
+    });
+  });
+
   it('multiplies opacity across a shadow host', () => {
     document.body.innerHTML = '<div id=host></div>';
     const host = document.getElementById('host')!;

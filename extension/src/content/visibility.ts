@@ -37,6 +37,8 @@ export interface Layout {
   style(el: Element): StyleLike;
   /** hit returns the topmost element at viewport point (x, y) in el's own tree (document or shadow root), or null. */
   hit(el: Element, x: number, y: number): Element | null;
+  /** scroll returns a scroll container's scroll offset and scrollable size. */
+  scroll(el: Element): Box;
   /** viewport is the window's size and scroll offset, and the document's scrollable size. */
   viewport: { width: number; height: number; scrollX: number; scrollY: number; docWidth: number; docHeight: number };
   /**
@@ -59,6 +61,7 @@ export function liveLayout(win: Window): Layout {
       const root = el.getRootNode() as Document | ShadowRoot;
       return 'elementFromPoint' in root ? root.elementFromPoint(x, y) : null;
     },
+    scroll: (el) => ({ left: el.scrollLeft, top: el.scrollTop, width: el.scrollWidth, height: el.scrollHeight }),
     get viewport() {
       const de = win.document.documentElement;
       return {
@@ -110,11 +113,12 @@ const MIN_SIDE = 4;
  *   visibility-hidden  visibility hidden or collapse
  *   transparent        its opacity times its ancestors' (across shadow hosts) under 0.05
  *   zero-size          under 4 px wide or high, or clipped to (almost) nothing by clip / clip-path
- *   offscreen          outside the document where no scrolling reaches it (or
- *                      outside the viewport when fixed), or
- *                      entirely outside an overflow:hidden/clip ancestor
+ *   offscreen          where no scrolling reaches it (outside its nearest scroll
+ *                      container's scrollable area, outside the viewport when
+ *                      fixed, else outside the document), or entirely outside
+ *                      an overflow:hidden/clip ancestor below those
  *   covered            another element is on top at its centre (checked when
- *                      the centre is in the viewport; nothing is scrolled)
+ *                      the centre is in view; nothing is scrolled)
  */
 export function hiddenReason(el: Element, layout: Layout): string {
   if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') return 'type-hidden';
@@ -126,37 +130,66 @@ export function hiddenReason(el: Element, layout: Layout): string {
   const r = layout.rect(el);
   let opacity = 1;
   let zeroClip = false;
-  // clipped is el's box cut down by the overflow-clipping ancestors that
-  // apply to it; a fixed-position element escapes its ancestors' clipping.
+  // clipped is el's box cut down by the overflow:hidden/clip ancestors up to
+  // its nearest scroll container or fixed-position ancestor: above those,
+  // clipping applies to the container, not to where scrolling brings el.
   let clipped: Box | null = r;
-  let escapes = false;
+  let scroller: Element | null = null;
+  let fixed = false;
   for (let n: Element | null = el; n !== null; n = parentElement(n)) {
     const s = n === el ? st : layout.style(n);
     opacity *= (Number.parseFloat(s.opacity) || 0) * filterOpacity(s.filter);
     if (opacity < MIN_OPACITY) return 'transparent';
     if (hasClip(s) && clipsToNothing(s, n === el ? r : layout.rect(n))) zeroClip = true;
-    if (n !== el && !escapes && clipped !== null) {
-      const x = clipsOverflow(s.overflowX);
-      const y = clipsOverflow(s.overflowY);
-      if (x || y) clipped = intersect(clipped, layout.rect(n), x, y);
+    if (n === el || scroller !== null || fixed) {
+      fixed ||= s.position === 'fixed';
+      continue;
     }
-    if (s.position === 'fixed') escapes = true;
+    if (scrolls(s.overflowX) || scrolls(s.overflowY)) {
+      scroller = n;
+      continue;
+    }
+    const x = clipsOverflow(s.overflowX);
+    const y = clipsOverflow(s.overflowY);
+    if ((x || y) && clipped !== null) clipped = intersect(clipped, layout.rect(n), x, y);
+    fixed = s.position === 'fixed';
   }
   if (r.width < MIN_SIDE || r.height < MIN_SIDE || zeroClip) return 'zero-size';
-  const vp = layout.viewport;
-  // Left of or above the document's origin, or past its far edges: no scrolling reaches it.
-  // A fixed-position box does not scroll: outside the viewport, no scrolling brings it in.
-  if (escapes && (r.left >= vp.width || r.top >= vp.height || r.left + r.width <= 0 || r.top + r.height <= 0)) return 'offscreen';
-  if (r.left + r.width + vp.scrollX <= 0 || r.top + r.height + vp.scrollY <= 0) return 'offscreen';
-  if (r.left + vp.scrollX >= vp.docWidth || r.top + vp.scrollY >= vp.docHeight) return 'offscreen';
   if (clipped === null) return 'offscreen';
+  const vp = layout.viewport;
+  // Where no scrolling reaches: judged in el's nearest scroll container, else
+  // in the viewport for a fixed box (it does not scroll), else in the document.
+  let view: Box = { left: 0, top: 0, width: vp.width, height: vp.height };
+  if (scroller !== null) {
+    const c = layout.rect(scroller);
+    const sc = layout.scroll(scroller);
+    if (outside(r.left - c.left + sc.left, r.top - c.top + sc.top, r, sc.width, sc.height)) return 'offscreen';
+    view = c;
+  } else if (fixed) {
+    if (outside(r.left, r.top, r, vp.width, vp.height)) return 'offscreen';
+  } else if (outside(r.left + vp.scrollX, r.top + vp.scrollY, r, vp.docWidth, vp.docHeight)) {
+    return 'offscreen';
+  }
+  // Covered is measured where the person sees el now: its centre inside the
+  // viewport and inside its scroll container's box (else it is scrolled out
+  // of view, not covered).
   const cx = r.left + r.width / 2;
   const cy = r.top + r.height / 2;
-  if (cx >= 0 && cy >= 0 && cx < vp.width && cy < vp.height) {
+  const inView = (b: Box): boolean => cx >= b.left && cy >= b.top && cx < b.left + b.width && cy < b.top + b.height;
+  if (inView({ left: 0, top: 0, width: vp.width, height: vp.height }) && inView(view)) {
     const top = layout.hit(el, cx, cy);
     if (top !== null && !coversSelf(el, top, st.pointerEvents === 'none')) return 'covered';
   }
   return '';
+}
+
+// outside reports whether a box of r's size at (left, top) lies entirely outside 0..width × 0..height.
+function outside(left: number, top: number, r: Box, width: number, height: number): boolean {
+  return left + r.width <= 0 || top + r.height <= 0 || left >= width || top >= height;
+}
+
+function scrolls(v: string): boolean {
+  return v === 'auto' || v === 'scroll';
 }
 
 // filterOpacity returns the product of the opacity() functions in a computed filter ("opacity(0)", "opacity(50%)").
