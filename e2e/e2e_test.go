@@ -160,6 +160,17 @@ type status struct {
 
 func waitState(t *testing.T, sw context.Context, state string) status {
 	t.Helper()
+	// The worker's target shows up before its script has run to the end.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		ok, err := Eval[bool](sw, `globalThis.tesseraTest !== undefined`)
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("service worker never installed its test hooks (%v)", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	s, err := Eval[status](sw, fmt.Sprintf(`tesseraTest.waitFor(%q, 20000)`, state))
 	if err != nil {
 		t.Fatalf("service worker never reached %q: %v", state, err)
