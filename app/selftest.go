@@ -370,8 +370,8 @@ const selfTestScript = `(async () => {
     await window.go.app.SelfTest.ConnectBrowser();
     // The stand-in is not Tessera's host started by a browser, so the app
     // does not believe the extension origin it names.
-    check("a connecting browser appears live with its name, its claimed origin not shown as its own",
-      await until(() => [...document.querySelectorAll("#clients .client")].some((li) => li.textContent.includes(exp.client.name) && !li.textContent.includes(exp.client.origin) && li.querySelector("time").textContent.startsWith("since"))),
+    check("a connecting browser appears live with its name, not verified, its claimed origin not shown as its own",
+      await until(() => [...document.querySelectorAll("#clients .client")].some((li) => li.textContent.includes(exp.client.name) && /not verified/.test(li.textContent) && li.querySelector(".cf-badge.warn").title !== "" && !li.textContent.includes(exp.client.origin) && li.querySelector("time").textContent.startsWith("since"))),
       text("#clients"));
     check("the empty-list note is gone", !shown($("#clients-empty")), text("#clients-empty"));
 

@@ -73,6 +73,13 @@ function clientItem(c: Client, now: number): HTMLLIElement {
   li.dataset.clientId = c.id;
   const name = document.createElement("strong");
   name.textContent = c.name || (c.kind === "agent" ? "Agent" : "Browser");
+  // Rule 4: what a peer says about itself is a claim until the app
+  // verified it, and the window says which is which.
+  const badge = document.createElement("span");
+  badge.className = c.verified ? "cf-badge ok" : "cf-badge warn";
+  badge.textContent = c.verified ? "verified" : "not verified";
+  if (!c.verified && c.why) badge.title = c.why;
+  name.append(" ", badge);
   const origin = document.createElement("span");
   origin.className = "mono muted";
   origin.textContent = c.origin || "origin not reported";

@@ -13,6 +13,12 @@ export interface Client {
   origin: string;
   /** RFC 3339 time the client said hello. */
   connected: string;
+  /** Whether the app verified the peer process (Tessera's own host started by a trusted browser). */
+  verified: boolean;
+  /** The verified browser family, if any. */
+  browser?: string;
+  /** Why the peer is not verified. */
+  why?: string;
 }
 
 /** Vault states as app.Status reports them. */
