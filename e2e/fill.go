@@ -51,8 +51,8 @@ func BuildTessera(ctx context.Context, root, out, tags string) error {
 	return nil
 }
 
-// BuildPages bundles the framework-driven test pages (e2e/pages: React from
-// npm, esbuild) into dir. It needs `npm install` to have run in e2e/pages.
+// BuildPages bundles the framework-driven test pages (e2e/pages: React and
+// Vue from npm, esbuild) into dir. It needs `npm install` to have run in e2e/pages.
 func BuildPages(ctx context.Context, root, dir string) error {
 	pages := filepath.Join(root, "e2e", "pages")
 	if _, err := os.Stat(filepath.Join(pages, "node_modules")); err != nil {

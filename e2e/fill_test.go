@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,13 +27,14 @@ var fillArt struct {
 	// tessera is built with -tags testhooks: its dialogs are answered by
 	// TESSERA_TEST_DECISION.
 	tessera string
-	// bundles holds the built React page; pages the static test pages.
+	// bundles holds the built framework pages (React, Vue); pages the
+	// static test pages.
 	bundles, pages string
 	profile        string
 	passphrase     string
 }
 
-// buildFill builds the testhooks app and the React test page into dir.
+// buildFill builds the testhooks app and the framework test pages into dir.
 func buildFill(ctx context.Context, root, dir string) error {
 	fillArt.tessera = filepath.Join(dir, "tessera-testhooks")
 	if err := BuildTessera(ctx, root, fillArt.tessera, "testhooks"); err != nil {
@@ -323,7 +325,11 @@ func TestFillPages(t *testing.T) {
 		{name: "react", path: "/react.html", want: map[string]string{
 			"fullName": name, "email": email, "phone": tel, "street": street, "city": city,
 			"postcode": postcode, "country": country, "birthDate": birth,
-		}, check: checkReactState},
+		}, check: checkState("__reactState")},
+		{name: "vue", path: "/vue.html", want: map[string]string{
+			"givenName": given, "familyName": family, "email": email, "phone": tel, "city": city,
+			"postcode": postcode, "country": country, "newsletter": "",
+		}, check: checkState("__vueState")},
 		{name: "same-origin iframe", path: "/iframe.html", want: map[string]string{
 			"booking/name": name, "booking/email": email, "booking/phone": tel, "booking/street": street,
 			"booking/city": city, "booking/state": region, "booking/zip": postcode,
@@ -426,27 +432,48 @@ func TestFillPages(t *testing.T) {
 	}
 }
 
-// checkReactState checks that React's own state holds what the DOM shows.
-func checkReactState(t *testing.T, tab context.Context, st PageState, _ []AppEvent) {
-	t.Helper()
-	state, err := Eval[map[string]string](tab, `window.__reactState`)
-	if err != nil {
-		t.Fatalf("read React state: %v", err)
-	}
-	pre, err := Eval[string](tab, `document.getElementById('state').textContent`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rendered map[string]string
-	if err := json.Unmarshal([]byte(pre), &rendered); err != nil {
-		t.Fatalf("rendered state %q: %v", pre, err)
-	}
-	for k, v := range st.Values {
-		if state[k] != v {
-			t.Errorf("React state %s = %q, DOM shows %q", k, state[k], v)
+// checkState returns a check that the framework's own state (window[global],
+// also rendered into <pre id="state">) holds what the DOM shows: a fill
+// that sets the DOM behind the framework's back leaves it empty.
+func checkState(global string) func(*testing.T, context.Context, PageState, []AppEvent) {
+	return func(t *testing.T, tab context.Context, st PageState, _ []AppEvent) {
+		t.Helper()
+		state, err := Eval[map[string]any](tab, `window.`+global)
+		if err != nil {
+			t.Fatalf("read %s: %v", global, err)
 		}
-		if rendered[k] != v {
-			t.Errorf("React rendered %s = %q, DOM shows %q", k, rendered[k], v)
+		pre, err := Eval[string](tab, `document.getElementById('state').textContent`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rendered map[string]any
+		if err := json.Unmarshal([]byte(pre), &rendered); err != nil {
+			t.Fatalf("rendered state %q: %v", pre, err)
+		}
+		// asDOM is a state value as the DOM shows it: a box's value
+		// when checked, "" when not.
+		asDOM := func(v any) string {
+			switch v := v.(type) {
+			case bool:
+				if v {
+					return "on"
+				}
+				return ""
+			case string:
+				return v
+			}
+			return fmt.Sprint(v)
+		}
+		if len(state) == 0 {
+			t.Fatalf("%s is empty", global)
+		}
+		for k, v := range state {
+			if got := asDOM(v); got != st.Values[k] {
+				t.Errorf("%s.%s = %q, DOM shows %q", global, k, got, st.Values[k])
+			}
+			if got := asDOM(rendered[k]); got != st.Values[k] {
+				t.Errorf("rendered state %s = %q, DOM shows %q", k, got, st.Values[k])
+			}
 		}
 	}
 }
