@@ -1,0 +1,643 @@
+package app
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nyaruka/phonenumbers"
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/matcher"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// The Profiles section's editor: a profile's values grouped by concept
+// with human labels, edited, added, deleted and reordered from the window.
+// Values reach the page here, and only here: this is the app's own window,
+// where the person looks at their own data. They never appear in an error
+// (errors reach the page and the log) and are never logged.
+
+// editVault is what the profile editor and the Activity section need of
+// the vault: a *vault.Vault in the desktop app.
+type editVault interface {
+	Releases() ([]vault.Release, error)
+	ProfileSummaries() ([]vault.ProfileSummary, error)
+	Profile(id string) (profile.UserProfile, error)
+	CreateProfile(id, label string) (profile.UserProfile, error)
+	RenameProfile(id, label string) error
+	DeleteProfile(id string) error
+	SetEntry(profileID string, key vault.Key, e profile.Entry) error
+	DeleteEntry(profileID string, key vault.Key) error
+	Candidates(profileID string, key vault.Key) ([]profile.Entry, error)
+	PromoteCandidate(profileID string, key vault.Key, i int) error
+	Learn(profileID string, obs []vault.Observation) ([]vault.LearnResult, error)
+	Import(ps []profile.UserProfile) (vault.ImportResult, error)
+}
+
+// ErrBadValue is returned (wrapped) for a value that does not fit its
+// concept: a phone number that is none, a date that is not a date, ...
+// Its messages never repeat the value.
+var ErrBadValue = errors.New("invalid value")
+
+// Value kinds: how the editor asks for and checks a concept's value.
+const (
+	KindText      = "text"
+	KindMultiline = "multiline" // street address lines
+	KindDate      = "date"      // ISO 8601 date
+	KindTel       = "tel"       // stored E.164
+	KindEmail     = "email"
+	KindURL       = "url"
+	KindCountry   = "country" // ISO 3166-1 alpha-2
+)
+
+// ConceptInfo is one concept the editor knows: its IRI, human label,
+// group and kind of value.
+type ConceptInfo struct {
+	IRI   string `json:"iri"`
+	Label string `json:"label"`
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
+}
+
+// ConceptGroups are the editor's groups, in the order shown.
+var ConceptGroups = []struct{ ID, Label string }{
+	{"name", "Name"}, {"contact", "Contact"}, {"address", "Address"}, {"dates", "Dates"},
+	{"organisation", "Organisation"}, {"documents", "Documents"}, {"other", "Other"},
+}
+
+// conceptCatalog is every concept a person can add a value for, in the
+// order the editor shows them. Credentials and payment cards are absent:
+// profile data is never filled into them (rule 2).
+var conceptCatalog = []ConceptInfo{
+	{heuristics.ConceptName, "Full name", "name", KindText},
+	{heuristics.ConceptHonorificPrefix, "Title", "name", KindText},
+	{heuristics.ConceptGivenName, "First name", "name", KindText},
+	{heuristics.ConceptAdditionalName, "Middle name", "name", KindText},
+	{heuristics.ConceptFamilyName, "Last name", "name", KindText},
+	{heuristics.ConceptHonorificSuffix, "Suffix", "name", KindText},
+	{heuristics.ConceptAlternateName, "Nickname", "name", KindText},
+	{heuristics.ConceptEmail, "Email", "contact", KindEmail},
+	{heuristics.ConceptTelephone, "Phone", "contact", KindTel},
+	{heuristics.ConceptFax, "Fax", "contact", KindTel},
+	{heuristics.ConceptURL, "Website", "contact", KindURL},
+	{heuristics.ConceptIMPP, "Messaging address", "contact", KindText},
+	{heuristics.ConceptStreetAddress, "Street address", "address", KindMultiline},
+	{heuristics.ConceptAddressLevel4, "Neighbourhood", "address", KindText},
+	{heuristics.ConceptDependentLocal, "District", "address", KindText},
+	{heuristics.ConceptAddressLocality, "City / town", "address", KindText},
+	{heuristics.ConceptAddressRegion, "State / region", "address", KindText},
+	{heuristics.ConceptPostalCode, "Postcode", "address", KindText},
+	{heuristics.ConceptPostOfficeBox, "PO box", "address", KindText},
+	{heuristics.ConceptAddressCountry, "Country", "address", KindCountry},
+	{heuristics.ConceptBirthDate, "Birth date", "dates", KindDate},
+	{heuristics.ConceptOrganization, "Organisation", "organisation", KindText},
+	{heuristics.ConceptJobTitle, "Job title", "organisation", KindText},
+	{"https://schema.org/taxID", "Tax number", "documents", KindText},
+	{"https://schema.org/vatID", "VAT number", "documents", KindText},
+	{heuristics.ConceptGender, "Gender", "other", KindText},
+	{heuristics.ConceptLanguage, "Language", "other", KindText},
+	{heuristics.ConceptImage, "Photo (web address)", "other", KindURL},
+}
+
+// catalogIndex finds a concept of the catalog by its canonical IRI.
+var catalogIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range conceptCatalog {
+		m[c.IRI] = i
+	}
+	return m
+}()
+
+// conceptInfo returns what the editor knows of a concept IRI, in any
+// spelling; an unknown concept is text in the "other" group, labelled by
+// its last path segment.
+func conceptInfo(iri string) ConceptInfo {
+	canon := matcher.CanonicalConcept(iri)
+	if i, ok := catalogIndex[canon]; ok {
+		c := conceptCatalog[i]
+		c.IRI = iri
+		return c
+	}
+	// A part of a known concept ("…/streetAddress/line2").
+	if i := strings.LastIndexByte(canon, '/'); i > 0 {
+		if p, ok := catalogIndex[canon[:i]]; ok {
+			c := conceptCatalog[p]
+			return ConceptInfo{IRI: iri, Label: c.Label + " (" + words(canon[i+1:]) + ")", Group: c.Group, Kind: KindText}
+		}
+	}
+	return ConceptInfo{IRI: iri, Label: capital(words(lastSegment(canon))), Group: "other", Kind: KindText}
+}
+
+// conceptLabelsOf returns the human labels of concepts, each once.
+func conceptLabelsOf(concepts []string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, c := range concepts {
+		l := conceptInfo(c).Label
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func lastSegment(s string) string {
+	if i := strings.LastIndexAny(s, "/#:"); i >= 0 && i < len(s)-1 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// words turns "postalCode" or "address-level2" into "postal code",
+// "address level2".
+func words(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '-' || r == '_':
+			b.WriteByte(' ')
+		case r >= 'A' && r <= 'Z' && i > 0:
+			b.WriteByte(' ')
+			b.WriteRune(r + ('a' - 'A'))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ValueView is one stored value as the editor shows it.
+type ValueView struct {
+	// Value is the stored value: a string, or for a structured value its
+	// JSON (then Structured is set and the editor shows it read-only).
+	Value      string `json:"value"`
+	Structured bool   `json:"structured,omitempty"`
+	// Display is the value as its country writes it, where that differs
+	// (a phone number in national or international format).
+	Display string `json:"display,omitempty"`
+	// Source says where the value came from, in words ("typed in
+	// Tessera", "learnt from shop.example", "imported"), SourceType is
+	// profile.Source.Type and Added its RFC 3339 time.
+	Source     string `json:"source"`
+	SourceType string `json:"sourceType"`
+	Added      string `json:"added,omitempty"`
+	LastUsed   string `json:"lastUsed,omitempty"`
+}
+
+// ConceptValues is a concept of a profile and its values, the preferred
+// one first.
+type ConceptValues struct {
+	ConceptInfo
+	Values []ValueView `json:"values"`
+}
+
+// GroupView is one group of the editor with the concepts that have values.
+type GroupView struct {
+	ID       string          `json:"id"`
+	Label    string          `json:"label"`
+	Concepts []ConceptValues `json:"concepts"`
+}
+
+// FieldValue is a value kept under a form field path (no concept known).
+type FieldValue struct {
+	Path  string    `json:"path"`
+	Value ValueView `json:"value"`
+}
+
+// ProfileView is one profile as the editor shows it.
+type ProfileView struct {
+	ProfileSummary
+	Created string       `json:"created"`
+	Groups  []GroupView  `json:"groups"`
+	Fields  []FieldValue `json:"fields"`
+}
+
+// Catalog is what the editor offers: its groups in order and the concepts
+// a value can be added for.
+type Catalog struct {
+	Groups   []GroupView   `json:"groups"` // without concepts
+	Concepts []ConceptInfo `json:"concepts"`
+}
+
+// ConceptCatalog returns the editor's groups and the concepts a value can
+// be added for, in the editor's order.
+func (u *UI) ConceptCatalog() (Catalog, error) {
+	c := Catalog{Concepts: append([]ConceptInfo(nil), conceptCatalog...)}
+	for _, g := range ConceptGroups {
+		c.Groups = append(c.Groups, GroupView{ID: g.ID, Label: g.Label, Concepts: []ConceptValues{}})
+	}
+	return c, nil
+}
+
+// ProfileDetail returns profile id with all its values, for the editor.
+func (u *UI) ProfileDetail(id string) (ProfileView, error) {
+	v, err := u.editVault()
+	if err != nil {
+		return ProfileView{}, err
+	}
+	return profileView(v, id)
+}
+
+// RenameProfile gives profile id a new label.
+func (u *UI) RenameProfile(id, label string) (ProfileSummary, error) {
+	v, err := u.editVault()
+	if err != nil {
+		return ProfileSummary{}, err
+	}
+	label = strings.TrimSpace(label)
+	if label == "" {
+		return ProfileSummary{}, errors.New("rename profile: give the profile a name")
+	}
+	if err := v.RenameProfile(id, label); err != nil {
+		return ProfileSummary{}, plainErr("rename profile", err)
+	}
+	u.app.changed()
+	return u.summary(v, id, "rename profile")
+}
+
+// DuplicateProfile copies profile id, its values and their candidates, to
+// a new profile labelled "<label> (copy)", and returns the copy.
+func (u *UI) DuplicateProfile(id string) (ProfileSummary, error) {
+	v, err := u.editVault()
+	if err != nil {
+		return ProfileSummary{}, err
+	}
+	src, err := v.Profile(id)
+	if err != nil {
+		return ProfileSummary{}, plainErr("duplicate profile", err)
+	}
+	label := src.Label + " (copy)"
+	if utf8.RuneCountInString(label) > 200 {
+		label = src.Label
+	}
+	b := make([]byte, 8)
+	rand.Read(b)
+	cp := profile.UserProfile{ID: hex.EncodeToString(b), Label: label, Concepts: src.Concepts, Fields: src.Fields}
+	// Import creates the copy with every current value in one transaction;
+	// the candidates follow, each as the value it was.
+	if _, err := v.Import([]profile.UserProfile{cp}); err != nil {
+		return ProfileSummary{}, plainErr("duplicate profile", err)
+	}
+	var obs []vault.Observation
+	for k := range src.Concepts {
+		cs, err := v.Candidates(id, vault.ConceptKey(k))
+		if err != nil {
+			return ProfileSummary{}, plainErr("duplicate profile", err)
+		}
+		for _, c := range cs {
+			obs = append(obs, vault.Observation{Concept: k, Value: c.Value, Source: c.Source, Confidence: c.Confidence})
+		}
+	}
+	if len(obs) > 0 {
+		if _, err := v.Learn(cp.ID, obs); err != nil {
+			return ProfileSummary{}, plainErr("duplicate profile", err)
+		}
+	}
+	u.app.changed()
+	return u.summary(v, cp.ID, "duplicate profile")
+}
+
+// DeleteProfile deletes profile id and every value in it. The window asks
+// the person first.
+func (u *UI) DeleteProfile(id string) error {
+	v, err := u.editVault()
+	if err != nil {
+		return err
+	}
+	if err := v.DeleteProfile(id); err != nil {
+		return plainErr("delete profile", err)
+	}
+	u.app.changed()
+	return nil
+}
+
+// SetValue replaces the preferred value of concept in profile id with the
+// person's own value, checked and put in its canonical shape for the
+// concept's kind (ErrBadValue otherwise). The candidates stay.
+func (u *UI) SetValue(id, concept, value string) (ProfileView, error) {
+	return u.edit(id, "save value", func(v editVault, p profile.UserProfile) error {
+		e, err := manualEntry(concept, value, p)
+		if err != nil {
+			return err
+		}
+		return v.SetEntry(id, vault.ConceptKey(concept), e)
+	})
+}
+
+// AddValue adds a value for concept to profile id: the preferred value
+// when the concept has none, another value beside it otherwise.
+func (u *UI) AddValue(id, concept, value string) (ProfileView, error) {
+	return u.edit(id, "add value", func(v editVault, p profile.UserProfile) error {
+		if strings.TrimSpace(concept) == "" {
+			return errors.New("choose what the value is")
+		}
+		e, err := manualEntry(concept, value, p)
+		if err != nil {
+			return err
+		}
+		if _, ok := p.Concepts[concept]; !ok {
+			return v.SetEntry(id, vault.ConceptKey(concept), e)
+		}
+		res, err := v.Learn(id, []vault.Observation{{Concept: concept, Value: e.Value, Source: e.Source}})
+		if err == nil && len(res) == 1 && res[0].Outcome != vault.Candidate {
+			return &windowError{msg: "the profile already holds this value", err: ErrBadValue}
+		}
+		return err
+	})
+}
+
+// PromoteValue makes value i of concept (as ProfileDetail numbers them,
+// 0 the preferred) the preferred one; the former preferred value stays as
+// another value.
+func (u *UI) PromoteValue(id, concept string, i int) (ProfileView, error) {
+	return u.edit(id, "make preferred", func(v editVault, _ profile.UserProfile) error {
+		if i < 1 {
+			return fmt.Errorf("value %d: %w", i, vault.ErrNotFound)
+		}
+		return v.PromoteCandidate(id, vault.ConceptKey(concept), i-1)
+	})
+}
+
+// DeleteValue deletes value i of concept (0 the preferred). When other
+// values remain, the first of them becomes the preferred one.
+func (u *UI) DeleteValue(id, concept string, i int) (ProfileView, error) {
+	return u.edit(id, "delete value", func(v editVault, p profile.UserProfile) error {
+		key := vault.ConceptKey(concept)
+		cur, ok := p.Concepts[concept]
+		if !ok {
+			return fmt.Errorf("%s: %w", conceptInfo(concept).Label, vault.ErrNotFound)
+		}
+		cands, err := v.Candidates(id, key)
+		if err != nil {
+			return err
+		}
+		all := append([]profile.Entry{cur}, cands...)
+		if i < 0 || i >= len(all) {
+			return fmt.Errorf("value %d: %w", i, vault.ErrNotFound)
+		}
+		rest := append(all[:i:i], all[i+1:]...)
+		// The vault deletes a concept with its candidates only; the values
+		// kept are written back, the first as preferred, the others as
+		// candidates in their order (their last-used time becomes now).
+		if err := v.DeleteEntry(id, key); err != nil {
+			return err
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		if err := v.SetEntry(id, key, rest[0]); err != nil {
+			return err
+		}
+		var obs []vault.Observation
+		for _, e := range rest[1:] {
+			obs = append(obs, vault.Observation{Concept: concept, Value: e.Value, Source: e.Source, Confidence: e.Confidence})
+		}
+		if len(obs) == 0 {
+			return nil
+		}
+		_, err = v.Learn(id, obs)
+		return err
+	})
+}
+
+// DeleteField deletes the value kept under form field path in profile id.
+func (u *UI) DeleteField(id, path string) (ProfileView, error) {
+	return u.edit(id, "delete value", func(v editVault, _ profile.UserProfile) error {
+		return v.DeleteEntry(id, vault.FieldKey(path))
+	})
+}
+
+// edit runs change on profile id and returns the profile as it is now.
+func (u *UI) edit(id, op string, change func(editVault, profile.UserProfile) error) (ProfileView, error) {
+	v, err := u.editVault()
+	if err != nil {
+		return ProfileView{}, err
+	}
+	p, err := v.Profile(id)
+	if err != nil {
+		return ProfileView{}, plainErr(op, err)
+	}
+	if err := change(v, p); err != nil {
+		return ProfileView{}, plainErr(op, err)
+	}
+	u.app.changed()
+	return profileView(v, id)
+}
+
+func (u *UI) editVault() (editVault, error) {
+	v, ok := u.app.cfg.Vault.(editVault)
+	if !ok {
+		return nil, ErrNoVault
+	}
+	return v, nil
+}
+
+func (u *UI) summary(v editVault, id, op string) (ProfileSummary, error) {
+	ps, err := v.ProfileSummaries()
+	if err != nil {
+		return ProfileSummary{}, plainErr(op, err)
+	}
+	for _, p := range ps {
+		if p.ID == id {
+			return ProfileSummary{ID: p.ID, Label: p.Label, Entries: p.Entries, Updated: p.Updated}, nil
+		}
+	}
+	return ProfileSummary{}, fmt.Errorf("%s: %w", op, vault.ErrNotFound)
+}
+
+// profileView reads profile id and its candidates into the editor's view.
+func profileView(v editVault, id string) (ProfileView, error) {
+	p, err := v.Profile(id)
+	if err != nil {
+		return ProfileView{}, plainErr("open profile", err)
+	}
+	out := ProfileView{
+		ProfileSummary: summarize(p), Created: p.Created,
+		Groups: []GroupView{}, Fields: []FieldValue{},
+	}
+	country := storedCountry(p)
+	byGroup := map[string][]ConceptValues{}
+	for k, e := range p.Concepts {
+		info := conceptInfo(k)
+		cands, err := v.Candidates(id, vault.ConceptKey(k))
+		if err != nil {
+			return ProfileView{}, plainErr("open profile", err)
+		}
+		cv := ConceptValues{ConceptInfo: info}
+		for _, x := range append([]profile.Entry{e}, cands...) {
+			cv.Values = append(cv.Values, valueView(x, info.Kind, country))
+		}
+		byGroup[info.Group] = append(byGroup[info.Group], cv)
+	}
+	for _, g := range ConceptGroups {
+		cs := byGroup[g.ID]
+		if len(cs) == 0 {
+			continue
+		}
+		sort.Slice(cs, func(i, j int) bool { return conceptOrder(cs[i]) < conceptOrder(cs[j]) })
+		out.Groups = append(out.Groups, GroupView{ID: g.ID, Label: g.Label, Concepts: cs})
+	}
+	for path, e := range p.Fields {
+		out.Fields = append(out.Fields, FieldValue{Path: path, Value: valueView(e, KindText, country)})
+	}
+	sort.Slice(out.Fields, func(i, j int) bool { return out.Fields[i].Path < out.Fields[j].Path })
+	return out, nil
+}
+
+// conceptOrder sorts the concepts of a group: the catalog's first, in its
+// order, then the others by label.
+func conceptOrder(c ConceptValues) string {
+	if i, ok := catalogIndex[matcher.CanonicalConcept(c.IRI)]; ok {
+		return fmt.Sprintf("0%04d", i)
+	}
+	return "1" + c.Label + "\x00" + c.IRI
+}
+
+// sourceWords says where an entry came from.
+func sourceWords(s profile.Source) string {
+	switch s.Type {
+	case "manual":
+		return "typed in Tessera"
+	case "import":
+		if s.Source != "" {
+			return "imported from " + s.Source
+		}
+		return "imported"
+	case "form-fill":
+		if u, err := url.Parse(s.FormURL); err == nil && u.Hostname() != "" {
+			return "learnt from " + u.Hostname()
+		}
+		return "learnt from a form"
+	case "extension":
+		return "saved from the browser"
+	case "":
+		return "source not recorded"
+	}
+	return s.Type
+}
+
+func valueView(e profile.Entry, kind, country string) ValueView {
+	out := ValueView{Source: sourceWords(e.Source), SourceType: e.Source.Type, Added: e.Source.Timestamp, LastUsed: e.LastUsed}
+	s, ok := e.StringValue()
+	if !ok {
+		out.Value, out.Structured = string(e.Value), true
+		return out
+	}
+	out.Value = s
+	if kind == KindTel {
+		out.Display = phoneDisplay(s, country)
+	}
+	return out
+}
+
+// storedCountry returns the profile's country (ISO alpha-2, upper case),
+// or "" when it has none: the region phone numbers are read in.
+func storedCountry(p profile.UserProfile) string {
+	c := strings.ToUpper(strings.TrimSpace(stored(&p, matcher.CanonicalConcept(heuristics.ConceptAddressCountry))))
+	if len(c) != 2 {
+		return ""
+	}
+	return c
+}
+
+// phoneDisplay writes a stored phone number as its country writes it: in
+// national format for a number of the profile's own country, in
+// international format otherwise; "" when it is no valid number.
+func phoneDisplay(v, country string) string {
+	num, err := phonenumbers.Parse(v, country)
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return ""
+	}
+	if country != "" && phonenumbers.GetRegionCodeForNumber(num) == country {
+		return phonenumbers.Format(num, phonenumbers.NATIONAL)
+	}
+	return phonenumbers.Format(num, phonenumbers.INTERNATIONAL)
+}
+
+// manualEntry checks value for concept and returns it as the person's own
+// entry, in the concept's canonical shape.
+func manualEntry(concept, value string, p profile.UserProfile) (profile.Entry, error) {
+	info := conceptInfo(concept)
+	s, err := normaliseValue(info, value, storedCountry(p))
+	if err != nil {
+		return profile.Entry{}, err
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return profile.Entry{}, fmt.Errorf("encode value: %w", err)
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	return profile.Entry{Value: b, Confidence: 1, Verified: true, Source: profile.Source{Type: "manual", Timestamp: now}}, nil
+}
+
+// normaliseValue checks a typed value against its concept's kind and puts
+// it in the stored shape. Errors name the concept, never the value.
+func normaliseValue(info ConceptInfo, value, country string) (string, error) {
+	v := strings.TrimSpace(value)
+	if info.Kind != KindMultiline {
+		v = strings.Join(strings.Fields(v), " ")
+	} else {
+		lines := strings.Split(strings.ReplaceAll(v, "\r\n", "\n"), "\n")
+		kept := lines[:0]
+		for _, l := range lines {
+			if l = strings.TrimSpace(l); l != "" {
+				kept = append(kept, l)
+			}
+		}
+		v = strings.Join(kept, "\n")
+	}
+	bad := func(why string) error {
+		return &windowError{msg: strings.ToLower(info.Label[:1]) + info.Label[1:] + ": " + why, err: ErrBadValue}
+	}
+	if v == "" {
+		return "", bad("it is empty")
+	}
+	if len(v) > vault.MaxValueSize {
+		return "", bad("it is too long")
+	}
+	switch info.Kind {
+	case KindDate:
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			return "", bad("not a date (year-month-day)")
+		}
+	case KindTel:
+		num, err := phonenumbers.Parse(v, country)
+		if err != nil || !phonenumbers.IsValidNumber(num) {
+			if country == "" {
+				return "", bad("not a phone number Tessera can check; start it with + and the country code")
+			}
+			return "", bad("not a phone number of this profile's country; for another country start it with + and the country code")
+		}
+		v = phonenumbers.Format(num, phonenumbers.E164)
+	case KindEmail:
+		a, err := mail.ParseAddress(v)
+		if err != nil || a.Address != v || !strings.Contains(v[strings.LastIndexByte(v, '@'):], ".") {
+			return "", bad("not an email address")
+		}
+	case KindURL:
+		if !strings.Contains(v, "://") {
+			v = "https://" + v
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return "", bad("not a web address")
+		}
+	case KindCountry:
+		c := strings.ToUpper(v)
+		if len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z' {
+			return "", bad("not a two-letter country code")
+		}
+		v = c
+	}
+	return v, nil
+}
