@@ -27,14 +27,28 @@ export function fakeLayout(o: {
   hit?: (el: Element) => Element | null;
   frameHidden?: string;
   scrolls?: Map<Element, Box>;
+  /** through is what is hit while overlays without pointer events are hittable (default: as hit). */
+  through?: (el: Element) => Element | null;
+  /** painting lists the elements that paint a surface (default: all). */
+  painting?: Set<Element>;
 } = {}): Layout {
+  let hitThrough = false;
   return {
     rect: (el) => o.rects?.get(el) ?? { left: 10, top: 10, width: 100, height: 20 },
     rendered: (el) => !o.unrendered?.has(el),
     style: (el) => ({ ...DEFAULT_STYLE, ...o.styles?.get(el) }),
-    hit: (el) => (o.hit ? o.hit(el) : el),
+    hit: (el) => (hitThrough && o.through ? o.through(el) : o.hit ? o.hit(el) : el),
     viewport: { width: 800, height: 600, scrollX: 0, scrollY: 0, docWidth: 800, docHeight: 2000 },
     frameHidden: () => o.frameHidden ?? '',
     scroll: (el) => o.scrolls?.get(el) ?? { left: 0, top: 0, width: 100, height: 20 },
+    hitThrough: (f) => {
+      hitThrough = true;
+      try {
+        return f();
+      } finally {
+        hitThrough = false;
+      }
+    },
+    paints: (el) => o.painting?.has(el) ?? true,
   };
 }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Layout, hiddenReason } from '../src/content/visibility';
+import { type Layout, hiddenReason, hiddenReasons, liveLayout } from '../src/content/visibility';
 import { fakeLayout } from './fakelayout';
 
 beforeEach(() => {
@@ -180,6 +180,37 @@ describe('hiddenReason', () => {
     });
   });
 
+  describe('through overlays without pointer events', () => {
+    const page = () => {
+      document.body.innerHTML = '<label for=x>X</label><input id=x><span id=float>Name</span><div id=veil></div><input id=y>';
+      return {
+        x: document.getElementById('x')!,
+        y: document.getElementById('y')!,
+        veil: document.getElementById('veil')!,
+        float: document.getElementById('float')!,
+        label: document.querySelector('label')!,
+      };
+    };
+    it('a painting overlay over one control makes it covered', () => {
+      const e = page();
+      const l = fakeLayout({ through: (el) => (el === e.x ? e.veil : el) });
+      expect(hiddenReason(e.x, l), 'hit testing alone passes through').toBe('');
+      expect(hiddenReasons([e.x, e.y], l)).toEqual(['covered', '']);
+    });
+    it('a floating label that paints nothing, or the control’s own label, does not', () => {
+      const e = page();
+      const l = fakeLayout({ through: (el) => (el === e.x ? e.label : e.float), painting: new Set([e.veil]) });
+      expect(hiddenReasons([e.x, e.y], l)).toEqual(['', '']);
+    });
+    it('is not looked for where hit testing already decided', () => {
+      const e = page();
+      let looked = 0;
+      const l = fakeLayout({ hit: () => e.veil, through: () => (looked++, e.veil) });
+      expect(hiddenReasons([e.x], l)).toEqual(['covered']);
+      expect(looked).toBe(0);
+    });
+  });
+
   it('multiplies opacity across a shadow host', () => {
     document.body.innerHTML = '<div id=host></div>';
     const host = document.getElementById('host')!;
@@ -187,5 +218,31 @@ describe('hiddenReason', () => {
     const input = host.shadowRoot!.querySelector('input')!;
     expect(hiddenReason(input, fakeLayout({ styles: new Map([[host, { opacity: '0.01' }]]) }))).toBe('transparent');
     expect(hiddenReason(input, fakeLayout())).toBe('');
+  });
+});
+
+describe('liveLayout.hitThrough', () => {
+  // Regression guard: the live adoptedStyleSheets array was saved by
+  // reference, so the override sheet stayed adopted after each measurement.
+  it('adopts its override sheet only while it runs, keeping the page’s own', () => {
+    document.body.innerHTML = '<div id=h></div>';
+    const root = document.getElementById('h')!.attachShadow({ mode: 'open' });
+    const own = new CSSStyleSheet();
+    // Browsers keep one live array per document (an ObservableArray): an
+    // assignment replaces its contents. happy-dom's is a plain array.
+    const live: CSSStyleSheet[] = [own];
+    Object.defineProperty(document, 'adoptedStyleSheets', {
+      configurable: true,
+      get: () => live,
+      set: (v: CSSStyleSheet[]) => void live.splice(0, live.length, ...v),
+    });
+    try {
+      const inside = liveLayout(window).hitThrough(() => [document.adoptedStyleSheets.length, root.adoptedStyleSheets.length]);
+      expect(inside).toEqual([2, 1]);
+      expect(document.adoptedStyleSheets).toEqual([own]);
+      expect(root.adoptedStyleSheets).toEqual([]);
+    } finally {
+      delete (document as { adoptedStyleSheets?: unknown }).adoptedStyleSheets;
+    }
   });
 });

@@ -10,7 +10,7 @@
 import type { FillKind, Identity, Outcome } from '../shared/fill';
 import type { ApplyField, ApplyOutcome } from '../shared/messages';
 import { type Registry, identityOf } from './refs';
-import { type Layout, hiddenReason } from './visibility';
+import { type Layout, hiddenReasons } from './visibility';
 
 /** ApplyDeps are what apply needs from the page. */
 export interface ApplyDeps {
@@ -189,10 +189,10 @@ export async function apply(fields: readonly ApplyField[], deps: ApplyDeps): Pro
   // Visibility is measured for all fields first: focusing one field may open
   // the page's own suggestion list over the next, which is not the page
   // hiding a control from the person.
-  const hidden = fields.map((f) => {
-    const el = deps.reg.lookup(f.ref);
-    return el?.isConnected ? hiddenReason(el, deps.layout) : '';
-  });
+  const els = fields.map((f) => deps.reg.lookup(f.ref));
+  const live = els.filter((el): el is Element => el?.isConnected === true);
+  const reasons = new Map(hiddenReasons(live, deps.layout).map((r, i) => [live[i]!, r]));
+  const hidden = els.map((el) => (el === undefined ? '' : (reasons.get(el) ?? '')));
   const results: (Outcome | Pending)[] = fields.map((f, i) => {
     try {
       return set(f, deps, hidden[i]!);

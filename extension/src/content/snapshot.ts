@@ -10,7 +10,7 @@
 import { utf8Length } from '../shared/fill';
 import type { FrameCapture } from '../shared/messages';
 import type { Registry } from './refs';
-import { type Layout, hiddenReason } from './visibility';
+import { type Layout, hiddenReasons } from './visibility';
 
 /** REF_ATTR carries "<nonce>:<ref>" on each measured control during serialisation. */
 export const REF_ATTR = 'data-tessera-ref';
@@ -83,10 +83,11 @@ export function capture(doc: Document, layout: Layout, reg: Registry, nonce: str
   const { controls, roots } = controlsAndRoots(doc);
   const measured = controls.slice(0, MAX_CONTROLS);
   reg.prune();
-  const rows = measured.map((el) => {
+  const reasons = hiddenReasons(measured, layout);
+  const rows = measured.map((el, i) => {
     const ref = reg.refOf(el);
     reg.remember(ref, el);
-    return { el, ref, reason: hiddenReason(el, layout), live: liveValue(el) };
+    return { el, ref, reason: reasons[i]!, live: liveValue(el) };
   });
   const hidden: Record<string, string> = {};
   const values: FrameCapture['values'] = {};

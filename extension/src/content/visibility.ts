@@ -39,6 +39,13 @@ export interface Layout {
   hit(el: Element, x: number, y: number): Element | null;
   /** scroll returns a scroll container's scroll offset and scrollable size. */
   scroll(el: Element): Box;
+  /**
+   * hitThrough runs f while every element takes pointer events, so that hit
+   * tests inside f also find overlays declared pointer-events:none.
+   */
+  hitThrough<T>(f: () => T): T;
+  /** paints reports whether el paints a surface that hides what is under it (a background colour or image, not transparent). */
+  paints(el: Element): boolean;
   /** viewport is the window's size and scroll offset, and the document's scrollable size. */
   viewport: { width: number; height: number; scrollX: number; scrollY: number; docWidth: number; docHeight: number };
   /**
@@ -62,6 +69,26 @@ export function liveLayout(win: Window): Layout {
       return 'elementFromPoint' in root ? root.elementFromPoint(x, y) : null;
     },
     scroll: (el) => ({ left: el.scrollLeft, top: el.scrollTop, width: el.scrollWidth, height: el.scrollHeight }),
+    hitThrough: (f) => {
+      // An adopted sheet is no DOM mutation: the page observes nothing, and
+      // it is gone again before any page script runs.
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('*, *::before, *::after { pointer-events: auto !important; }');
+      const targets: (Document | ShadowRoot)[] = [win.document, ...openRoots(win.document)];
+      // Copies: adoptedStyleSheets is a live array, which the assignment below would change under us.
+      const saved = targets.map((t) => [...t.adoptedStyleSheets]);
+      try {
+        for (const t of targets) t.adoptedStyleSheets = [...t.adoptedStyleSheets, sheet];
+        return f();
+      } finally {
+        targets.forEach((t, i) => (t.adoptedStyleSheets = saved[i]!));
+      }
+    },
+    paints: (el) => {
+      const st = win.getComputedStyle(el);
+      if ((Number.parseFloat(st.opacity) || 0) < MIN_OPACITY) return false;
+      return st.backgroundImage !== 'none' || !/^(transparent|rgba\(.*,\s*0\))$/.test(st.backgroundColor);
+    },
     get viewport() {
       const de = win.document.documentElement;
       return {
@@ -75,6 +102,15 @@ export function liveLayout(win: Window): Layout {
     },
     frameHidden: () => (frame ??= frameHiddenReason(win)),
   };
+}
+
+// openRoots lists the open shadow roots under root, nested ones included.
+function openRoots(root: Document | ShadowRoot): ShadowRoot[] {
+  const out: ShadowRoot[] = [];
+  for (const el of root.querySelectorAll('*')) {
+    if (el.shadowRoot) out.push(el.shadowRoot, ...openRoots(el.shadowRoot));
+  }
+  return out;
 }
 
 /**
@@ -121,12 +157,45 @@ const MIN_SIDE = 4;
  *                      the centre is in view; nothing is scrolled)
  */
 export function hiddenReason(el: Element, layout: Layout): string {
-  if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') return 'type-hidden';
+  return measure(el, layout).reason;
+}
+
+/**
+ * hiddenReasons measures every element of els like hiddenReason, then looks
+ * again at the centre of each one found visible there, this time through
+ * overlays declared pointer-events:none (hit testing passes through them,
+ * so the first look cannot see them): one that paints over the control
+ * makes it covered.
+ */
+export function hiddenReasons(els: readonly Element[], layout: Layout): string[] {
+  const ms = els.map((el) => measure(el, layout));
+  if (ms.some((m) => m.probe !== undefined)) {
+    layout.hitThrough(() => {
+      ms.forEach((m, i) => {
+        if (m.probe === undefined) return;
+        const el = els[i]!;
+        const top = layout.hit(el, m.probe.x, m.probe.y);
+        if (top !== null && !coversSelf(el, top, false) && layout.paints(top)) m.reason = 'covered';
+      });
+    });
+  }
+  return ms.map((m) => m.reason);
+}
+
+// A Measure is a reason, and for a control found visible at its centre, that point.
+interface Measure {
+  reason: string;
+  probe?: { x: number; y: number };
+}
+
+function measure(el: Element, layout: Layout): Measure {
+  const reason = (r: string): Measure => ({ reason: r });
+  if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') return reason('type-hidden');
   const frame = layout.frameHidden();
-  if (frame !== '') return frame;
-  if (!layout.rendered(el)) return 'display-none';
+  if (frame !== '') return reason(frame);
+  if (!layout.rendered(el)) return reason('display-none');
   const st = layout.style(el);
-  if (st.visibility === 'hidden' || st.visibility === 'collapse') return 'visibility-hidden';
+  if (st.visibility === 'hidden' || st.visibility === 'collapse') return reason('visibility-hidden');
   const r = layout.rect(el);
   let opacity = 1;
   let zeroClip = false;
@@ -139,7 +208,7 @@ export function hiddenReason(el: Element, layout: Layout): string {
   for (let n: Element | null = el; n !== null; n = parentElement(n)) {
     const s = n === el ? st : layout.style(n);
     opacity *= (Number.parseFloat(s.opacity) || 0) * filterOpacity(s.filter);
-    if (opacity < MIN_OPACITY) return 'transparent';
+    if (opacity < MIN_OPACITY) return reason('transparent');
     if (hasClip(s) && clipsToNothing(s, n === el ? r : layout.rect(n))) zeroClip = true;
     if (n === el || scroller !== null || fixed) {
       fixed ||= s.position === 'fixed';
@@ -154,8 +223,8 @@ export function hiddenReason(el: Element, layout: Layout): string {
     if ((x || y) && clipped !== null) clipped = intersect(clipped, layout.rect(n), x, y);
     fixed = s.position === 'fixed';
   }
-  if (r.width < MIN_SIDE || r.height < MIN_SIDE || zeroClip) return 'zero-size';
-  if (clipped === null) return 'offscreen';
+  if (r.width < MIN_SIDE || r.height < MIN_SIDE || zeroClip) return reason('zero-size');
+  if (clipped === null) return reason('offscreen');
   const vp = layout.viewport;
   // Where no scrolling reaches: judged in el's nearest scroll container, else
   // in the viewport for a fixed box (it does not scroll), else in the document.
@@ -163,12 +232,12 @@ export function hiddenReason(el: Element, layout: Layout): string {
   if (scroller !== null) {
     const c = layout.rect(scroller);
     const sc = layout.scroll(scroller);
-    if (outside(r.left - c.left + sc.left, r.top - c.top + sc.top, r, sc.width, sc.height)) return 'offscreen';
+    if (outside(r.left - c.left + sc.left, r.top - c.top + sc.top, r, sc.width, sc.height)) return reason('offscreen');
     view = c;
   } else if (fixed) {
-    if (outside(r.left, r.top, r, vp.width, vp.height)) return 'offscreen';
+    if (outside(r.left, r.top, r, vp.width, vp.height)) return reason('offscreen');
   } else if (outside(r.left + vp.scrollX, r.top + vp.scrollY, r, vp.docWidth, vp.docHeight)) {
-    return 'offscreen';
+    return reason('offscreen');
   }
   // Covered is measured where the person sees el now: its centre inside the
   // viewport and inside its scroll container's box (else it is scrolled out
@@ -178,9 +247,10 @@ export function hiddenReason(el: Element, layout: Layout): string {
   const inView = (b: Box): boolean => cx >= b.left && cy >= b.top && cx < b.left + b.width && cy < b.top + b.height;
   if (inView({ left: 0, top: 0, width: vp.width, height: vp.height }) && inView(view)) {
     const top = layout.hit(el, cx, cy);
-    if (top !== null && !coversSelf(el, top, st.pointerEvents === 'none')) return 'covered';
+    if (top !== null && !coversSelf(el, top, st.pointerEvents === 'none')) return reason('covered');
+    return { reason: '', probe: { x: cx, y: cy } };
   }
-  return '';
+  return reason('');
 }
 
 // outside reports whether a box of r's size at (left, top) lies entirely outside 0..width × 0..height.
