@@ -111,6 +111,9 @@ func runDesktop(ctx context.Context, env *Env, args []string) error {
 	if env.Desktop == nil {
 		return errors.New("desktop app not available in this build")
 	}
+	if err := hardenApp(); err != nil {
+		return err
+	}
 	return env.Desktop(ctx, opts)
 }
 

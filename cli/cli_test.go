@@ -53,6 +53,26 @@ func TestDesktopFlags(t *testing.T) {
 	}
 }
 
+// install --system refuses a binary someone other than root could change,
+// before writing anything: here one in a temporary directory.
+func TestInstallSystemRefusesUnsafeBinary(t *testing.T) {
+	udd := t.TempDir()
+	exe := filepath.Join(t.TempDir(), "tessera")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	env := testEnv(&out, &bytes.Buffer{}, nil)
+	env.Executable = exe
+	err := Run(context.Background(), []string{"install", "--system", "--browser", "chromium", "--user-data-dir", udd}, env)
+	if !errors.Is(err, nativemsg.ErrUnsafeBinary) || !strings.Contains(err.Error(), "sudo install -o root") {
+		t.Fatalf("install --system of %s = %v, want ErrUnsafeBinary saying how to install a root-owned copy", exe, err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(udd, "NativeMessagingHosts", "*")); len(m) > 0 || out.Len() > 0 {
+		t.Errorf("a refused install wrote %v and said %q", m, out.String())
+	}
+}
+
 func TestInstallUserDataDir(t *testing.T) {
 	udd := t.TempDir()
 	var out bytes.Buffer

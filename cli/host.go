@@ -18,7 +18,13 @@ const ProtocolVersion = nativemsg.ProtocolVersion
 
 func hostCaller(args []string) (string, bool) { return nativemsg.ParseCaller(args) }
 
+// runHost runs the native-messaging host. It writes no core file, and
+// hides its memory once the app has verified it (harden.go); should that
+// fail, it ends rather than relay values exposed.
 func runHost(ctx context.Context, env *Env, origin string) error {
+	if err := noCoreDumps(); err != nil {
+		return fmt.Errorf("harden the host: %w", err)
+	}
 	dir, err := nativemsg.ChannelDir(env.Getenv)
 	if err != nil {
 		return err
@@ -27,6 +33,12 @@ func runHost(ctx context.Context, env *Env, origin string) error {
 		Origin: origin,
 		Dir:    dir,
 		Log:    env.Stderr,
+		Answered: func() error {
+			if err := hideMemory(); err != nil {
+				return fmt.Errorf("harden the host: %w", err)
+			}
+			return nil
+		},
 		StartApp: func() error {
 			if nativemsg.UserQuit(dir) {
 				return nativemsg.ErrUserQuit
@@ -89,6 +101,11 @@ func runInstall(ctx context.Context, env *Env, args []string) error {
 	ie, browsers, err := installFlags("install", env, args)
 	if err != nil {
 		return err
+	}
+	if ie.System {
+		if err := nativemsg.CheckSystemBinary(env.Executable); err != nil {
+			return fmt.Errorf("install --system: %w", err)
+		}
 	}
 	if len(browsers) == 0 {
 		if ie.UserDataDir != "" {

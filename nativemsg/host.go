@@ -33,6 +33,13 @@ type HostConfig struct {
 	// VerifyApp checks the process serving the channel before anything is
 	// sent to it; nil means VerifyApp (it runs this same executable).
 	VerifyApp func(net.Conn) error
+	// Answered, when set, is called once, when the first frame from the app
+	// arrives, before it is relayed. The app inspects a connection's
+	// process before it reads anything from it, so by then it has verified
+	// this one, and the host may hide itself from other processes (package
+	// cli makes it non-dumpable, which would have kept the app from
+	// reading its executable). An error ends the host.
+	Answered func() error
 }
 
 // OriginAllowed reports whether origin is Tessera's own extension: the exact
@@ -205,6 +212,7 @@ func (h *host) relay(stdin io.Reader, conn net.Conn) error {
 	defer conn.Close()
 	appDone := make(chan error, 1)
 	go func() {
+		answered := h.cfg.Answered
 		for {
 			frame, err := ReadFrame(conn, MaxIncoming)
 			if err != nil {
@@ -213,6 +221,13 @@ func (h *host) relay(stdin io.Reader, conn net.Conn) error {
 				}
 				appDone <- err
 				return
+			}
+			if answered != nil {
+				if err := answered(); err != nil {
+					appDone <- err
+					return
+				}
+				answered = nil
 			}
 			if werr := h.write(frame); werr != nil {
 				if errors.Is(werr, ErrTooLarge) {

@@ -275,6 +275,38 @@ func TestHostOversizedFrame(t *testing.T) {
 	}
 }
 
+// The host hides its memory only once the app has answered: by then the
+// app has read its executable (it inspects a connection before reading
+// from it), which a non-dumpable host would hide. Answered runs once, and
+// its error ends the host.
+func TestHostAnswered(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := channel(t)
+	startApp(t, ctx, dir)
+	calls := 0
+	b := runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir, Answered: func() error { calls++; return nil }})
+	if m := b.call(t, hello); m["result"] == nil {
+		t.Fatalf("hello = %v", m)
+	}
+	b.call(t, `{"jsonrpc":"2.0","id":"p","method":"session.ping","params":{"payload":1}}`)
+	if calls != 1 {
+		t.Errorf("Answered called %d times, want once", calls)
+	}
+
+	failed := errors.New("cannot hide")
+	b = runHost(t, ctx, nativemsg.HostConfig{Origin: goodOrigin, Dir: dir, Answered: func() error { return failed }})
+	go nativemsg.WriteFrameLimit(b.in, []byte(hello), nativemsg.MaxIncoming)
+	select {
+	case err := <-b.done:
+		if !errors.Is(err, failed) {
+			t.Fatalf("RunHost = %v, want Answered's error", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the host went on after Answered failed")
+	}
+}
+
 func TestParseCaller(t *testing.T) {
 	tests := []struct {
 		args   []string

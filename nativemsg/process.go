@@ -29,6 +29,15 @@ type Process struct {
 	// SameExe reports whether it runs the same executable file as this
 	// process (same device and inode, not merely the same path).
 	SameExe bool
+	// Hidden reports whether the process hides its executable from this
+	// user (Linux: it is non-dumpable, as Tessera's app makes itself), so
+	// Exe is empty and SameExe false.
+	Hidden bool
+	// SameImage reports, for a Hidden process, whether what the OS still
+	// shows of it matches this process: its command name and the size of
+	// its executable's code. It is a likeness, not an identity: only
+	// VerifyApp accepts it.
+	SameImage bool
 }
 
 // A PeerInfo is what the app knows of a connection's process.
@@ -87,11 +96,20 @@ func Inspect(c net.Conn) (PeerInfo, error) {
 }
 
 // VerifyApp checks that the process serving c runs this same executable:
-// the host and the CLI send nothing to an impostor app.
+// the host and the CLI send nothing to an impostor app. The app hides its
+// memory (non-dumpable on Linux), which hides its executable from this
+// user too; such a server is accepted when it looks like this executable
+// (Process.SameImage), the most Linux shows of it.
 func VerifyApp(c net.Conn) error {
 	p, err := peerProcess(c)
 	if err != nil {
 		return err
+	}
+	if p.Hidden {
+		if !p.SameImage {
+			return fmt.Errorf("%w: the channel is served by a process that hides itself and does not look like this Tessera (%s)", ErrNotVerified, selfExe())
+		}
+		return nil
 	}
 	if !p.SameExe {
 		return fmt.Errorf("%w: the channel is served by %s, not by this Tessera (%s)", ErrNotVerified, p.Exe, selfExe())

@@ -81,26 +81,74 @@ func pidOfPidfd(fd int) (int, bool) {
 	return 0, false
 }
 
-// processInfo reads a process's executable and parent from /proc.
+// processInfo reads a process's executable and parent from /proc. A
+// non-dumpable process of this user hides its executable (only root may
+// read its exe link): it is reported Hidden, with what still shows of it
+// compared with this process (SameImage).
 func processInfo(pid int) (Process, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
-	exe, err := os.Readlink(dir + "/exe")
+	comm, ppid, err := readStat(dir)
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
-	stat, err := os.ReadFile(dir + "/stat")
+	exe, err := os.Readlink(dir + "/exe")
+	if errors.Is(err, os.ErrPermission) && hidden(dir) {
+		selfComm, _, serr := readStat("/proc/self")
+		code, cerr := codeSize(dir)
+		selfCode, scerr := codeSize("/proc/self")
+		same := serr == nil && cerr == nil && scerr == nil && comm == selfComm && code != "" && code == selfCode
+		return Process{PID: pid, PPID: ppid, Hidden: true, SameImage: same}, nil
+	}
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
+	}
+	return Process{PID: pid, PPID: ppid, Exe: exe, SameExe: sameFile(dir+"/exe", "/proc/self/exe")}, nil
+}
+
+// readStat returns the command name and parent pid of the process whose
+// /proc directory is dir.
+func readStat(dir string) (comm string, ppid int, err error) {
+	stat, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return "", 0, err
 	}
 	// The command name is in parentheses and may hold anything; the fields
 	// after the last ')' are state, ppid, ...
 	i := bytes.LastIndexByte(stat, ')')
-	fields := strings.Fields(string(stat[i+1:]))
-	if i < 0 || len(fields) < 2 {
-		return Process{}, fmt.Errorf("%w: process %d: unreadable stat", ErrNotVerified, pid)
+	j := bytes.IndexByte(stat, '(')
+	if i < 0 || j < 0 || j > i {
+		return "", 0, errors.New("unreadable stat")
 	}
-	ppid, _ := strconv.Atoi(fields[1])
-	return Process{PID: pid, PPID: ppid, Exe: exe, SameExe: sameFile(dir+"/exe", "/proc/self/exe")}, nil
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 2 {
+		return "", 0, errors.New("unreadable stat")
+	}
+	ppid, _ = strconv.Atoi(fields[1])
+	return string(stat[j+1 : i]), ppid, nil
+}
+
+// hidden reports whether the process whose /proc directory is dir is
+// non-dumpable: the kernel gives its private files to root although it
+// runs as this (unprivileged) user.
+func hidden(dir string) bool {
+	var st unix.Stat_t
+	return os.Getuid() != 0 && unix.Stat(dir+"/environ", &st) == nil && st.Uid == 0
+}
+
+// codeSize returns VmExe, the size of the code its executable mapped, of
+// the process whose /proc directory is dir: the same for every process of
+// one executable file, and readable even when the process is non-dumpable.
+func codeSize(dir string) (string, error) {
+	b, err := os.ReadFile(dir + "/status")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmExe:"); ok {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", errors.New("no VmExe in status")
 }
 
 // sameFile reports whether two paths name the same file (device and inode).
