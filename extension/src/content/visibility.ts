@@ -71,17 +71,31 @@ export function liveLayout(win: Window): Layout {
     scroll: (el) => ({ left: el.scrollLeft, top: el.scrollTop, width: el.scrollWidth, height: el.scrollHeight }),
     hitThrough: (f) => {
       // An adopted sheet is no DOM mutation: the page observes nothing, and
-      // it is gone again before any page script runs.
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync('*, *::before, *::after { pointer-events: auto !important; }');
+      // it is gone again before any page script runs. Where a browser will
+      // not let a content script adopt one, hit testing stays as it is.
+      let sheet: CSSStyleSheet;
+      try {
+        sheet = new CSSStyleSheet();
+        sheet.replaceSync('*, *::before, *::after { pointer-events: auto !important; }');
+      } catch {
+        return f();
+      }
       const targets: (Document | ShadowRoot)[] = [win.document, ...openRoots(win.document)];
       // Copies: adoptedStyleSheets is a live array, which the assignment below would change under us.
       const saved = targets.map((t) => [...t.adoptedStyleSheets]);
+      const adopted: number[] = [];
       try {
-        for (const t of targets) t.adoptedStyleSheets = [...t.adoptedStyleSheets, sheet];
+        targets.forEach((t, i) => {
+          try {
+            t.adoptedStyleSheets = [...saved[i]!, sheet];
+            adopted.push(i);
+          } catch {
+            // Left as the page has it.
+          }
+        });
         return f();
       } finally {
-        targets.forEach((t, i) => (t.adoptedStyleSheets = saved[i]!));
+        for (const i of adopted) targets[i]!.adoptedStyleSheets = saved[i]!;
       }
     },
     paints: (el) => {
