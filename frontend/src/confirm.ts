@@ -82,6 +82,7 @@ const kindWording = {
   fill: { title: "Fill this form?", lede: "Tessera would fill these fields on", approve: (n: number) => (n === 1 ? "Fill 1 field" : `Fill ${n} fields`) },
   continue: { title: "The page asked for more fields", lede: "After your approval the page showed more fields on", approve: (n: number) => (n === 1 ? "Fill 1 more field" : `Fill ${n} more fields`) },
   learn: { title: "Save to your profile?", lede: "You submitted new or changed values on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
+  reveal: { title: "Show these profiles' values?", lede: "The tessera command asks to show or export every value of these profiles on", approve: (n: number) => (n === 1 ? "Show 1 profile" : `Show ${n} profiles`) },
 } as const;
 
 const mask = "••••••••";
