@@ -16,7 +16,7 @@ import (
 )
 
 // TestNoPlaintextAtRest fills a vault with distinctive values, labels,
-// concept keys, field paths, sources and audit details, and scans every
+// concept keys, field paths, sources, audit details and a site rule, and scans every
 // byte under the directory (db, WAL, shm, lock, anything) for them, both
 // while the vault is open with a live WAL and after it is closed.
 func TestNoPlaintextAtRest(t *testing.T) {
@@ -44,6 +44,11 @@ func TestNoPlaintextAtRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets = append(secrets, "zyxw-candidate")
+	if err := v.SetSiteRule(SiteRule{Origin: "https://zyxw-rule.example", Site: "zyxw-rule-site.example",
+		Profile: "zyxw-profile-id", Concepts: []string{"https://schema.org/zyxwRuleConcept"}}); err != nil {
+		t.Fatal(err)
+	}
+	secrets = append(secrets, "https://zyxw-rule.example", "zyxw-rule-site.example", "https://schema.org/zyxwRuleConcept")
 
 	scan := func(when string) {
 		t.Helper()

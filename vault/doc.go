@@ -5,12 +5,12 @@
 // # At rest
 //
 // The file holds nothing readable of a profile. A random 256-bit data key
-// seals every record (profile metadata, entries, audit events) with
+// seals every record (profile metadata, entries, audit events, site rules) with
 // XChaCha20-Poly1305; the associated data names the table, the row id, the
 // parent row and rank, and the row's version, so a record copied into
 // another row or table, or written back over a newer version of its row,
-// fails to open. Concept IRIs and field paths are indexed by keyed HMACs,
-// never stored in plain text. The data key itself is wrapped with age twice:
+// fails to open. Concept IRIs, field paths and the origins of site rules
+// are indexed by keyed HMACs, never stored in plain text. The data key itself is wrapped with age twice:
 // to an X25519 identity kept in the OS keyring (unlock without typing) and to
 // an age scrypt passphrase (recovery, and systems without a keyring). Either
 // wrap alone suffices to unlock. The data key and the keys derived from it
@@ -46,6 +46,17 @@
 // Vaults written before the manifest (schema 1) are brought forward at
 // their first unlock, in one transaction: every record re-sealed with a
 // version, the manifest written. From then on the same checks apply.
+// Vaults of schema 2 get the (empty) site rules table at open, and their
+// manifest gains its row counts at the next write.
+//
+// # Site rules
+//
+// A SiteRule is the person's "remember for this site" from the
+// confirmation dialog: one exact origin may be filled from one profile,
+// for the concepts listed, without asking again. Rules are per origin and
+// revocable (DeleteSiteRule); deleting a profile deletes its rules in the
+// same transaction. They are sealed and covered by the manifest like every
+// other row.
 //
 // # Lifecycle
 //

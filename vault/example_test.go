@@ -298,3 +298,52 @@ func ExampleErrTampered() {
 	// Output:
 	// true
 }
+
+func ExampleVault_SetSiteRule() {
+	dir, _ := os.MkdirTemp("", "vault-example")
+	defer os.RemoveAll(dir)
+	v, err := vault.Create(dir, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("pw")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer v.Close()
+	if _, err := v.CreateProfile("home", "Home"); err != nil {
+		log.Fatal(err)
+	}
+
+	// The person ticked "remember for this site" when approving a fill.
+	err = v.SetSiteRule(vault.SiteRule{
+		Origin:   "https://shop.example",
+		Site:     "shop.example",
+		Profile:  "home",
+		Concepts: []string{"https://schema.org/email", "https://schema.org/givenName"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// The next fill from that origin finds the rule, and marks it used.
+	r, ok, err := v.SiteRule("https://shop.example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ok, r.Profile, r.Concepts)
+	if err := v.TouchSiteRule(r.Origin); err != nil {
+		log.Fatal(err)
+	}
+
+	// Another origin of the same site has no rule: rules are per origin.
+	_, ok, _ = v.SiteRule("https://checkout.shop.example")
+	fmt.Println(ok)
+
+	// Revoking it, or deleting the profile, removes it.
+	if err := v.DeleteSiteRule("https://shop.example"); err != nil {
+		log.Fatal(err)
+	}
+	rules, _ := v.SiteRules()
+	fmt.Println(len(rules))
+	// Output:
+	// true home [https://schema.org/email https://schema.org/givenName]
+	// false
+	// 0
+}

@@ -36,13 +36,29 @@ const (
 	tabProfiles = iota
 	tabEntries
 	tabAudit
+	tabSites
 	numTables
 )
 
-var tableNames = [numTables]string{"profiles", "entries", "audit"}
+var tableNames = [numTables]string{"profiles", "entries", "audit", "sites"}
 
-// manifestFormat is the first byte of a sealed manifest's plaintext.
-const manifestFormat = 1
+// manifestFormat is the first byte of a sealed manifest's plaintext. A
+// format 1 manifest was written before the sites table existed and covers
+// the first three tables; it is read as one with no site rows, and the next
+// write replaces it with format 2.
+const manifestFormat = 2
+
+// manifestTables returns how many tables a manifest of the given format
+// covers, or 0 for a format this package does not know.
+func manifestTables(format byte) int {
+	switch format {
+	case 1:
+		return tabSites
+	case manifestFormat:
+		return numTables
+	}
+	return 0
+}
 
 // flagCounter marks a vault whose write counter the keyring keeps. It lives
 // in the sealed manifest, not beside the wrapped keys, so that deleting the
@@ -75,6 +91,8 @@ const (
 	countProfile  = iota + 1 // profile rows with this lookup
 	countKeyRows             // entry rows of one key in one profile
 	countCurrents            // current (rank 0) entry rows of one profile
+	countSite                // site rule rows with this lookup
+	countSites               // site rule rows of one profile
 )
 
 // countKeys returns the counts a row is part of.
@@ -87,6 +105,8 @@ func (r rowRef) countKeys(s *rowState) (ks [2]countKey, n int) {
 		if s.rank == 0 {
 			ks[1], n = countKey{kind: countCurrents, parent: s.parent}, 2
 		}
+	case tabSites:
+		ks[0], ks[1], n = countKey{kind: countSite, lookup: s.lookup}, countKey{kind: countSites, parent: s.parent}, 2
 	}
 	return ks, n
 }
@@ -144,7 +164,11 @@ func (st *manifestState) encode() []byte {
 
 func decodeManifest(b []byte) (manifestState, error) {
 	var st manifestState
-	if len(b) < 2 || b[0] != manifestFormat || len(b) != 2+int(b[1])+1+8+16*numTables+32 {
+	if len(b) < 2 {
+		return st, errors.New("bad manifest encoding")
+	}
+	tables := manifestTables(b[0])
+	if tables == 0 || len(b) != 2+int(b[1])+1+8+16*tables+32 {
 		return st, errors.New("bad manifest encoding")
 	}
 	st.vaultID = append([]byte(nil), b[2:2+int(b[1])]...)
@@ -152,7 +176,7 @@ func decodeManifest(b []byte) (manifestState, error) {
 	st.flags, b = b[0], b[1:]
 	st.seq = binary.BigEndian.Uint64(b)
 	b = b[8:]
-	for t := range numTables {
+	for t := range tables {
 		st.hwm[t] = int64(binary.BigEndian.Uint64(b))
 		st.count[t] = int64(binary.BigEndian.Uint64(b[8:]))
 		b = b[16:]
@@ -191,6 +215,7 @@ var scanQueries = [numTables]string{
 	"SELECT id, ver, 0, 0, lookup, rec FROM profiles",
 	"SELECT id, ver, profile, rank, lookup, rec FROM entries",
 	"SELECT id, ver, 0, 0, x'', rec FROM audit",
+	"SELECT id, ver, profile, 0, lookup, rec FROM sites",
 }
 
 // scanRows calls f for every row of every table under the manifest. The

@@ -9,17 +9,38 @@ import (
 	"testing"
 )
 
+// encodeV1 encodes st as a format 1 manifest, written before the sites
+// table existed.
+func encodeV1(st *manifestState) []byte {
+	b := st.encode()
+	b[0] = 1
+	at := 2 + len(st.vaultID) + 1 + 8 + 16*tabSites
+	return append(b[:at:at], b[at+16:]...)
+}
+
 // FuzzDecodeManifest checks the manifest decoder on any plaintext (it only
 // ever sees authenticated ones) and that what decodes encodes back to the
-// same bytes.
+// same bytes; a format 1 manifest decodes with no site rows and encodes
+// back as format 1 plus those.
 func FuzzDecodeManifest(f *testing.F) {
-	st := manifestState{vaultID: bytes.Repeat([]byte{7}, 16), seq: 42, hwm: [numTables]int64{3, 9, 1}, count: [numTables]int64{2, 8, 1}}
+	st := manifestState{vaultID: bytes.Repeat([]byte{7}, 16), seq: 42, hwm: [numTables]int64{3, 9, 1, 4}, count: [numTables]int64{2, 8, 1, 3}}
 	st.acc[0] = 0xAB
 	f.Add(st.encode())
 	f.Add((&manifestState{}).encode())
+	st.hwm[tabSites], st.count[tabSites] = 0, 0
+	f.Add(encodeV1(&st))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := decodeManifest(b)
 		if err != nil {
+			return
+		}
+		if b[0] == 1 {
+			if st.hwm[tabSites] != 0 || st.count[tabSites] != 0 {
+				t.Fatalf("decodeManifest(%x) has site rows", b)
+			}
+			if got := encodeV1(&st); !bytes.Equal(got, b) {
+				t.Fatalf("encodeV1(decodeManifest(%x)) = %x", b, got)
+			}
 			return
 		}
 		if got := st.encode(); !bytes.Equal(got, b) {
@@ -42,8 +63,9 @@ func TestManifestIncremental(t *testing.T) {
 	for i := range 300 {
 		pid := []string{"p", "q"}[rng.IntN(2)]
 		key := FieldKey(fmt.Sprintf("f%d", rng.IntN(12)))
+		origin := fmt.Sprintf("https://s%d.example", rng.IntN(4))
 		var err error
-		switch op := rng.IntN(10); {
+		switch op := rng.IntN(13); {
 		case op < 4:
 			err = v.SetEntry(pid, key, manual(fmt.Sprint(i)))
 		case op < 7:
@@ -52,8 +74,14 @@ func TestManifestIncremental(t *testing.T) {
 			err = v.DeleteEntry(pid, key)
 		case op < 9:
 			err = v.PromoteCandidate(pid, key, 0)
-		default:
+		case op < 10:
 			err = v.RecordRelease(Release{Origin: "https://x.example"})
+		case op < 11:
+			err = v.SetSiteRule(SiteRule{Origin: origin, Profile: pid, Concepts: []string{emailKey.Name}})
+		case op < 12:
+			err = v.TouchSiteRule(origin)
+		default:
+			err = v.DeleteSiteRule(origin)
 		}
 		if err != nil && !isNotFound(err) {
 			t.Fatalf("step %d: %v", i, err)

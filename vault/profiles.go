@@ -293,35 +293,53 @@ func (v *Vault) touchProfileTx(o *op, row int64, p profileRec) error {
 	return writeProfile(o, row, p)
 }
 
+// deletedColumns are what a DELETE returns of each table: the row's id,
+// version, parent and rank.
+var deletedColumns = [numTables]string{
+	"id, ver, 0, 0",
+	"id, ver, profile, rank",
+	"id, ver, 0, 0",
+	"id, ver, profile, 0",
+}
+
 // deleteRows deletes the rows of a table that match where, and takes them
-// out of the manifest.
+// out of the manifest. A deleted row that is not the one the manifest knows
+// (moved under the parent being deleted, say) is ErrTampered, and the
+// transaction is not committed.
 func deleteRows(o *op, t uint8, where string, args ...any) (int, error) {
-	rows, err := o.tx.Query("DELETE FROM "+tableNames[t]+" WHERE "+where+" RETURNING id", args...)
+	rows, err := o.tx.Query("DELETE FROM "+tableNames[t]+" WHERE "+where+" RETURNING "+deletedColumns[t], args...)
 	if err != nil {
 		return 0, sqlErr(err)
 	}
-	var ids []int64
+	type deleted struct {
+		id, ver, parent, rank int64
+	}
+	var del []deleted
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var d deleted
+		if err := rows.Scan(&d.id, &d.ver, &d.parent, &d.rank); err != nil {
 			rows.Close()
 			return 0, sqlErr(err)
 		}
-		ids = append(ids, id)
+		del = append(del, d)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return 0, sqlErr(err)
 	}
-	for _, id := range ids {
-		if err := o.d.remove(rowRef{t, id}); err != nil {
+	for _, d := range del {
+		ref := rowRef{t, d.id}
+		if err := o.check(ref, uint64(d.ver), d.parent, d.rank); err != nil {
+			return 0, err
+		}
+		if err := o.d.remove(ref); err != nil {
 			return 0, err
 		}
 	}
-	return len(ids), nil
+	return len(del), nil
 }
 
-// DeleteProfile deletes a profile and all its entries.
+// DeleteProfile deletes a profile, all its entries and its site rules.
 func (v *Vault) DeleteProfile(id string) error {
 	return v.withTx("delete profile", func(o *op) error {
 		row, _, err := findProfile(o, id)
@@ -329,6 +347,9 @@ func (v *Vault) DeleteProfile(id string) error {
 			return err
 		}
 		if _, err := deleteRows(o, tabEntries, "profile = ?", row); err != nil {
+			return err
+		}
+		if err := deleteSiteRulesOf(o, row); err != nil {
 			return err
 		}
 		_, err = deleteRows(o, tabProfiles, "id = ?", row)

@@ -308,6 +308,7 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 		"UPDATE profiles SET lookup = ?, ver = ?, rec = ? WHERE id = ?",
 		"UPDATE entries SET lookup = ?, ver = ?, rec = ? WHERE id = ?",
 		"UPDATE audit SET ver = ?, rec = ? WHERE id = ?",
+		"UPDATE sites SET lookup = ?, ver = ?, rec = ? WHERE id = ?",
 	} {
 		if upd[t], err = tx.Prepare(q); err != nil {
 			return nil, sqlErr(err)
@@ -341,6 +342,15 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 				return nil, fmt.Errorf("entry %d: %w: no profile %d", at.id, ErrTampered, r.parent)
 			}
 			lookup = entryLookup(nk, pid, e.key())
+		case tabSites:
+			var sr SiteRule
+			if err := json.Unmarshal(pt, &sr); err != nil {
+				return nil, fmt.Errorf("site rule %d: %w: %w", at.id, ErrCorrupt, err)
+			}
+			if pid, ok := profileIDs[r.parent]; !ok || pid != sr.Profile {
+				return nil, fmt.Errorf("site rule %d: %w: not a rule of profile %d", at.id, ErrTampered, r.parent)
+			}
+			lookup = siteLookup(nk, sr.Origin)
 		}
 		at.ver = d.nextVersion()
 		rec, err := sealRecord(nk.seal, pt, at.ad())

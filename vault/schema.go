@@ -40,6 +40,16 @@ var migrations = []string{
 	`ALTER TABLE profiles ADD COLUMN ver INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE entries ADD COLUMN ver INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE audit ADD COLUMN ver INTEGER NOT NULL DEFAULT 0;`,
+	// Site rules (sites.go): one row per origin, indexed by a keyed hash
+	// of the origin and tied to the profile row it fills from.
+	`CREATE TABLE sites (
+		id INTEGER PRIMARY KEY,
+		profile INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+		lookup BLOB NOT NULL UNIQUE,
+		ver INTEGER NOT NULL DEFAULT 0,
+		rec BLOB NOT NULL
+	) STRICT;
+	CREATE INDEX sites_profile ON sites (profile);`,
 }
 
 // migrate brings the schema up to date in one transaction, and refuses a

@@ -85,6 +85,10 @@ func entryPlace(id, parent, rank int64, ver uint64) place {
 
 func auditPlace(id int64, ver uint64) place { return place{table: "audit", id: id, ver: ver} }
 
+func sitePlace(id, parent int64, ver uint64) place {
+	return place{table: "sites", id: id, parent: parent, ver: ver}
+}
+
 // ad returns the associated data of a format 2 record.
 func (p place) ad() []byte {
 	ad := make([]byte, 0, 64+len(p.table))
@@ -92,9 +96,12 @@ func (p place) ad() []byte {
 	ad = append(ad, p.table...)
 	ad = append(ad, 0)
 	ad = binary.BigEndian.AppendUint64(ad, uint64(p.id))
-	if p.table == "entries" {
+	switch p.table {
+	case "entries":
 		ad = binary.BigEndian.AppendUint64(ad, uint64(p.parent))
 		ad = binary.BigEndian.AppendUint64(ad, uint64(p.rank))
+	case "sites":
+		ad = binary.BigEndian.AppendUint64(ad, uint64(p.parent))
 	}
 	return binary.BigEndian.AppendUint64(ad, p.ver)
 }

@@ -44,8 +44,38 @@ func tamperFixture(t *testing.T) (string, *fakeKeyring) {
 	if err := v.RecordRelease(Release{Origin: "https://x.example", ProfileID: "a"}); err != nil {
 		t.Fatal(err)
 	}
+	for _, id := range []string{"a", "b"} {
+		if err := v.SetSiteRule(SiteRule{Origin: siteOf(id), Profile: id, Concepts: []string{emailKey.Name}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	v.Close()
 	return dir, kr
+}
+
+// siteOf returns the origin of profile id's site rule in tamperFixture.
+func siteOf(id string) string { return "https://" + id + ".example" }
+
+// saveSite returns the site rule row of origin as the file holds it.
+func saveSite(t *testing.T, dir string, kr Keyring, origin string) savedRow {
+	t.Helper()
+	v := unlocked(t, dir, kr)
+	lookup := siteLookup(v.k, origin)
+	v.Close()
+	var r savedRow
+	onFile(t, dir, func(db *sql.DB) {
+		if err := db.QueryRow("SELECT id, profile, ver, lookup, rec FROM sites WHERE lookup = ?", lookup).
+			Scan(&r.id, &r.profile, &r.ver, &r.lookup, &r.rec); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return r
+}
+
+func (r savedRow) writeBackSite(t *testing.T, db *sql.DB) {
+	t.Helper()
+	mustExec(t, db, "INSERT INTO sites (id, profile, lookup, ver, rec) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET profile = excluded.profile, lookup = excluded.lookup, ver = excluded.ver, rec = excluded.rec",
+		r.id, r.profile, r.lookup, r.ver, r.rec)
 }
 
 // onFile runs SQL on the vault file the way sqlite3 would: its own
@@ -153,6 +183,14 @@ func readEverything(v *Vault) error {
 			return err
 		}
 	}
+	for _, id := range []string{"a", "b"} {
+		if _, _, err := v.SiteRule(siteOf(id)); err != nil {
+			return err
+		}
+	}
+	if _, err := v.SiteRules(); err != nil {
+		return err
+	}
 	_, err := v.Releases()
 	return err
 }
@@ -259,6 +297,54 @@ func TestTamperedFile(t *testing.T) {
 		{"versions rewritten", func(t *testing.T, dir string, kr *fakeKeyring) {
 			onFile(t, dir, func(db *sql.DB) { mustExec(t, db, "UPDATE entries SET ver = ver + 1") })
 		}},
+		{"stale site rule written back", func(t *testing.T, dir string, kr *fakeKeyring) {
+			old := saveSite(t, dir, kr, siteOf("a"))
+			v := unlocked(t, dir, kr)
+			if err := v.SetSiteRule(SiteRule{Origin: siteOf("a"), Profile: "a", Concepts: []string{nameKey.Name}}); err != nil {
+				t.Fatal(err)
+			}
+			v.Close()
+			onFile(t, dir, func(db *sql.DB) { old.writeBackSite(t, db) })
+		}},
+		{"deleted site rule written back", func(t *testing.T, dir string, kr *fakeKeyring) {
+			old := saveSite(t, dir, kr, siteOf("a"))
+			v := unlocked(t, dir, kr)
+			if err := v.DeleteSiteRule(siteOf("a")); err != nil {
+				t.Fatal(err)
+			}
+			v.Close()
+			onFile(t, dir, func(db *sql.DB) { old.writeBackSite(t, db) })
+		}},
+		{"site rule deleted", func(t *testing.T, dir string, kr *fakeKeyring) {
+			id := saveSite(t, dir, kr, siteOf("b")).id
+			onFile(t, dir, func(db *sql.DB) { mustExec(t, db, "DELETE FROM sites WHERE id = ?", id) })
+		}},
+		{"site rule moved to another id", func(t *testing.T, dir string, kr *fakeKeyring) {
+			id := saveSite(t, dir, kr, siteOf("a")).id
+			onFile(t, dir, func(db *sql.DB) { mustExec(t, db, "UPDATE sites SET id = 999 WHERE id = ?", id) })
+		}},
+		{"site rule moved to another profile", func(t *testing.T, dir string, kr *fakeKeyring) {
+			id := saveSite(t, dir, kr, siteOf("a")).id
+			onFile(t, dir, func(db *sql.DB) { mustExec(t, db, "UPDATE sites SET profile = 3 - profile WHERE id = ?", id) })
+		}},
+		{"site rule records swapped", func(t *testing.T, dir string, kr *fakeKeyring) {
+			onFile(t, dir, func(db *sql.DB) {
+				mustExec(t, db, "UPDATE sites SET rec = (SELECT rec FROM sites s2 WHERE s2.id <> sites.id)")
+			})
+		}},
+		{"site rule lookups swapped", func(t *testing.T, dir string, kr *fakeKeyring) {
+			a, b := saveSite(t, dir, kr, siteOf("a")), saveSite(t, dir, kr, siteOf("b"))
+			onFile(t, dir, func(db *sql.DB) {
+				mustExec(t, db, "UPDATE sites SET lookup = x'00' WHERE id = ?", a.id)
+				mustExec(t, db, "UPDATE sites SET lookup = ? WHERE id = ?", a.lookup, b.id)
+				mustExec(t, db, "UPDATE sites SET lookup = ? WHERE id = ?", b.lookup, a.id)
+			})
+		}},
+		{"site rule copied to a new id", func(t *testing.T, dir string, kr *fakeKeyring) {
+			onFile(t, dir, func(db *sql.DB) {
+				mustExec(t, db, "INSERT INTO sites (id, profile, lookup, ver, rec) SELECT id + 100, profile, randomblob(32), ver, rec FROM sites")
+			})
+		}},
 		{"vault id changed", func(t *testing.T, dir string, kr *fakeKeyring) {
 			onFile(t, dir, func(db *sql.DB) {
 				mustExec(t, db, "UPDATE meta SET value = randomblob(16) WHERE name = ?", metaVaultID)
@@ -343,6 +429,29 @@ func TestTamperedWhileOpen(t *testing.T) {
 		{"audit row deleted, Releases", func(t *testing.T, db *sql.DB, old savedRow) {
 			mustExec(t, db, "DELETE FROM audit")
 		}, func(v *Vault) error { _, err := v.Releases(); return err }},
+		{"site rule deleted, SiteRule", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "DELETE FROM sites WHERE profile = ?", old.profile)
+		}, func(v *Vault) error { _, _, err := v.SiteRule(siteOf("a")); return err }},
+		{"site rule deleted, SiteRules", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "DELETE FROM sites WHERE profile = ?", old.profile)
+		}, func(v *Vault) error { _, err := v.SiteRules(); return err }},
+		{"site rule deleted, SetSiteRule", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "DELETE FROM sites WHERE profile = ?", old.profile)
+		}, func(v *Vault) error {
+			return v.SetSiteRule(SiteRule{Origin: siteOf("a"), Profile: "a", Concepts: []string{emailKey.Name}})
+		}},
+		{"site rule moved, SiteRule", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "UPDATE sites SET id = 999 WHERE profile = ?", old.profile)
+		}, func(v *Vault) error { _, _, err := v.SiteRule(siteOf("a")); return err }},
+		{"site rule moved to the other profile, DeleteProfile", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "UPDATE sites SET profile = ? WHERE profile <> ?", old.profile, old.profile)
+		}, func(v *Vault) error { return v.DeleteProfile("a") }},
+		{"site rule moved away, DeleteProfile", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "UPDATE sites SET profile = 3 - profile")
+		}, func(v *Vault) error { return v.DeleteProfile("a") }},
+		{"site rule record swapped, TouchSiteRule", func(t *testing.T, db *sql.DB, old savedRow) {
+			mustExec(t, db, "UPDATE sites SET rec = (SELECT rec FROM sites s2 WHERE s2.id <> sites.id)")
+		}, func(v *Vault) error { return v.TouchSiteRule(siteOf("a")) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,7 +9,8 @@ import (
 )
 
 // The vault in testdata/v1 was written by the code before row versions
-// and the manifest (see its README). These tests open a copy of it.
+// and the manifest, the one in testdata/v2 by the code before site rules
+// (see their READMEs). These tests open copies of them.
 
 const fixturePass = "fixture passphrase"
 
@@ -17,8 +18,16 @@ const fixturePass = "fixture passphrase"
 // keyring identity into a file keyring; it returns both directories.
 func fixtureCopy(t *testing.T) (dir, krDir string) {
 	t.Helper()
+	return fixtureCopyOf(t, "v1")
+}
+
+// fixtureCopyOf copies the vault in testdata/<name> (v1: schema 1, v2:
+// schema 2; see their READMEs) into a new vault directory and its keyring
+// identity into a file keyring; it returns both directories.
+func fixtureCopyOf(t *testing.T, name string) (dir, krDir string) {
+	t.Helper()
 	dir, krDir = t.TempDir(), t.TempDir()
-	db, err := os.ReadFile(filepath.Join("testdata", "v1", dbName))
+	db, err := os.ReadFile(filepath.Join("testdata", name, dbName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +40,7 @@ func fixtureCopy(t *testing.T) (dir, krDir string) {
 	}
 	id := v.id
 	v.Close()
-	secret, err := os.ReadFile(filepath.Join("testdata", "v1", "keyring-identity.txt"))
+	secret, err := os.ReadFile(filepath.Join("testdata", name, "keyring-identity.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
