@@ -191,15 +191,11 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 		for _, n := range r.Outcomes {
 			all += n
 		}
-		e.Tone = "info"
-		if filled < all {
-			e.Tone = "warn"
-		}
-		e.Outcome = fmt.Sprintf("page accepted %d of %d", filled, all)
-		e.Summary = fmt.Sprintf("%s took %s", capital(site), count(filled, "value", "values"))
+		e.Tone, e.Outcome = "ok", "all taken"
 		if rest := outcomeWords(r.Outcomes); rest != "" {
-			e.Summary += " (" + rest + ")"
+			e.Tone, e.Outcome = "warn", rest
 		}
+		e.Summary = fmt.Sprintf("Page on %s accepted %d of %d", site, filled, all)
 	case vault.EventLearn:
 		e.Tone, e.Outcome = "ok", "saved"
 		to := ""

@@ -363,7 +363,8 @@ const selfTestScript = `(async () => {
         [...document.querySelectorAll(".view")].filter(shown).length === 1 &&
         $('.nav-item[data-view="' + v + '"]').getAttribute("aria-selected") === "true");
       check("section " + v + " opens alone", ok, text('[data-panel="' + v + '"] h1'));
-      if (v === "activity" || v === "settings") check("section " + v + " says what will be there", text('[data-panel="' + v + '"] .placeholder p').length > 40, text('[data-panel="' + v + '"] .placeholder p'));
+      if (v === "activity") check("activity says why there is nothing to read before there is a vault", await until(() => shown($("#activity-locked")) && text("#activity-locked").length > 40 && !shown($("#activity-tools"))), text("#activity-locked"));
+      if (v === "settings") check("section " + v + " says what will be there", text('[data-panel="' + v + '"] .placeholder p').length > 40, text('[data-panel="' + v + '"] .placeholder p'));
       // The vault card fills in once Go answers its first view() call.
       if (v === "profiles") check("profiles say what to do before there is a vault", await until(() => shown($("#profiles-locked")) && text("#profiles-locked").length > 40 && $("#profiles").childElementCount === 0 && !shown($("#new-profile"))), text("#profiles-locked"));
     }

@@ -1,10 +1,14 @@
 // The Tessera window: a status screen kept current by the "status" event
-// Go emits, the vault and profiles, the confirmation dialog Go presents over
-// everything, and the sections still to come. Everything a browser sends
+// Go emits, the vault, the profiles and their editor, the activity log, the
+// confirmation dialog Go presents over everything, and the settings still
+// to come. Everything a browser sends
 // (client names, origins) is untrusted, so it is only ever set as text.
 import "./style.css";
 import "./confirm.css";
+import "./views.css";
+import { ActivityView } from "./activity";
 import { ConfirmDialog } from "./confirm";
+import { ProfilesView } from "./profiles";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
@@ -34,6 +38,7 @@ const vaultWording: Record<VaultState, { title: string; text: string }> = {
 };
 
 let panel: VaultPanel | null = null;
+let activityView: ActivityView | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -43,6 +48,7 @@ function showView(v: View): void {
     p.hidden = p.dataset.panel !== v;
   }
   if (v === "profiles") panel?.opened();
+  activityView?.setVisible(v === "activity");
 }
 
 function showBanner(text: string | null): void {
@@ -100,6 +106,7 @@ function render(s: Status): void {
   el("vault-title").textContent = wording.title;
   el("vault-text").textContent = wording.text;
   panel?.sync(s.vault);
+  activityView?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -130,6 +137,9 @@ function main(): void {
     return;
   }
   panel = new VaultPanel();
+  const vp = panel;
+  panel.profiles = new ProfilesView(() => vp.loadProfiles());
+  activityView = new ActivityView();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");

@@ -1,22 +1,18 @@
 // The vault card's actions (set up, unlock, lock, recovery passphrase) and
-// the Profiles section. Go decides every rule (passphrase length, what a
+// the Profiles section's list and New profile form (the list's rows and the
+// editor are profiles.ts). Go decides every rule (passphrase length, what a
 // state allows) and rejects with a message; this module only shows the
 // forms that fit the state, reports errors next to the field that caused
 // them and keeps focus where the person is working. Profile labels come
 // from the vault, so they are set as text only; values never reach here.
-import { errorText, vault, type ProfileSummary, type VaultState, type VaultView } from "./wails";
+import { sentence } from "./format";
+import type { ProfilesView } from "./profiles";
+import { errorText, vault, type VaultState, type VaultView } from "./wails";
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
   const e = document.getElementById(id);
   if (!e) throw new Error(`missing #${id} in index.html`);
   return e as T;
-}
-
-/** Makes a Go error read as a sentence: "Unlock: wrong passphrase." */
-function sentence(msg: string): string {
-  const s = msg.trim();
-  if (s === "") return "Something went wrong.";
-  return s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
 }
 
 function showError(box: HTMLElement, inputs: HTMLInputElement[], e: unknown): void {
@@ -69,44 +65,6 @@ function onSubmit(form: HTMLFormElement, errorBox: HTMLElement, inputs: HTMLInpu
   });
 }
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-const day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-
-/** Formats a past time as "just now", "5 minutes ago", … or a date past a week. */
-function ago(iso: string, now: number): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return "";
-  const secs = Math.round((t - now) / 1000);
-  if (secs > -60) return "just now";
-  if (secs > -3600) return relative.format(Math.round(secs / 60), "minute");
-  if (secs > -86400) return relative.format(Math.round(secs / 3600), "hour");
-  if (secs > -7 * 86400) return relative.format(Math.round(secs / 86400), "day");
-  return day.format(t);
-}
-
-function profileItem(p: ProfileSummary, now: number, fresh: boolean): HTMLLIElement {
-  const li = document.createElement("li");
-  li.className = fresh ? "profile fresh" : "profile";
-  li.dataset.profileId = p.id;
-  const badge = document.createElement("span");
-  badge.className = "initial";
-  badge.setAttribute("aria-hidden", "true");
-  badge.textContent = (Array.from(p.label.trim())[0] ?? "?").toUpperCase();
-  const text = document.createElement("div");
-  const name = document.createElement("strong");
-  name.textContent = p.label;
-  const meta = document.createElement("span");
-  meta.className = "muted meta";
-  const count = p.entries === 0 ? "No details yet" : p.entries === 1 ? "1 detail" : `${p.entries} details`;
-  const when = document.createElement("time");
-  when.dateTime = p.updated;
-  when.textContent = `updated ${ago(p.updated, now)}`;
-  meta.append(count, " · ", when);
-  text.append(name, meta);
-  li.append(badge, text);
-  return li;
-}
-
 /** The vault card and the Profiles section. */
 export class VaultPanel {
   private view: VaultView | null = null;
@@ -123,6 +81,9 @@ export class VaultPanel {
   private readonly newPass = el<HTMLInputElement>("new-pass");
   private readonly newConfirm = el<HTMLInputElement>("new-confirm");
   private readonly profileLabel = el<HTMLInputElement>("profile-label");
+
+  /** The profile list and editor, given the list whenever it is read. */
+  profiles: ProfilesView | null = null;
 
   constructor() {
     onSubmit(el("setup-form"), el("setup-error"), [this.setupPass, this.setupConfirm], "Creating the vault…", async () => {
@@ -271,6 +232,7 @@ export class VaultPanel {
       el("profiles").replaceChildren();
       el("profiles-empty").hidden = true;
       el("profiles-error").hidden = true;
+      this.profiles?.locked();
     }
     const locked = el("profiles-locked");
     locked.hidden = unlocked;
@@ -280,14 +242,14 @@ export class VaultPanel {
         : "The vault is locked. Unlock it on the Status screen to see your profiles.";
   }
 
-  private async loadProfiles(): Promise<void> {
+  /** Reads the profile list again (after the editor changed it). */
+  async loadProfiles(): Promise<void> {
     if (this.view?.state !== "unlocked") return;
     const err = el("profiles-error");
     try {
       const ps = await vault.profiles();
       if (this.view?.state !== "unlocked") return;
-      const now = Date.now();
-      el("profiles").replaceChildren(...ps.map((p) => profileItem(p, now, p.id === this.freshProfile)));
+      this.profiles?.list(ps, this.freshProfile);
       el("profiles-empty").hidden = ps.length > 0;
       err.hidden = true;
     } catch (e) {

@@ -129,6 +129,94 @@ export const confirmWithdrawnEvent = "confirm-withdrawn";
 /** Name of the event Go emits with a fresh Status (app.StatusEvent). */
 export const statusEvent = "status";
 
+/** A search of the audit log (app.ActivityQuery); empty fields match everything. */
+export interface ActivityQuery {
+  text: string;
+  site: string;
+  profile: string;
+  limit: number;
+}
+
+/** One audit record in words (app.ActivityEntry); the log never holds a value. */
+export interface ActivityEntry {
+  seq: number;
+  /** RFC 3339 time. */
+  time: string;
+  event: string;
+  summary: string;
+  outcome: string;
+  tone: "ok" | "warn" | "info";
+  site: string;
+  origin?: string;
+  frame?: string;
+  fields: string[] | null;
+  profileId?: string;
+  profile?: string;
+  client?: string;
+}
+
+/** What Activity returns (app.ActivityPage). */
+export interface ActivityPage {
+  entries: ActivityEntry[] | null;
+  matched: number;
+  total: number;
+  sites: string[] | null;
+  profiles: ProfileSummary[] | null;
+}
+
+/** Value kinds (app.KindText, ...): how a concept's value is typed and checked. */
+export type ValueKind = "text" | "multiline" | "date" | "tel" | "email" | "url" | "country";
+
+/** A concept the editor knows (app.ConceptInfo). */
+export interface ConceptInfo {
+  iri: string;
+  label: string;
+  group: string;
+  kind: ValueKind;
+}
+
+/** One stored value (app.ValueView): shown in this window only. */
+export interface ValueView {
+  value: string;
+  structured?: boolean;
+  display?: string;
+  source: string;
+  sourceType: string;
+  added?: string;
+  lastUsed?: string;
+}
+
+/** A concept with its values, the preferred one first (app.ConceptValues). */
+export interface ConceptValues extends ConceptInfo {
+  values: ValueView[] | null;
+}
+
+/** A group of the editor (app.GroupView). */
+export interface GroupView {
+  id: string;
+  label: string;
+  concepts: ConceptValues[] | null;
+}
+
+/** A value kept under a form field path (app.FieldValue). */
+export interface FieldValue {
+  path: string;
+  value: ValueView;
+}
+
+/** A profile with its values (app.ProfileView). */
+export interface ProfileView extends ProfileSummary {
+  created: string;
+  groups: GroupView[] | null;
+  fields: FieldValue[] | null;
+}
+
+/** The editor's groups and concepts (app.Catalog). */
+export interface Catalog {
+  groups: GroupView[] | null;
+  concepts: ConceptInfo[] | null;
+}
+
 interface UIBinding {
   Status(): Promise<Status>;
   Quit(): Promise<void>;
@@ -140,6 +228,17 @@ interface UIBinding {
   SetPassphrase(passphrase: string, confirm: string): Promise<VaultView>;
   Profiles(): Promise<ProfileSummary[] | null>;
   CreateProfile(label: string): Promise<ProfileSummary>;
+  Activity(q: ActivityQuery): Promise<ActivityPage>;
+  ConceptCatalog(): Promise<Catalog>;
+  ProfileDetail(id: string): Promise<ProfileView>;
+  RenameProfile(id: string, label: string): Promise<ProfileSummary>;
+  DuplicateProfile(id: string): Promise<ProfileSummary>;
+  DeleteProfile(id: string): Promise<void>;
+  SetValue(id: string, concept: string, value: string): Promise<ProfileView>;
+  AddValue(id: string, concept: string, value: string): Promise<ProfileView>;
+  PromoteValue(id: string, concept: string, i: number): Promise<ProfileView>;
+  DeleteValue(id: string, concept: string, i: number): Promise<ProfileView>;
+  DeleteField(id: string, path: string): Promise<ProfileView>;
   PendingConfirmation(): Promise<Confirmation | null>;
   Decide(d: Decision): Promise<void>;
   SwitchProfile(id: string, profile: string): Promise<Confirmation>;
@@ -185,6 +284,25 @@ export const vault = {
   setPassphrase: (passphrase: string, confirm: string): Promise<VaultView> => ui().SetPassphrase(passphrase, confirm),
   profiles: async (): Promise<ProfileSummary[]> => (await ui().Profiles()) ?? [],
   createProfile: (label: string): Promise<ProfileSummary> => ui().CreateProfile(label),
+};
+
+/** The audit log (app/activityui.go). */
+export const activity = {
+  read: (q: ActivityQuery): Promise<ActivityPage> => ui().Activity(q),
+};
+
+/** The profile editor (app/profilesui.go); each promise rejects with a message fit to show, never a value. */
+export const editor = {
+  catalog: (): Promise<Catalog> => ui().ConceptCatalog(),
+  open: (id: string): Promise<ProfileView> => ui().ProfileDetail(id),
+  rename: (id: string, label: string): Promise<ProfileSummary> => ui().RenameProfile(id, label),
+  duplicate: (id: string): Promise<ProfileSummary> => ui().DuplicateProfile(id),
+  remove: (id: string): Promise<void> => ui().DeleteProfile(id),
+  setValue: (id: string, concept: string, value: string): Promise<ProfileView> => ui().SetValue(id, concept, value),
+  addValue: (id: string, concept: string, value: string): Promise<ProfileView> => ui().AddValue(id, concept, value),
+  promote: (id: string, concept: string, i: number): Promise<ProfileView> => ui().PromoteValue(id, concept, i),
+  deleteValue: (id: string, concept: string, i: number): Promise<ProfileView> => ui().DeleteValue(id, concept, i),
+  deleteField: (id: string, path: string): Promise<ProfileView> => ui().DeleteField(id, path),
 };
 
 /** Returns the message of a rejected bridge call: Wails rejects with the Go error's text. */

@@ -1,0 +1,29 @@
+// Formatting shared by the sections: times in the person's words and Go's
+// error messages as sentences.
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
+/** Formats a past time as "just now", "5 minutes ago", … or a date past a week. */
+export function ago(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const secs = Math.round((t - now) / 1000);
+  if (secs > -60) return "just now";
+  if (secs > -3600) return relative.format(Math.round(secs / 60), "minute");
+  if (secs > -86400) return relative.format(Math.round(secs / 3600), "hour");
+  if (secs > -7 * 86400) return relative.format(Math.round(secs / 86400), "day");
+  return day.format(t);
+}
+
+/** Makes a Go error read as a sentence: "Unlock: wrong passphrase." */
+export function sentence(msg: string): string {
+  const s = msg.trim();
+  if (s === "") return "Something went wrong.";
+  return s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
+}
+
+/** Counts details as the profile list does: "No details yet", "1 detail", "5 details". */
+export function details(n: number): string {
+  return n === 0 ? "No details yet" : n === 1 ? "1 detail" : `${n} details`;
+}
