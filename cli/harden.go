@@ -13,8 +13,8 @@ import "fmt"
 //
 // A non-dumpable process's executable is hidden from its own user too, so
 // the host becomes non-dumpable only once the app has verified it
-// (HostConfig.Answered), and the host and the command line verify a
-// non-dumpable app by what Linux still shows of it (nativemsg.VerifyApp).
+// (HostConfig.Answered), and the host verifies a non-dumpable app by what
+// Linux still shows of it (nativemsg.VerifyApp, PROTOCOL.md §2.1).
 
 // hardenApp hardens the desktop app (window or not) at start, before the
 // vault is opened.
