@@ -14,17 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
-
-// printer renders validator messages. It is made on first use, like every
-// table of this package: a process start must not pay for what it may
-// never use.
-var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // MaxArgsBytes caps the JSON arguments of one tool call.
 const MaxArgsBytes = 1 << 20
@@ -88,27 +78,22 @@ func (r *Rejection) Error() string {
 // Unwrap returns ErrRejected.
 func (r *Rejection) Unwrap() error { return ErrRejected }
 
-// compile compiles the tool's input schema as JSON Schema 2020-12.
-func (t Tool) compile() (*jsonschema.Schema, error) {
+// schemaDoc returns the tool's input schema as the validator reads it:
+// encoded and decoded again, so numbers are read from their JSON text.
+func (t Tool) schemaDoc() (map[string]any, error) {
 	raw, err := json.Marshal(validationSchema(t.InputSchema))
 	if err != nil {
 		return nil, fmt.Errorf("%w: encode: %v", ErrSchema, err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := decodeJSON(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w: decode: %v", ErrSchema, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseRegexpEngine(lenientRegexp)
-	if err := c.AddResource("tool.json", doc); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: not an object", ErrSchema)
 	}
-	s, err := c.Compile("tool.json")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
-	}
-	return s, nil
+	return m, nil
 }
 
 // validationSchema returns schema with Chromium's one invalid construct
@@ -139,23 +124,6 @@ func validationSchema(schema Obj) Obj {
 	return out
 }
 
-// lenientRegexp compiles HTML patterns with Go's RE2. Page patterns are
-// ECMAScript and may use syntax RE2 lacks (lookaround, backreferences);
-// such a pattern is not enforced here rather than failing the whole tool,
-// and the page's own validation still applies when the form is submitted.
-func lenientRegexp(s string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(s)
-	if err != nil {
-		return matchAll(s), nil
-	}
-	return re, nil
-}
-
-type matchAll string
-
-func (m matchAll) String() string          { return string(m) }
-func (m matchAll) MatchString(string) bool { return true }
-
 // Plan validates args (a JSON object) against the tool's schema and returns
 // the fills that carry them out. Any bad parameter refuses the whole call
 // with a *Rejection listing every problem; nothing is half-applied. In the
@@ -171,7 +139,7 @@ func (t Tool) Plan(args json.RawMessage) (FillPlan, error) {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	v, err := decodeJSON(args)
 	if err != nil {
 		return reject(ParamProblem{Reason: "arguments", Message: "arguments are not valid JSON: " + err.Error()})
 	}
@@ -182,18 +150,13 @@ func (t Tool) Plan(args json.RawMessage) (FillPlan, error) {
 	if t.Meta.Dialect == DialectToolname {
 		t.coerce(obj)
 	}
-	schema, err := t.compile()
+	schema, err := t.schemaDoc()
 	if err != nil {
 		return FillPlan{}, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	var problems []ParamProblem
 	problems = append(problems, unknownKeys(t.InputSchema, obj, "")...)
-	var verr *jsonschema.ValidationError
-	if err := schema.Validate(obj); errors.As(err, &verr) {
-		problems = append(problems, leafProblems(verr)...)
-	} else if err != nil {
-		return FillPlan{}, fmt.Errorf("tool %q: validate: %w", t.Name, err)
-	}
+	problems = append(problems, schemaProblems(schema, obj)...)
 	problems = append(problems, t.htmlProblems(obj)...)
 	if len(problems) > 0 {
 		return reject(t.sortProblems(problems)...)
@@ -222,54 +185,6 @@ func unknownKeys(schema Obj, obj map[string]any, prefix string) []ParamProblem {
 			}
 		}
 	}
-	return out
-}
-
-// leafProblems flattens a validation error into one problem per failing
-// keyword, named by the parameter it concerns.
-func leafProblems(e *jsonschema.ValidationError) []ParamProblem {
-	var out []ParamProblem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		param := paramOf(e.InstanceLocation)
-		msg := e.ErrorKind.LocalizedString(printer())
-		switch k := e.ErrorKind.(type) {
-		case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		case *kind.Required:
-			for _, m := range k.Missing {
-				out = append(out, ParamProblem{Param: joinParam(param, m), Reason: "required", Message: "missing required parameter"})
-			}
-			return
-		case *kind.AdditionalProperties:
-			for _, p := range k.Properties {
-				out = append(out, ParamProblem{Param: joinParam(param, p), Reason: "unknown", Message: "no such parameter"})
-			}
-			return
-		case *kind.Type:
-			out = append(out, ParamProblem{param, "type", msg})
-		case *kind.Enum, *kind.Const, *kind.AnyOf, *kind.OneOf:
-			out = append(out, ParamProblem{param, "enum", "value is not one of the allowed choices"})
-		case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum, *kind.MultipleOf:
-			out = append(out, ParamProblem{param, "range", msg})
-		case *kind.MinLength, *kind.MaxLength:
-			out = append(out, ParamProblem{param, "length", msg})
-		case *kind.Pattern:
-			out = append(out, ParamProblem{param, "pattern", msg})
-		case *kind.Format, *kind.ContentEncoding:
-			out = append(out, ParamProblem{param, "format", msg})
-		case *kind.UniqueItems:
-			out = append(out, ParamProblem{param, "duplicate", msg})
-		case *kind.MaxItems, *kind.MinItems:
-			out = append(out, ParamProblem{param, "items", msg})
-		default:
-			out = append(out, ParamProblem{param, "invalid", msg})
-		}
-	}
-	walk(e)
 	return out
 }
 

@@ -43,11 +43,15 @@ func FuzzTools(f *testing.F) {
 			if _, err := json.Marshal(tl); err != nil {
 				t.Fatalf("tool %q does not marshal: %v", tl.Name, err)
 			}
-			if _, err := tl.compile(); err != nil {
+			doc, err := tl.schemaDoc()
+			if err != nil {
 				t.Fatalf("tool %q: %v\nschema: %s", tl.Name, err, mustJSON(tl.InputSchema))
 			}
+			if k := unknownKeyword(doc); k != "" {
+				t.Fatalf("tool %q: schema keyword %q is neither validated nor an annotation\nschema: %s", tl.Name, k, mustJSON(tl.InputSchema))
+			}
 			defaults := tl.DefaultArgs()
-			_, err := tl.Plan(defaults)
+			_, err = tl.Plan(defaults)
 			var rej *Rejection
 			if errors.As(err, &rej) {
 				for _, p := range rej.Problems {
@@ -122,4 +126,53 @@ func FuzzPlan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// schemaKeywords are the keywords the validator checks and the annotations
+// it may ignore: a synthesised schema must use no other, or the validator
+// would silently let through what the schema forbids.
+var schemaKeywords = map[string]bool{
+	"type": true, "enum": true, "const": true, "anyOf": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true, "minLength": true,
+	"maxLength": true, "pattern": true, "items": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "properties": true, "required": true, "additionalProperties": true,
+	// Annotations (Plan checks formats and date bounds itself).
+	"title": true, "description": true, "format": true, "contentEncoding": true,
+	"formatMinimum": true, "formatMaximum": true, "default": true,
+}
+
+// unknownKeyword returns a keyword of schema outside schemaKeywords, or "".
+func unknownKeyword(schema map[string]any) string {
+	for k, v := range schema {
+		if !schemaKeywords[k] {
+			return k
+		}
+		switch k {
+		case "properties":
+			props, _ := v.(map[string]any)
+			for _, p := range props {
+				if sub, ok := p.(map[string]any); ok {
+					if bad := unknownKeyword(sub); bad != "" {
+						return bad
+					}
+				}
+			}
+		case "items":
+			if sub, ok := v.(map[string]any); ok {
+				if bad := unknownKeyword(sub); bad != "" {
+					return bad
+				}
+			}
+		case "anyOf":
+			alts, _ := v.([]any)
+			for _, a := range alts {
+				if sub, ok := a.(map[string]any); ok {
+					if bad := unknownKeyword(sub); bad != "" {
+						return bad
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
