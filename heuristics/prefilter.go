@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// The prefilter spares most rules their regular expression: every keyword
+// The prefilter spares most keywords any matching at all: every keyword
 // starts with one of a few literal strings ("post ?code|postal code" starts
-// with "post"), so a rule none of whose starting literals occurs in a text
-// cannot match it. One pass over the text finds the rules worth running.
-// Rules whose keywords have no such literal (a leading optional part, a
-// wide character class) are always run.
+// with "post"), so a keyword none of whose starting literals occurs in a
+// text cannot match it. One pass over the text finds the keywords worth
+// running. Keywords with no such literal (a leading optional part, a wide
+// character class) are always run.
 
 // A lit is one starting literal of keyword kw.
 type lit struct {
