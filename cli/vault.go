@@ -102,9 +102,14 @@ func readPassphrase(env *Env, path string) ([]byte, error) {
 }
 
 // unlockVault unlocks v for this command: with the passphrase when one was
-// given, with the keyring otherwise. It returns the method used.
+// given, with the keyring otherwise. It returns the method used. Its errors
+// say what the person can do: restore or replace a missing vault file,
+// accept an older copy restored on purpose, or give the passphrase.
 func unlockVault(env *Env, v *vault.Vault, passphraseFile string) (string, error) {
 	if v.State() == vault.StateUninitialized {
+		if info, err := v.Info(); err == nil && info.Missing {
+			return "", missingErr(v.Dir())
+		}
 		return "", fmt.Errorf("%w in %s: run `tessera vault init` first", vault.ErrUninitialized, v.Dir())
 	}
 	if passphraseFile != "" {
@@ -112,12 +117,35 @@ func unlockVault(env *Env, v *vault.Vault, passphraseFile string) (string, error
 		if err != nil {
 			return "", err
 		}
-		return "passphrase", v.UnlockPassphrase(p)
+		defer clear(p)
+		return "passphrase", explainUnlock(v.UnlockPassphrase(p))
 	}
-	if err := v.UnlockKeyring(); err != nil {
+	err := v.UnlockKeyring()
+	if errors.Is(err, vault.ErrKeyringUnavailable) || errors.Is(err, vault.ErrKeyringItemMissing) {
 		return "", fmt.Errorf("%w; give --passphrase-file to unlock with the passphrase", err)
 	}
+	if err != nil {
+		return "", explainUnlock(err)
+	}
 	return "keyring", nil
+}
+
+// missingErr is the error of a command that needs the vault of dir, whose
+// vault file vanished.
+func missingErr(dir string) error {
+	return fmt.Errorf("%w: %w from %s: restore vault.db from a backup, or run `tessera vault init --replace-missing` to start a new, empty vault", vault.ErrUninitialized, vault.ErrMissing, dir)
+}
+
+// explainUnlock adds to an unlock error what the person can do about a
+// vault file changed outside Tessera.
+func explainUnlock(err error) error {
+	switch {
+	case errors.Is(err, vault.ErrRollback):
+		return fmt.Errorf("%w; nothing was read from it. If you restored this copy on purpose, run `tessera vault unlock --accept-older-copy`", err)
+	case errors.Is(err, vault.ErrTampered):
+		return fmt.Errorf("%w; nothing was read from it. Restore vault.db from a backup you trust", err)
+	}
+	return err
 }
 
 // runVault is `tessera vault init|unlock|lock|status|passwd|rekey`.
@@ -158,7 +186,7 @@ func runVault(ctx context.Context, env *Env, args []string) error {
 
 func vaultUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: tessera vault init [--passphrase-file FILE] [--no-keyring] [--work-factor N]
-       tessera vault unlock [--passphrase-file FILE]
+       tessera vault unlock [--passphrase-file FILE] [--accept-older-copy]
        tessera vault lock
        tessera vault status
        tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE
@@ -168,6 +196,14 @@ it (a headless app is set up and unlocked this way). Otherwise the
 vault lives in $TESSERA_HOME or the user data directory; TESSERA_KEYRING=none
 never touches the OS keyring. A new passphrase needs at least 8 characters and
 must not be easy to guess; --work-factor is at least 18.
+
+passwd sets the new passphrase and re-encrypts everything in the vault under
+a new key, so a copy of the old passphrase (or an old backup's key) opens
+nothing written from then on; it takes as long as a rekey.
+init --replace-missing starts a new, empty vault where the vault file has
+gone missing (restore it from a backup instead, if you have one).
+unlock --accept-older-copy opens a vault file that is older than the one this
+computer last used, when you restored that backup on purpose.
 `)
 }
 
@@ -241,9 +277,11 @@ func vaultInit(ctx context.Context, env *Env, args []string) error {
 	noKeyring := false
 	wf := vault.DefaultScryptWorkFactor
 	var fs *flag.FlagSet
-	c, err := parseVaultFlags(env, "init", "tessera vault init [--passphrase-file FILE] [--no-keyring] [--work-factor N] [--json]", args, func(f *flag.FlagSet) {
+	var init vault.InitOptions
+	c, err := parseVaultFlags(env, "init", "tessera vault init [--passphrase-file FILE] [--no-keyring] [--work-factor N] [--replace-missing] [--json]", args, func(f *flag.FlagSet) {
 		fs = f
 		f.BoolVar(&noKeyring, "no-keyring", false, "do not store a key in the OS keyring")
+		f.BoolVar(&init.ReplaceMissing, "replace-missing", false, "start a new, empty vault where the vault file has gone missing")
 		f.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the passphrase wrap")
 	})
 	if errors.Is(err, flag.ErrHelp) {
@@ -255,7 +293,6 @@ func vaultInit(ctx context.Context, env *Env, args []string) error {
 	if err := checkWorkFactor(env, "vault init", wf); err != nil {
 		return err
 	}
-	var init vault.InitOptions
 	if c.passphraseFile != "" {
 		if init.Passphrase, err = readNewPassphrase(env, "vault init", c.passphraseFile); err != nil {
 			return err
@@ -263,7 +300,7 @@ func vaultInit(ctx context.Context, env *Env, args []string) error {
 		defer clear(init.Passphrase)
 	}
 	return withApp(ctx, env, func(app *appClient) error {
-		if err := appOnly(app, "vault init", flagsSet(fs), "no-keyring", "work-factor"); err != nil {
+		if err := appOnly(app, "vault init", flagsSet(fs), "no-keyring", "work-factor", "replace-missing"); err != nil {
 			return err
 		}
 		var res struct {
@@ -295,6 +332,9 @@ func vaultInit(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "tessera: keyring not used: %v\n", err)
 			init.Keyring = false
 			err = v.Init(init)
+		}
+		if errors.Is(err, vault.ErrMissing) {
+			return fmt.Errorf("%w; or, to start a new, empty vault in its place, run `tessera vault init --replace-missing`", err)
 		}
 		if err != nil {
 			return err
@@ -331,6 +371,11 @@ func printInfo(env *Env, v *vault.Vault, asJSON bool, verb string) error {
 		fmt.Fprintf(env.Stdout, "%s vault in %s\n", verb, info.Dir)
 	} else {
 		fmt.Fprintf(env.Stdout, "vault: %s\n", info.Dir)
+	}
+	if info.Missing {
+		fmt.Fprintln(env.Stdout, "state: missing: the vault file is missing")
+		fmt.Fprintln(env.Stdout, "restore vault.db from a backup, or run `tessera vault init --replace-missing` to start a new, empty vault")
+		return nil
 	}
 	fmt.Fprintf(env.Stdout, "state: %s\n", info.State)
 	if info.State != vault.StateUninitialized {
@@ -384,7 +429,12 @@ func vaultStatus(ctx context.Context, env *Env, args []string) error {
 }
 
 func vaultUnlock(ctx context.Context, env *Env, args []string) error {
-	c, err := parseVaultFlags(env, "unlock", "tessera vault unlock [--passphrase-file FILE] [--json]", args, nil)
+	acceptOlder := false
+	var fs *flag.FlagSet
+	c, err := parseVaultFlags(env, "unlock", "tessera vault unlock [--passphrase-file FILE] [--accept-older-copy] [--json]", args, func(f *flag.FlagSet) {
+		fs = f
+		f.BoolVar(&acceptOlder, "accept-older-copy", false, "open a vault file older than the last one this computer used: a backup you restored on purpose")
+	})
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -392,9 +442,12 @@ func vaultUnlock(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	return withApp(ctx, env, func(app *appClient) error {
+		if err := appOnly(app, "vault unlock", flagsSet(fs), "accept-older-copy"); err != nil {
+			return err
+		}
 		return unlockApp(ctx, env, app, c)
 	}, func() error {
-		return unlockAlone(env, c)
+		return unlockAlone(env, c, acceptOlder)
 	})
 }
 
@@ -426,13 +479,18 @@ func unlockApp(ctx context.Context, env *Env, app *appClient, c *cliFlags) error
 }
 
 // unlockAlone checks that the vault file opens, and after a passphrase
-// unlock enrols the keyring.
-func unlockAlone(env *Env, c *cliFlags) error {
+// unlock enrols the keyring. With acceptOlder, a vault file older than the
+// keyring's write counter is accepted as the current one (the person
+// restored it on purpose); every other check still applies.
+func unlockAlone(env *Env, c *cliFlags, acceptOlder bool) error {
 	v, err := openVault(env, 0)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
+	if acceptOlder {
+		v.AcceptOlderCopy()
+	}
 	method, err := unlockVault(env, v, c.passphraseFile)
 	if err != nil {
 		return err
@@ -440,9 +498,10 @@ func unlockAlone(env *Env, c *cliFlags) error {
 	res := struct {
 		State           string `json:"state"`
 		Method          string `json:"method"`
+		AcceptedOlder   bool   `json:"acceptedOlderCopy,omitempty"`
 		KeyringEnrolled bool   `json:"keyringEnrolled"`
 		KeyringError    string `json:"keyringError,omitempty"`
-	}{State: vault.StateUnlocked, Method: method}
+	}{State: vault.StateUnlocked, Method: method, AcceptedOlder: acceptOlder}
 	if method == "passphrase" && cliKeyring(env) != nil {
 		switch kerr := v.CheckKeyring(); {
 		case errors.Is(kerr, vault.ErrKeyringItemMissing):
@@ -459,6 +518,9 @@ func unlockAlone(env *Env, c *cliFlags) error {
 		return jsonOut(env.Stdout, res)
 	}
 	fmt.Fprintf(env.Stdout, "unlocked with %s\n", method)
+	if acceptOlder {
+		fmt.Fprintln(env.Stdout, "accepted this vault file as the current one, even if it is an older copy")
+	}
 	if res.KeyringEnrolled {
 		fmt.Fprintln(env.Stdout, "stored the vault key in the keyring: later commands unlock without a passphrase")
 	}
@@ -509,7 +571,7 @@ func vaultPasswd(ctx context.Context, env *Env, args []string) error {
 	var newFile string
 	wf := vault.DefaultScryptWorkFactor
 	var fs *flag.FlagSet
-	c, err := parseVaultFlags(env, "passwd", "tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE [--json]", args, func(f *flag.FlagSet) {
+	c, err := parseVaultFlags(env, "passwd", "tessera vault passwd [--passphrase-file FILE] --new-passphrase-file FILE [--json]\nSets the new passphrase and re-encrypts everything in the vault under a new key:\na copy of the old passphrase, or an old backup's key, opens nothing written since.", args, func(f *flag.FlagSet) {
 		fs = f
 		f.StringVar(&newFile, "new-passphrase-file", "", "read the new passphrase from `FILE` (- for stdin)")
 		f.IntVar(&wf, "work-factor", wf, "scrypt work factor (log2) of the new passphrase wrap")
@@ -611,7 +673,7 @@ func vaultRekey(ctx context.Context, env *Env, args []string) error {
 			err = v.UnlockKeyring()
 		}
 		if err != nil {
-			return err
+			return explainUnlock(err)
 		}
 		return v.Rekey(pass)
 	})

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -171,5 +172,45 @@ func TestVaultBusy(t *testing.T) {
 	p, err := v.Profile("home")
 	if err != nil || len(p.Concepts) != 0 {
 		t.Fatalf("holder's profile after refused commands = %+v, %v; want it unchanged", p, err)
+	}
+}
+
+// TestUnlockTamperedFile edits the vault file as sqlite3 could: every
+// command that unlocks it refuses with ErrTampered and says what to do,
+// never "give --passphrase-file" (the passphrase would not help).
+func TestUnlockTamperedFile(t *testing.T) {
+	home := t.TempDir()
+	pass := filepath.Join(t.TempDir(), "pass.txt")
+	if err := os.WriteFile(pass, []byte("tamper pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Create(home, vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("tamper pw")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.CreateProfile("home", "Home"); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	db, err := sql.Open("sqlite", filepath.Join(home, "vault.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("DELETE FROM profiles"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, args := range [][]string{
+		{"vault", "unlock", "--passphrase-file", pass},
+		{"profile", "list", "--passphrase-file", pass},
+		{"vault", "rekey", "--passphrase-file", pass},
+	} {
+		var out, errOut bytes.Buffer
+		env := testEnv(&out, &errOut, map[string]string{"TESSERA_HOME": home, "TESSERA_KEYRING": "none", "TESSERA_RUNTIME_DIR": t.TempDir()})
+		err := Run(context.Background(), args, env)
+		if !errors.Is(err, vault.ErrTampered) || !strings.Contains(err.Error(), "Restore vault.db from a backup you trust") ||
+			strings.Contains(err.Error(), "--passphrase-file") {
+			t.Errorf("Run(%q) on an edited vault file = %v, want ErrTampered with what to do", args, err)
+		}
 	}
 }
