@@ -399,7 +399,7 @@ func TestLearn(t *testing.T) {
 	page := `<html><body><form><label for=fn>First name</label><input id=fn name=first ` + stamp("t1", "") + `>
 <label for=em>Email</label><input id=em name=email type=email ` + stamp("t2", "") + `>
 <label for=pw>Password</label><input id=pw name=pw type=password ` + stamp("t3", "") + `>
-<label for=jt>Organisation</label><input id=jt name=company ` + stamp("t4", "") + `>
+<label for=jt>Company (optional)</label><input id=jt name=company autocomplete=organization ` + stamp("t4", "") + `>
 </form></body></html>`
 	values := map[string]LiveValue{"t1": {Value: "Ada"}, "t2": {Value: "ada@newmail.example"}, "t3": {Value: "hunter2hunter2"}, "t4": {Value: "Analytical Engines Ltd"}}
 	for _, approve := range []bool{true, false} {
@@ -417,7 +417,7 @@ func TestLearn(t *testing.T) {
 				labels = append(labels, r.Label+"="+r.Value+"<"+r.Previous)
 			}
 			slices.Sort(labels)
-			if want := []string{"Email=ada@newmail.example<ada@example.org", "Organisation=Analytical Engines Ltd<"}; !slices.Equal(labels, want) {
+			if want := []string{"Company (optional)=Analytical Engines Ltd<", "Email=ada@newmail.example<ada@example.org"}; !slices.Equal(labels, want) {
 				t.Errorf("learn rows = %q, want %q", labels, want)
 			}
 			p, err := w.v.Profile(w.pid)

@@ -110,6 +110,13 @@ func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
 		for i := range fa.snap.Controls {
 			c := &fa.snap.Controls[i]
 			cls := fa.cls[i]
+			// The page's own autocomplete token outranks the classifier,
+			// whose confidence a label like "(optional)" may pull down.
+			if ai := c.AutocompleteInfo; ai != nil && !ai.Off && ai.Field != "" {
+				if concept, ok := heuristics.ConceptForToken(ai.Field); ok {
+					cls.Concept, cls.Token, cls.Confidence = concept, ai.Field, max(cls.Confidence, 0.95)
+				}
+			}
 			if cls.Concept == "" || cls.Part != "" || attentionReason(fa, c) != "" || !learnable(c, cls) {
 				continue
 			}
