@@ -738,7 +738,12 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 	if e != nil {
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "fill.request", p.Profile)
+	rule, hasRule := a.remembered(originOf(p.Page.URL))
+	profileID := p.Profile
+	if profileID == "" && hasRule {
+		profileID = rule.Profile
+	}
+	prof, sums, e := a.choose(v, "fill.request", profileID)
 	if e != nil {
 		if e.Data.Code == nativemsg.CodeVaultLocked {
 			a.showUnlock()
@@ -759,12 +764,24 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 		return FillResult{Fill: st.id, Profile: prof.ID, Fields: []FillField{}}, nil
 	}
 	c, targets := a.confirmation(ConfirmFill, an, s, prof, sums, append(fill, attention...))
+	c.Rememberable = a.canRemember()
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
-	d, pf := a.ask(ctx, c, pf)
+	d, remembered := Decision{}, false
+	if hasRule && rule.Profile == prof.ID {
+		d, remembered = rememberedDecision(rule, c)
+	}
+	if remembered {
+		if st, ok := a.cfg.Vault.(siteRuleStore); ok {
+			st.TouchSiteRule(an.origin)
+		}
+	} else {
+		d, pf = a.ask(ctx, c, pf)
+	}
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: an.origin, Site: an.site, ProfileID: pf.profile, Client: s.client.Name, Reason: d.Reason})
 		return nil, declined("fill.request", d)
 	}
+	a.remember(an, pf, d)
 	st.profile = pf.profile
 	st.approved = a.cfg.Now()
 	a.fills.add(st)
@@ -800,7 +817,7 @@ func (a *App) release(v fillVault, st *fillState, pf *pendingFill, d Decision, s
 			fs = append(fs, strconv.Itoa(f))
 		}
 		slices.Sort(fs)
-		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: st.origin, Site: st.site, Frame: strings.Join(fs, ","), Concepts: concepts, ProfileID: st.profile, Client: s.client.Name, Fill: st.id})
+		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: st.origin, Site: st.site, Frame: strings.Join(fs, ","), Concepts: concepts, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Reason: d.Reason})
 	}
 	return out
 }

@@ -1,0 +1,118 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tessera-app/tessera/vault"
+)
+
+// "Remember for this site": when the person ticks it while approving a
+// fill, later fills of the same origin from the same profile are approved
+// without a dialog — but only for the concepts approved then, only for the
+// rows a dialog would have ticked by default, never for a field needing
+// attention, and every such release is in the audit log as remembered. A
+// fill that would give anything more shows the dialog again. The rules are
+// sealed in the vault and revocable from the window.
+
+// siteRuleStore is a vault that keeps site rules.
+type siteRuleStore interface {
+	SiteRule(origin string) (vault.SiteRule, bool, error)
+	SetSiteRule(vault.SiteRule) error
+	DeleteSiteRule(origin string) error
+	TouchSiteRule(origin string) error
+	SiteRules() ([]vault.SiteRule, error)
+}
+
+// remembered returns the rule for an origin, if the vault keeps rules and
+// has one.
+func (a *App) remembered(origin string) (vault.SiteRule, bool) {
+	st, ok := a.cfg.Vault.(siteRuleStore)
+	if !ok {
+		return vault.SiteRule{}, false
+	}
+	r, ok, err := st.SiteRule(origin)
+	if err != nil || !ok {
+		return vault.SiteRule{}, false
+	}
+	return r, true
+}
+
+// rememberedDecision returns the decision a rule makes for the offered
+// rows, or false when the dialog must be shown: some row ticked by default
+// holds a concept the rule does not cover, or nothing would be filled.
+func rememberedDecision(r vault.SiteRule, c Confirmation) (Decision, bool) {
+	d := Decision{ID: c.ID, Approve: true, Reason: "remembered"}
+	for _, row := range c.Rows {
+		if !row.Checked || row.Section != SectionFill {
+			continue
+		}
+		if !slices.Contains(r.Concepts, row.Concept) {
+			return Decision{}, false
+		}
+		d.Rows = append(d.Rows, row.ID)
+	}
+	return d, len(d.Rows) > 0
+}
+
+// remember saves a rule from an approved fill decision: the concepts of
+// the rows approved. A decision that ticked an attention row is an
+// exception the person made once; it is not remembered.
+func (a *App) remember(an *analysis, pf *pendingFill, d Decision) {
+	st, ok := a.cfg.Vault.(siteRuleStore)
+	if !ok || !d.Remember || !d.Approve {
+		return
+	}
+	a.mu.Lock()
+	targets, profile := pf.targets, pf.profile
+	a.mu.Unlock()
+	var concepts []string
+	for _, id := range d.Rows {
+		fc, ok := targets[id]
+		if !ok {
+			continue
+		}
+		if fc.row.Section != SectionFill {
+			return
+		}
+		if !slices.Contains(concepts, fc.row.Concept) {
+			concepts = append(concepts, fc.row.Concept)
+		}
+	}
+	if len(concepts) == 0 {
+		return
+	}
+	r := vault.SiteRule{Origin: an.origin, Site: an.site, Profile: profile, Concepts: concepts, Created: a.cfg.Now()}
+	if err := st.SetSiteRule(r); err != nil {
+		fmt.Fprintf(a.cfg.Log, "tessera: remember %s: %v\n", an.origin, err)
+	}
+}
+
+// canRemember reports whether the dialog may offer "remember for this site".
+func (a *App) canRemember() bool {
+	_, ok := a.cfg.Vault.(siteRuleStore)
+	return ok
+}
+
+// SiteRules lists the sites the person let fill without asking.
+func (u *UI) SiteRules() ([]vault.SiteRule, error) {
+	st, ok := u.app.cfg.Vault.(siteRuleStore)
+	if !ok {
+		return nil, ErrNoVault
+	}
+	rs, err := st.SiteRules()
+	if rs == nil {
+		rs = []vault.SiteRule{}
+	}
+	return rs, err
+}
+
+// ForgetSite revokes the rule of an origin: its next fill asks again.
+func (u *UI) ForgetSite(origin string) error {
+	st, ok := u.app.cfg.Vault.(siteRuleStore)
+	if !ok {
+		return ErrNoVault
+	}
+	u.app.personActed()
+	return st.DeleteSiteRule(origin)
+}

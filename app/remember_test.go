@@ -1,0 +1,64 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tessera-app/tessera/vault"
+)
+
+// "Remember for this site": the next fill of the same origin is approved
+// without a dialog for the concepts approved, a fill that would give more
+// asks again, and forgetting the site brings the dialog back.
+func TestRememberForThisSite(t *testing.T) {
+	remember := true
+	w := newFillWorld(t, func(c Confirmation) *Decision {
+		if !c.Rememberable {
+			t.Errorf("dialog does not offer remember")
+		}
+		d := approveDefaults(c)
+		d.Remember = remember
+		return d
+	})
+	nameEmail := `<html><body><form><label for=fn>First name</label><input id=fn name=first ` + stamp("t1", "") + `>
+<label for=em>Email</label><input id=em name=email type=email ` + stamp("t2", "") + `></form></body></html>`
+	withPhone := strings.Replace(nameEmail, "</form>", `<label for=tel>Phone</label><input id=tel type=tel name=phone autocomplete=tel `+stamp("t3", "")+`></form>`, 1)
+	fill := func(html string) map[string]string {
+		return fieldsOf(t, w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", html, nil))))
+	}
+	fill(nameEmail)
+	if n := len(w.pres.shown); n != 1 {
+		t.Fatalf("first fill showed %d dialogs, want 1", n)
+	}
+	remember = false
+	got := fill(nameEmail)
+	if len(w.pres.shown) != 1 || got["t1"] != "Ada" || got["t2"] != "ada@example.org" {
+		t.Fatalf("remembered fill: %d dialogs, fields %v; want no new dialog and both values", len(w.pres.shown), got)
+	}
+	rs, _ := w.v.Releases()
+	if last := rs[len(rs)-1]; last.Event != vault.EventRelease || last.Reason != "remembered" {
+		t.Errorf("audit = %+v, want a release marked remembered", last)
+	}
+	// A phone was never approved for this site: the dialog comes back.
+	fill(withPhone)
+	if len(w.pres.shown) != 2 {
+		t.Fatalf("a fill with a new concept showed %d dialogs in all, want 2", len(w.pres.shown))
+	}
+	// Another origin of the same site is another rule.
+	fieldsOf(t, w.call(t, strings.Replace(pageJSON(t, "fill.request", "", frameJSON(0, "https://www.example.co.uk", nameEmail, nil)), "https://shop.example.co.uk/checkout", "https://www.example.co.uk/checkout", 1)))
+	if len(w.pres.shown) != 3 {
+		t.Fatalf("another origin showed %d dialogs in all, want 3", len(w.pres.shown))
+	}
+	u := newUI(w.a)
+	rules, err := u.SiteRules()
+	if err != nil || len(rules) != 1 || rules[0].Origin != "https://shop.example.co.uk" || rules[0].Site != "example.co.uk" {
+		t.Fatalf("SiteRules = %+v, %v", rules, err)
+	}
+	if err := u.ForgetSite("https://shop.example.co.uk"); err != nil {
+		t.Fatal(err)
+	}
+	fill(nameEmail)
+	if len(w.pres.shown) != 4 {
+		t.Fatalf("after ForgetSite the fill showed %d dialogs in all, want 4", len(w.pres.shown))
+	}
+}
