@@ -71,6 +71,10 @@ type VaultView struct {
 	KeyringUsable bool `json:"keyringUsable"`
 	// KeyringProblem says why the keyring failed in this run, if it did.
 	KeyringProblem string `json:"keyringProblem,omitempty"`
+	// Missing reports that the vault file has vanished from a directory
+	// that held a vault (State is then "uninitialized"): setting up a new
+	// vault there is refused, with the way to restore or replace it.
+	Missing bool `json:"missing,omitempty"`
 }
 
 // ProfileSummary is one profile as the list shows it: never its values.
@@ -115,7 +119,7 @@ func (u *UI) SetUpVault(passphrase, confirm string) (VaultView, error) {
 		err = v.Init(vault.InitOptions{Passphrase: pp})
 	}
 	if err != nil {
-		return VaultView{}, fmt.Errorf("set up vault: %w", err)
+		return VaultView{}, plainErr("set up vault", err)
 	}
 	u.vaultChanged()
 	return u.view(v)
@@ -258,7 +262,7 @@ func (u *UI) view(v vaultControl) (VaultView, error) {
 	if err != nil {
 		return VaultView{State: v.State()}, fmt.Errorf("read vault: %w", err)
 	}
-	view := VaultView{State: info.State, HasPassphrase: info.HasPassphrase, HasKeyring: info.HasKeyring}
+	view := VaultView{State: info.State, HasPassphrase: info.HasPassphrase, HasKeyring: info.HasKeyring, Missing: info.Missing}
 	if p := u.keyringProblem(); p != nil {
 		view.KeyringProblem = p.Error()
 	} else {
@@ -310,11 +314,18 @@ func checkNewPassphrase(pass, confirm string) error {
 }
 
 // vaultMessages are the vault conditions the person can act on, worded for
-// the window; the vault's own messages carry its call chain instead.
+// the window; the vault's own messages carry its call chain instead. The
+// first that matches wins: a rollback is also tampering, and a missing
+// vault file is also no vault.
 var vaultMessages = []struct {
 	err error
 	msg string
 }{
+	{vault.ErrRollback, "the vault file is an older copy than the one Tessera last used here (a backup put in its place?), so nothing was read from it. " +
+		"If you restored that backup on purpose, quit Tessera and run: tessera vault unlock --accept-older-copy"},
+	{vault.ErrTampered, "the vault file was changed outside Tessera, so nothing was read from it. Quit Tessera and restore vault.db from a backup you trust"},
+	{vault.ErrMissing, "the vault file is missing. Quit Tessera and restore vault.db from a backup, " +
+		"or run: tessera vault init --replace-missing to start a new, empty vault"},
 	{vault.ErrBadPassphrase, "wrong passphrase"},
 	{vault.ErrNoPassphrase, "this vault has no passphrase: use the keyring"},
 	{vault.ErrLocked, "the vault is locked: unlock it first"},

@@ -1,10 +1,13 @@
 package app
 
 import (
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -467,5 +470,120 @@ func TestProfileListOverProtocol(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+// uiOver returns a UI over v, started on a fake shell.
+func uiOver(t *testing.T, v *vault.Vault) *UI {
+	t.Helper()
+	a, err := New(Config{Version: "test", Vault: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := newUI(a)
+	u.start(&fakeShell{})
+	return u
+}
+
+// TestVaultFileProblems puts the vault file in each state the vault refuses
+// (an older copy, edited, missing) and checks that the window says so in
+// its own words, the rollback before the tampering it also is, and that
+// the error still matches its sentinel.
+func TestVaultFileProblems(t *testing.T) {
+	newVault := func(t *testing.T, kr vault.Keyring) string {
+		t.Helper()
+		dir := t.TempDir()
+		v, err := vault.Create(dir, vault.Options{Keyring: kr, ScryptWorkFactor: testWorkFactor}, vault.InitOptions{Passphrase: []byte(goodPass), Keyring: kr != nil})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := v.CreateProfile("home", "Home"); err != nil {
+			t.Fatal(err)
+		}
+		v.Close()
+		return dir
+	}
+	onFile := func(t *testing.T, dir string, q string) {
+		t.Helper()
+		db, err := sql.Open("sqlite", filepath.Join(dir, "vault.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, kr *fakeKeyring) string
+		want    error
+		msg     string
+	}{
+		{"older copy", func(t *testing.T, kr *fakeKeyring) string {
+			dir := newVault(t, kr)
+			old, err := os.ReadFile(filepath.Join(dir, "vault.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := vault.Open(dir, vault.Options{Keyring: kr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.UnlockKeyring(); err != nil {
+				t.Fatal(err)
+			}
+			if err := v.RenameProfile("home", "Home, renamed"); err != nil {
+				t.Fatal(err)
+			}
+			v.Close()
+			if err := os.WriteFile(filepath.Join(dir, "vault.db"), old, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}, vault.ErrRollback, "the vault file is an older copy than the one Tessera last used here"},
+		{"edited", func(t *testing.T, kr *fakeKeyring) string {
+			dir := newVault(t, kr)
+			onFile(t, dir, "DELETE FROM profiles")
+			return dir
+		}, vault.ErrTampered, "the vault file was changed outside Tessera"},
+		{"missing", func(t *testing.T, kr *fakeKeyring) string {
+			dir := newVault(t, kr)
+			if err := os.Remove(filepath.Join(dir, "vault.db")); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}, vault.ErrMissing, "the vault file is missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kr := &fakeKeyring{}
+			dir := tt.prepare(t, kr)
+			v, err := vault.Open(dir, vault.Options{Keyring: kr, ScryptWorkFactor: testWorkFactor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			u := uiOver(t, v)
+			calls := map[string]func() error{
+				"unlock":              func() error { _, err := u.Unlock(goodPass); return err },
+				"unlock with keyring": func() error { _, err := u.UnlockWithKeyring(); return err },
+			}
+			if tt.want == vault.ErrMissing {
+				calls["set up vault"] = func() error { _, err := u.SetUpVault(goodPass, goodPass); return err }
+				if view, err := u.Vault(); err != nil || !view.Missing {
+					t.Errorf("Vault() = %+v, %v; want Missing", view, err)
+				}
+			}
+			for op, call := range calls {
+				err := call()
+				if !errors.Is(err, tt.want) || !strings.HasPrefix(fmt.Sprint(err), op+": "+tt.msg) {
+					t.Errorf("%s = %v, want %q… matching %v", op, err, op+": "+tt.msg, tt.want)
+				}
+			}
+			if st := v.State(); st == vault.StateUnlocked {
+				t.Errorf("vault state after the refusals = %q", st)
+			}
+		})
 	}
 }
