@@ -1,4 +1,4 @@
-package heuristics
+package matcher
 
 import (
 	"bufio"
@@ -17,9 +17,9 @@ import (
 const maxInitBytes = 64 << 10
 
 // TestInitIsCheap runs this test binary again with GODEBUG=inittrace=1 and
-// fails when a Tessera package linked into it (this one, form, regions)
-// allocates more than maxInitBytes in its init. Allocation, unlike time, is
-// the same on every run.
+// fails when a Tessera package linked into it (matcher, heuristics, form,
+// regions, profile) allocates more than maxInitBytes in its init.
+// Allocation, unlike time, is the same on every run.
 func TestInitIsCheap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
