@@ -26,7 +26,8 @@ import (
 // Go to connect a stand-in browser over the real channel and waits for it to
 // appear through the live "status" event. Then it types and clicks its way
 // through the vault: set up with a passphrase (after a mistyped
-// confirmation), create a profile, lock, a wrong passphrase, unlock.
+// confirmation), create a profile, lock, a wrong passphrase, unlock; then
+// the profile editor and the Activity section (selftest_profiles.go).
 //
 // Then the confirmation dialog (dialogSelfTestScript): Go puts realistic
 // confirmations through the app's real queue and the page answers them
@@ -52,9 +53,10 @@ var errSelfTest = errors.New("ui self-test failed")
 // selfTestTimeout bounds the wait for the page's report: a page that never
 // reports (a script error, a dead bridge) is a failure, not a hang. The
 // vault steps cost a few scrypt rounds of about a second each and the
-// dialog steps about ten seconds (one dialog is left to time out); it stays
-// below the 90 s scripts/ui-selftest.sh waits.
-const selfTestTimeout = 80 * time.Second
+// dialog steps about ten seconds (one dialog is left to time out), the
+// editor and Activity steps a few more; it stays below the 120 s
+// scripts/ui-selftest.sh waits.
+const selfTestTimeout = 110 * time.Second
 
 // Stand-in browser the self-test connects; the page must show both.
 const (
@@ -165,9 +167,10 @@ func (st *selfTest) shell() shell {
 
 func (st *selfTest) run(sh shell) {
 	exp, err := json.Marshal(map[string]any{
-		"status": st.app.Status(),
-		"client": map[string]string{"name": selfTestClientName, "origin": selfTestClientOrigin},
-		"vault":  map[string]string{"passphrase": selfTestPassphrase, "profile": selfTestProfile},
+		"status":   st.app.Status(),
+		"client":   map[string]string{"name": selfTestClientName, "origin": selfTestClientOrigin},
+		"vault":    map[string]string{"passphrase": selfTestPassphrase, "profile": selfTestProfile},
+		"profiles": selfTestProfileExpectations(),
 		"dialog": map[string]any{
 			"fill":      selfTestConfirmations[selfTestAskFill].c,
 			"toggle":    selfTestToggle,
@@ -180,10 +183,11 @@ func (st *selfTest) run(sh shell) {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "encode expectations", Detail: err.Error()}}})
 		return
 	}
-	sh.execJS(fmt.Sprintf(selfTestScript, exp, realKeysSelfTestScript, dialogSelfTestScript))
+	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.vaultChecks()...)
+		r.Checks = append(r.Checks, st.profileChecks()...)
 		r.Checks = append(r.Checks, st.dialogChecks(selfTestDecisionWait)...)
 		st.finish(r)
 	case <-time.After(selfTestTimeout):
@@ -332,7 +336,7 @@ func (st *selfTest) result() error {
 }
 
 // selfTestScript runs in the page; the %s are the JSON of what Go expects,
-// realKeysSelfTestScript and dialogSelfTestScript.
+// profilesSelfTestScript, realKeysSelfTestScript and dialogSelfTestScript.
 const selfTestScript = `(async () => {
   const exp = %s;
   const checks = [];
@@ -448,6 +452,7 @@ const selfTestScript = `(async () => {
     open("profiles");
     check("the profile is listed again after unlocking", await until(() => listed()), text("#profiles"));
     open("status");
+    await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     if (exp.dialog.realKeys) await (%s)({ exp, check, $, text, sleep, until });
     await (%s)({ exp, check, $, text, sleep, until, shown });
     check("no error banner at the end", $("#banner").hidden, text("#banner"));

@@ -5,8 +5,10 @@
 #    (status screen, every section, a browser connecting live over the real
 #    channel, the vault, the confirmation dialog answered with the keyboard)
 #    and writes a JSON report; the window is screenshotted with a fill
-#    dialog open, then again once Go withdrew it; no shot may be blank.
-#                                  -> build/ui-selftest.{json,png,log}, build/ui-dialog.png
+#    dialog open, then again once Go withdrew it; no shot may be blank. The
+#    profile editor and the Activity section are shot during the run.
+#                                  -> build/ui-selftest.{json,png,log}, build/ui-dialog.png,
+#                                     build/ui-profiles.png, build/ui-activity.png
 # 2. Fresh machine: scripts/run.sh in an empty HOME (only the Go, npm and
 #    build caches are kept) must bring the "Tessera" window up.
 #                                               -> build/run-window.png, build/run.log
@@ -37,6 +39,7 @@ TESSERA_TAGS=selftest OUT=build/bin/tessera-selftest scripts/build-desktop.sh
 export TESSERA_HOME=$tmp/home TESSERA_RUNTIME_DIR=$tmp/run
 export TESSERA_SELFTEST_REPORT=$tmp/report.json TESSERA_SELFTEST_HOLD=30s
 export TESSERA_SELFTEST_DIALOG_SHOT=$tmp/dialog-shot-taken
+export TESSERA_SELFTEST_SHOTS=$tmp/shots
 # With xdotool the dialog is also answered with key presses on the X
 # display, not only with events the page sends itself.
 if command -v xdotool >/dev/null; then
@@ -46,7 +49,7 @@ else
 fi
 # No accessibility bus: it only adds noise and a daemon to every run.
 export NO_AT_BRIDGE=1
-rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png
+rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png build/ui-profiles.png build/ui-activity.png
 session=()
 command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 # The inner script starts the app, waits (bounded) for its report, waits
@@ -54,13 +57,13 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 # taken at once can be blank), screenshots the window with the dialog Go
 # left open, tells Go (which withdraws the dialog), screenshots the screen,
 # then stops the app with SIGTERM and hands back the app's exit status.
-"${session[@]}" timeout -k 10 180 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
+"${session[@]}" timeout -k 10 210 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
   set -u
   # WebKit'"'"'s threaded compositor under Xvfb (software GL, no window
   # manager) sometimes stops painting once the self-test resizes the
   # window, which leaves a stale screenshot; the non-composited path paints.
   WEBKIT_DISABLE_COMPOSITING_MODE=1 build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
-  for _ in $(seq 900); do
+  for _ in $(seq 1200); do
     [ -s "$TESSERA_SELFTEST_REPORT" ] && break
     kill -0 $pid 2>/dev/null || break
     sleep 0.1
@@ -90,6 +93,9 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 cp "$TESSERA_SELFTEST_REPORT" build/ui-selftest.json
 [ -f "$tmp/shot.png" ] && cp "$tmp/shot.png" build/ui-selftest.png
 [ -f "$tmp/dialog.png" ] && cp "$tmp/dialog.png" build/ui-dialog.png
+for s in profiles activity; do
+  [ -f "$tmp/shots/$s.png" ] && cp "$tmp/shots/$s.png" "build/ui-$s.png"
+done
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   for (const c of r.checks) console.error((c.ok ? "  ok   " : "  FAIL ") + c.name + (c.ok ? "" : ": " + c.detail));
@@ -103,7 +109,12 @@ colours=$(distinct_colours build/ui-selftest.png)
 [ -f build/ui-dialog.png ] || fail "no screenshot of the dialog taken"
 dcolours=$(distinct_colours build/ui-dialog.png)
 [ "$dcolours" -ge $min_colours ] || fail "dialog screenshot looks blank ($dcolours colours): build/ui-dialog.png"
-echo "ui-selftest: self-test passed; screenshots build/ui-selftest.png ($colours colours), build/ui-dialog.png ($dcolours colours)" >&2
+for s in profiles activity; do
+  [ -f "build/ui-$s.png" ] || fail "no screenshot of the $s section taken"
+  c=$(distinct_colours "build/ui-$s.png")
+  [ "$c" -ge $min_colours ] || fail "$s screenshot looks blank ($c colours): build/ui-$s.png"
+done
+echo "ui-selftest: self-test passed; screenshots build/ui-selftest.png ($colours colours), build/ui-dialog.png ($dcolours colours), build/ui-profiles.png, build/ui-activity.png" >&2
 
 [ -n "${SKIP_FRESH:-}" ] && exit 0
 

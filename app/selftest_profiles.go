@@ -1,0 +1,347 @@
+//go:build selftest
+
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// The self-test's profile editor and Activity steps (profilesSelfTestScript):
+// the page creates a profile through the window, adds an email, a wrong
+// then a right phone number and a second email, makes the second preferred,
+// renames the profile, duplicates it and deletes the copy through the
+// confirmation; lays the editor out at 800x600 and 400x300; then approves a
+// fill confirmation asked through the app's real queue for that profile,
+// whose release Go writes to the audit log as a fill does, and finds it in
+// Activity, filtered by site and searched. Go then checks the vault
+// (profileChecks). With $TESSERA_SELFTEST_SHOTS set, the editor and the
+// Activity section are screenshotted there (profiles.png, activity.png).
+
+// What the page types, and what Go expects the vault to hold afterwards.
+const (
+	selfTestEditLabel   = "Home"
+	selfTestEditRenamed = "Home (Ada)"
+	selfTestEmail       = "ada@example.org"
+	selfTestEmail2      = "ada@analytical.example"
+	selfTestPhone       = "+44 20 7946 0018"
+	selfTestPhoneE164   = "+442079460018"
+	selfTestBadPhone    = "12 34"
+	selfTestFillSite    = "shop.example"
+)
+
+// selfTestProfileExpectations are the editor steps' expectations for the
+// page.
+func selfTestProfileExpectations() map[string]any {
+	return map[string]any{
+		"label": selfTestEditLabel, "renamed": selfTestEditRenamed,
+		"email": selfTestEmail, "email2": selfTestEmail2,
+		"phone": selfTestPhone, "phoneShown": selfTestPhone, "badPhone": selfTestBadPhone,
+		"emailIRI": heuristics.ConceptEmail, "phoneIRI": heuristics.ConceptTelephone, "bdayIRI": heuristics.ConceptBirthDate,
+		"site": selfTestFillSite, "shot": selfTestEditorShot,
+	}
+}
+
+// AskActivityFill puts a fill confirmation for the profile labelled label
+// (its email and phone) in the app's real queue, after logging two other
+// events (a proposal to news.example, a timed-out decline on bank.example)
+// through the app's audit path; it returns once the fill is queued. When
+// the page answers, the release (or decline) is logged as a fill logs it.
+func (s *SelfTest) AskActivityFill(label string) error { return s.st.askActivityFill(label) }
+
+// Screenshot writes the window's screen to $TESSERA_SELFTEST_SHOTS/name.png,
+// when that is set.
+func (s *SelfTest) Screenshot(name string) error { return s.st.screenshot(name) }
+
+func (st *selfTest) askActivityFill(label string) error {
+	v, ok := st.app.cfg.Vault.(editVault)
+	if !ok {
+		return ErrNoVault
+	}
+	fv, e := st.app.fillVault()
+	if e != nil {
+		return e
+	}
+	ps, err := v.ProfileSummaries()
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(ps, func(p vault.ProfileSummary) bool { return p.Label == label })
+	if i < 0 {
+		return fmt.Errorf("no profile %q", label)
+	}
+	p, err := v.Profile(ps[i].ID)
+	if err != nil {
+		return err
+	}
+	email, _ := p.Concepts[heuristics.ConceptEmail].StringValue()
+	phone, _ := p.Concepts[heuristics.ConceptTelephone].StringValue()
+	st.app.audit(fv, vault.Release{Event: vault.EventProposal, Site: "news.example", Origin: "https://news.example", ProfileID: p.ID, Client: "Chromium 156"})
+	st.app.audit(fv, vault.Release{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: p.ID, Client: "Firefox 153", Reason: DeclineTimeout})
+
+	page := "https://checkout." + selfTestFillSite
+	c := Confirmation{
+		Kind: ConfirmFill, Site: selfTestFillSite, Origin: page, URL: page + "/contact", Title: "Your contact details",
+		Frames:   []FrameInfo{{ID: 0, Origin: page}},
+		Client:   ClientInfo{Kind: KindBrowser, Name: "Chromium 156", Origin: selfTestClientOrigin, Verified: true},
+		Profiles: []ProfileSummary{summarize(p)}, Profile: p.ID,
+		Rows: []Row{
+			{ID: "r1", Ref: "t1", Label: "Email", Value: email, Concept: heuristics.ConceptEmail, ConceptLabel: "Email", Confidence: 0.99, Section: SectionFill, Checked: true},
+			{ID: "r2", Ref: "t2", Label: "Phone", Value: phone, Concept: heuristics.ConceptTelephone, ConceptLabel: "Phone", Confidence: 0.95, Section: SectionFill, Checked: true},
+		},
+		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
+	}
+	concepts := map[string]string{"r1": heuristics.ConceptEmail, "r2": heuristics.ConceptTelephone}
+	queued := make(chan struct{})
+	go func() {
+		d := st.app.confirms.ask(context.Background(), c, time.Minute, func(string) { close(queued) })
+		r := vault.Release{Event: vault.EventDecline, Origin: page, Site: selfTestFillSite, ProfileID: p.ID, Client: c.Client.Name, Fill: d.ID, Reason: d.Reason}
+		if d.Approve {
+			r.Event, r.Reason, r.Frame = vault.EventRelease, "", "0"
+			for _, row := range d.Rows {
+				r.Concepts = append(r.Concepts, concepts[row])
+			}
+		}
+		st.app.audit(fv, r)
+	}()
+	<-queued
+	return nil
+}
+
+func (st *selfTest) screenshot(name string) error {
+	dir := st.cfg.getenv("TESSERA_SELFTEST_SHOTS")
+	if dir == "" {
+		return nil
+	}
+	if strings.ContainsAny(name, `/\.`) {
+		return fmt.Errorf("bad screenshot name %q", name)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("screenshot: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out := filepath.Join(dir, name+".png")
+	// The window sits at 0,0 (SetWindowSize); Xvfb has no window manager.
+	w, h := selfTestEditorShot[0], selfTestEditorShot[1]
+	cmd := exec.CommandContext(ctx, "import", "-window", "root", "-crop", fmt.Sprintf("%dx%d+0+0", w, h), "+repage", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("screenshot %s: %v: %s", name, err, b)
+	}
+	return nil
+}
+
+// selfTestEditorShot is the window size of the editor and Activity
+// screenshots.
+var selfTestEditorShot = [2]int{1100, 860}
+
+// profileChecks checks in Go that the editor steps reached the vault: the
+// renamed profile holds the second email as preferred with the first
+// beside it and the phone in E.164, its copy is gone, and the audit log
+// holds the release the page approved.
+func (st *selfTest) profileChecks() []SelfTestCheck {
+	v, ok := st.app.cfg.Vault.(editVault)
+	if !ok {
+		return []SelfTestCheck{{Name: "the editor's profile is in the vault", Detail: ErrNoVault.Error()}}
+	}
+	ps, err := v.ProfileSummaries()
+	var labels []string
+	id := ""
+	for _, p := range ps {
+		labels = append(labels, p.Label)
+		if p.Label == selfTestEditRenamed {
+			id = p.ID
+		}
+	}
+	checks := []SelfTestCheck{{
+		Name:   "the profile created and renamed in the window is in the vault, its copy deleted",
+		OK:     err == nil && id != "" && !slices.Contains(labels, selfTestEditLabel) && !slices.Contains(labels, selfTestEditRenamed+" (copy)"),
+		Detail: fmt.Sprintf("%q, %v", labels, err),
+	}}
+	if id == "" {
+		return checks
+	}
+	prof, err1 := v.Profile(id)
+	email := prof.Concepts[heuristics.ConceptEmail]
+	cands, err2 := v.Candidates(id, vault.ConceptKey(heuristics.ConceptEmail))
+	got, _ := email.StringValue()
+	var others []string
+	for _, c := range cands {
+		s, _ := c.StringValue()
+		others = append(others, s)
+	}
+	checks = append(checks, SelfTestCheck{
+		Name:   "the second email is preferred, the first kept beside it, both typed in Tessera",
+		OK:     errors.Join(err1, err2) == nil && got == selfTestEmail2 && slices.Equal(others, []string{selfTestEmail}) && email.Source.Type == "manual",
+		Detail: fmt.Sprintf("preferred %q (%s), others %q, %v", got, email.Source.Type, others, errors.Join(err1, err2)),
+	})
+	ph, _ := prof.Concepts[heuristics.ConceptTelephone].StringValue()
+	checks = append(checks, SelfTestCheck{
+		Name: "the phone is stored in E.164", OK: err1 == nil && ph == selfTestPhoneE164,
+		Detail: fmt.Sprintf("%q, %v", ph, err1),
+	})
+	rs, err := v.Releases()
+	found := false
+	for _, r := range rs {
+		if r.Event == vault.EventRelease && r.Site == selfTestFillSite && r.ProfileID == id &&
+			slices.Contains(r.Concepts, heuristics.ConceptEmail) && slices.Contains(r.Concepts, heuristics.ConceptTelephone) {
+			found = true
+		}
+	}
+	return append(checks, SelfTestCheck{
+		Name: "the audit log holds the fill the page approved", OK: err == nil && found,
+		Detail: fmt.Sprintf("%d records, %v", len(rs), err),
+	})
+}
+
+// profilesSelfTestScript is called by selfTestScript with its helpers, the
+// vault unlocked; it leaves the window on the status screen.
+const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown, type, open, focused }) => {
+  const P = exp.profiles;
+  const ed = () => $("#profile-editor");
+  const key = (k) => ed().querySelector('[data-key="' + CSS.escape(k) + '"]');
+  const concept = (iri) => ed().querySelector('.concept[data-concept="' + CSS.escape(iri) + '"]');
+  const firstInput = (iri) => concept(iri)?.querySelector(".value input, .value textarea");
+  const row = (label) => [...document.querySelectorAll("#profiles .profile")].find((li) => li.querySelector(".profile-open strong")?.textContent === label);
+  const pick = (iri) => {
+    const s = $("#add-concept");
+    s.value = iri;
+    s.dispatchEvent(new Event("change"));
+  };
+  const add = (iri, value) => {
+    pick(iri);
+    type("#add-value", value);
+    $("#add-value").closest("form").requestSubmit();
+  };
+  const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
+  const resize = async (w, h) => {
+    await window.go.app.SelfTest.SetWindowSize(w, h);
+    return until(() => Math.abs(innerWidth - w) < 40 && Math.abs(innerHeight - h) < 60, 5000);
+  };
+
+  open("profiles");
+  $("#new-profile").click();
+  type("#profile-label", P.label);
+  $("#profile-submit").click();
+  check("editor: a second profile is created through the window", await until(() => row(P.label)), text("#profiles"));
+  check("editor: each profile row offers open, rename, duplicate and delete",
+    row(P.label).querySelectorAll(".profile-open, .profile-actions button").length === 4, row(P.label)?.textContent);
+  row(P.label).querySelector(".profile-open").click();
+  check("editor: opening a profile shows its editor alone, focus on its name",
+    await until(() => shown(ed()) && text("#editor-title") === P.label && focused() === "editor-title" && !shown($("#profiles")) && !shown($("#new-profile"))),
+    text("#profile-editor") + " focus " + focused());
+  check("editor: an empty profile says how to start", /no details yet/i.test(text("#profile-editor")), text("#profile-editor"));
+  const id = ed().dataset.profileId;
+
+  add(P.emailIRI, P.email);
+  check("editor: an added email shows under Contact, typed in Tessera, never used",
+    await until(() => firstInput(P.emailIRI)?.value === P.email && concept(P.emailIRI).closest('[data-group="contact"]') && /typed in Tessera/i.test(concept(P.emailIRI).textContent) && /never used/.test(concept(P.emailIRI).textContent)),
+    concept(P.emailIRI)?.textContent);
+  pick(P.phoneIRI);
+  check("editor: a phone is asked for in a telephone input", $("#add-value").type === "tel", $("#add-value").type);
+  add(P.phoneIRI, P.badPhone);
+  check("editor: a wrong phone number is refused beside the form, the field marked",
+    await until(() => shown($("#add-error")) && /phone/i.test(text("#add-error")) && $("#add-value").getAttribute("aria-invalid") === "true") && !concept(P.phoneIRI),
+    text("#add-error"));
+  check("editor: the refusal does not repeat the value", !text("#add-error").includes(P.badPhone), text("#add-error"));
+  add(P.phoneIRI, P.phone);
+  check("editor: a phone number is kept and shown as its country writes it",
+    await until(() => firstInput(P.phoneIRI)?.value === P.phoneShown && !shown($("#add-error"))), firstInput(P.phoneIRI)?.value);
+  pick(P.bdayIRI);
+  check("editor: a date is asked for with a date picker", $("#add-value").type === "date", $("#add-value").type);
+  add(P.emailIRI, P.email2);
+  check("editor: a second email is listed beside the preferred one",
+    await until(() => concept(P.emailIRI)?.querySelectorAll(".value").length === 2 && concept(P.emailIRI).querySelector(".preferred") && concept(P.emailIRI).textContent.includes(P.email2)),
+    concept(P.emailIRI)?.textContent);
+  key("promote:" + P.emailIRI + "#1").click();
+  check("editor: make preferred puts the second email first",
+    await until(() => firstInput(P.emailIRI)?.value === P.email2 && concept(P.emailIRI).querySelectorAll(".value")[1].textContent.includes(P.email)),
+    concept(P.emailIRI)?.textContent);
+
+  key("rename:" + id).click();
+  check("editor: Rename opens a labelled field with focus", await until(() => focused() === "rename-" + id && $('label[for="rename-' + id + '"]')), focused());
+  type("#rename-" + id, P.renamed);
+  $("#rename-" + id).closest("form").requestSubmit();
+  check("editor: the profile takes its new name", await until(() => text("#editor-title") === P.renamed && !$("#rename-" + id)), text("#editor-title"));
+
+  for (const [w, h] of [[800, 600], [400, 300]]) {
+    const ok = await resize(w, h);
+    await painted();
+    const wide = document.documentElement.scrollWidth;
+    check("editor: at " + w + "x" + h + " nothing is wider than the window", ok && wide <= innerWidth + 1, wide + " in " + innerWidth + "x" + innerHeight);
+    const narrow = getComputedStyle($(".sidebar")).flexDirection === "row";
+    check("editor: at " + w + "x" + h + " the sections are " + (w < 700 ? "a tab bar" : "a sidebar"), narrow === (w < 700), getComputedStyle($(".sidebar")).flexDirection);
+  }
+  await resize(P.shot[0], P.shot[1]);
+  $("main").scrollTop = 0;
+  document.scrollingElement.scrollTop = 0;
+  key("back").focus();
+  await painted();
+  await window.go.app.SelfTest.Screenshot("profiles");
+
+  key("back").click();
+  check("editor: back to the list, the row shows the new name and 2 details",
+    await until(() => shown($("#profiles")) && row(P.renamed) && /2 details/.test(row(P.renamed).textContent)), text("#profiles"));
+  row(P.renamed).querySelector('[data-key^="dup:"]').click();
+  const copy = P.renamed + " (copy)";
+  check("editor: Duplicate adds a copy with the same details", await until(() => row(copy) && /2 details/.test(row(copy).textContent)), text("#profiles"));
+  const ask = $("#ask-delete");
+  row(copy).querySelector('[data-key^="del:"]').click();
+  check("editor: Delete asks first, naming the profile, focus on Keep it",
+    await until(() => ask.open && text("#ask-delete-title").includes(copy) && focused() === "ask-delete-cancel"), text("#ask-delete") + " focus " + focused());
+  $("#ask-delete-cancel").click();
+  check("editor: Keep it keeps the profile, focus back on its Delete",
+    await until(() => !ask.open && row(copy) && document.activeElement === row(copy).querySelector('[data-key^="del:"]')), focused());
+  row(copy).querySelector('[data-key^="del:"]').click();
+  await until(() => ask.open);
+  $("#ask-delete-ok").click();
+  check("editor: Delete profile deletes it", await until(() => !ask.open && !row(copy) && row(P.renamed)), text("#profiles"));
+
+  // Activity: a fill confirmation through the app's real queue, approved here.
+  const dlg = () => $("#confirm");
+  await window.go.app.SelfTest.AskActivityFill(P.renamed);
+  check("activity: the fill for the new profile opens in the dialog", await until(() => dlg()?.open && dlg().dataset.kind === "fill"), "");
+  await until(() => !$("#cf-approve").disabled, 5000);
+  $("#cf-approve").click();
+  check("activity: approving closes the dialog", await until(() => !dlg()?.open), "");
+  open("activity");
+  const acts = () => [...document.querySelectorAll("#activity-list .act")];
+  const release = () => acts().find((li) => li.dataset.event === "release" && li.dataset.site === P.site);
+  check("activity: the approved fill is listed, in words, with its fields, profile and browser",
+    await until(() => release() && release().textContent.includes("Filled 2 details on " + P.site + " from " + P.renamed) &&
+      /Email/.test(release().textContent) && /Phone/.test(release().textContent) && /approved/.test(release().textContent) && /Chromium/.test(release().textContent) && /main page/.test(release().textContent), 10000),
+    text("#activity-list"));
+  check("activity: newest first", acts()[0] === release(), acts()[0]?.textContent);
+  check("activity: the other events are there too",
+    acts().some((li) => li.dataset.event === "decline" && /timed out/.test(li.textContent)) && acts().some((li) => li.dataset.event === "proposal"), text("#activity-list"));
+  check("activity: no value is shown", ![P.email, P.email2, "7946"].some((v) => text("#view-activity").includes(v)), "");
+  const site = $("#activity-site");
+  site.value = P.site;
+  site.dispatchEvent(new Event("change"));
+  check("activity: filtering by site keeps that site's entries only",
+    await until(() => acts().length > 0 && acts().every((li) => li.dataset.site === P.site) && / of /.test(text("#activity-count")) && shown($("#activity-clear"))),
+    text("#activity-count") + " " + acts().map((li) => li.dataset.site).join(","));
+  site.value = "";
+  site.dispatchEvent(new Event("change"));
+  type("#activity-search", "timed out");
+  check("activity: searching finds the declined fill only",
+    await until(() => acts().length === 1 && acts()[0].dataset.event === "decline"), acts().map((li) => li.dataset.event).join(","));
+  $("#activity-clear").click();
+  check("activity: Show all clears the search and the filters",
+    await until(() => acts().length >= 3 && $("#activity-search").value === "" && !shown($("#activity-clear")) && focused() === "activity-search"), text("#activity-count"));
+  $("main").scrollTop = 0;
+  document.scrollingElement.scrollTop = 0;
+  await painted();
+  await window.go.app.SelfTest.Screenshot("activity");
+  open("status");
+}`
