@@ -391,6 +391,10 @@ func (a *App) notification(s *session, m *nativemsg.Message) {
 		return
 	}
 	switch {
+	case errors.Is(s.peerErr, nativemsg.ErrVerifyUnsupported):
+		s.host = true
+		s.origin = p.Origin
+		s.client.Why = nativemsg.ErrVerifyUnsupported.Error()
 	case s.peerErr != nil:
 		s.client.Why = "its process could not be verified (" + s.peerErr.Error() + ")"
 	case !s.peer.Process.SameExe:
@@ -433,6 +437,10 @@ const (
 func (a *App) verify(s *session, kind string) (verified bool, why string) {
 	switch {
 	case kind == KindBrowser && s.host:
+		return true, ""
+	case errors.Is(s.peerErr, nativemsg.ErrVerifyUnsupported) && !s.host:
+		// Served on the user check alone, as before process checks existed;
+		// the client is shown as not verified (PROTOCOL.md §2.1).
 		return true, ""
 	case kind == KindBrowser && s.client.Why != "":
 		return false, s.client.Why
@@ -496,9 +504,15 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 		kind = KindBrowser
 	}
 	verified, why := a.verify(s, kind)
+	// Where the platform cannot check processes yet, a peer is served on the
+	// user check alone, but never shown as verified.
+	shown := verified
+	if verified && errors.Is(s.peerErr, nativemsg.ErrVerifyUnsupported) {
+		shown, why = false, nativemsg.ErrVerifyUnsupported.Error()
+	}
 	a.mu.Lock()
 	s.verified = verified
-	s.client = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now(), Verified: verified, Why: why}
+	s.client = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now(), Verified: shown, Why: why}
 	if s.host {
 		s.client.Browser = s.peer.Browser
 	}

@@ -171,3 +171,22 @@ func TestUnverifiedFrameLimit(t *testing.T) {
 		t.Fatalf("oversized unverified frame = %v, want TOO_LARGE", m)
 	}
 }
+
+// Where the platform cannot check processes yet (macOS, Windows), peers
+// are served on the user check alone, and never shown as verified.
+func TestUnsupportedPlatformServedUnverified(t *testing.T) {
+	unsupported := func(net.Conn) (nativemsg.PeerInfo, error) { return nativemsg.PeerInfo{}, nativemsg.ErrVerifyUnsupported }
+	a, dial := serveBrowser(t, Config{Vault: fixedVault("unlocked"), Inspect: unsupported})
+	c := dial()
+	if r := helloAnswer(t, c, "browser"); !r.Verified {
+		t.Fatalf("hello = %+v, want served", r)
+	}
+	send(t, c, `{"jsonrpc":"2.0","id":"s","method":"vault.status","params":{}}`)
+	if m := recv(t, c); m["result"] == nil {
+		t.Fatalf("vault.status = %v", m)
+	}
+	st := a.Status()
+	if len(st.Clients) != 1 || st.Clients[0].Verified || st.Clients[0].Why == "" {
+		t.Fatalf("clients = %+v, want one shown as not verified, with why", st.Clients)
+	}
+}

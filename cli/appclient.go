@@ -53,6 +53,12 @@ func dialApp(ctx context.Context, env *Env) (*appClient, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNoApp, err)
 	}
+	// Passphrases may follow: nothing goes to a process that is not this
+	// Tessera (PROTOCOL.md §2.1).
+	if err := nativemsg.VerifyApp(conn); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("refusing to talk to the process serving %s: %w", dir, err)
+	}
 	c := &appClient{conn: conn, dir: dir}
 	hello := map[string]any{
 		"protocol": []int{nativemsg.ProtocolVersion},

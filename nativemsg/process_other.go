@@ -11,11 +11,11 @@ import (
 
 // On macOS (LOCAL_PEERPID and code signatures) and Windows
 // (GetNamedPipeClientProcessId and Authenticode) peer processes are not
-// verified yet: see PROTOCOL.md §2.1. Every peer is then unverified, which
-// the app treats as it treats an unknown program.
+// verified yet: see PROTOCOL.md §2.1. Peers are then served on the user
+// check alone, and the dialog says they are not verified.
 
 func peerProcess(net.Conn) (Process, error) {
-	return Process{}, fmt.Errorf("%w: process verification is not implemented on this platform", ErrNotVerified)
+	return Process{}, ErrVerifyUnsupported
 }
 
 func processInfo(int) (Process, error) {
