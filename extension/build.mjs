@@ -1,8 +1,9 @@
 // Builds the extension with esbuild.
 //   node build.mjs            shipped build into dist/ (Chromium) and dist-firefox/
-//   node build.mjs --test     test build into dist-test/: __TESSERA_TEST__ on
-//                             (service worker test hooks, globalThis.tesseraTest);
-//                             the manifest is the shipped one
+//   node build.mjs --test     test build into dist-test/ and dist-test-firefox/:
+//                             __TESSERA_TEST__ on (background test hooks,
+//                             globalThis.tesseraTest); the manifests are the
+//                             shipped ones
 //   --outdir DIR              write the Chromium build to DIR instead (and the
 //                             Firefox one to DIR-firefox)
 import * as esbuild from 'esbuild';
@@ -27,7 +28,18 @@ function manifestFor(base, target) {
     delete m.key;
     delete m.minimum_chrome_version;
     m.background = { scripts: ['background.js'] };
-    m.browser_specific_settings = { gecko: { id: 'tessera@tessera-app.dev', strict_min_version: '128.0' } };
+    m.browser_specific_settings = {
+      gecko: {
+        id: 'tessera@tessera-app.dev',
+        // ESR 140: the oldest Firefox that reads data_collection_permissions.
+        strict_min_version: '140.0',
+        // Form values go only to the Tessera app on this machine, never to us or anyone else.
+        data_collection_permissions: { required: ['none'] },
+      },
+      // Firefox for Android has no native messaging; the key only keeps the
+      // version check of `web-ext lint` honest about it.
+      gecko_android: { strict_min_version: '142.0' },
+    };
   }
   return m;
 }
@@ -40,7 +52,7 @@ async function build(dir, target) {
     outdir: dir,
     bundle: true,
     format: 'iife',
-    target: ['chrome116', 'firefox128'],
+    target: ['chrome116', 'firefox140'],
     // Dead-branch elimination drops the test hooks from the shipped build.
     minifySyntax: true,
     define: { __TESSERA_TEST__: String(test) },
@@ -52,4 +64,4 @@ async function build(dir, target) {
 }
 
 await build(outdir, 'chromium');
-if (!test) await build(values.outdir === undefined ? join(here, 'dist-firefox') : `${outdir}-firefox`, 'firefox');
+await build(values.outdir === undefined && !test ? join(here, 'dist-firefox') : `${outdir}-firefox`, 'firefox');

@@ -5,7 +5,7 @@
  * forms for learning, and pushes connection and fill state to open popups.
  */
 import type { FillReport } from '../shared/fill';
-import { type PopupUpdate, STATUS_PORT, type UnlockResult } from '../shared/messages';
+import { type PopupUpdate, STATUS_PORT, TEST_PORT, type UnlockResult } from '../shared/messages';
 import { NativeClient, type Status } from '../shared/native';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
@@ -62,6 +62,8 @@ const table: HandlerTable = {
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
 
 chrome.runtime.onConnect.addListener((port) => {
+  // The test build's page bridge: served by testhooks.ts.
+  if (__TESSERA_TEST__ && port.name === TEST_PORT) return;
   if (port.name !== STATUS_PORT || senderKind(port.sender, ours) !== 'page') {
     port.disconnect();
     return;
@@ -102,6 +104,6 @@ export interface TesseraGlobal {
   status: () => client.status,
 };
 
-if (__TESSERA_TEST__) installTestHooks(client, filler);
+if (__TESSERA_TEST__) installTestHooks(client, filler, ours);
 
 client.start();

@@ -2,9 +2,13 @@
  * Hooks for the end-to-end tests (e2e/), compiled only into the test build
  * (`npm run build:test`, __TESSERA_TEST__ true). They are evaluated in the
  * service worker over CDP as globalThis.tesseraTest. Fills themselves start
- * through the shipped globalThis.tessera.fill(tabId).
+ * through the shipped globalThis.tessera.fill(tabId). Where no driver can
+ * evaluate in the background (Firefox over WebDriver BiDi), the page under
+ * test reaches the same hooks through the content script's page bridge
+ * (content/testbridge.ts) on a TEST_PORT.
  */
-import type { FillProgress, FrameCapture } from '../shared/messages';
+import { type FrameCapture, type FillProgress, TEST_PORT } from '../shared/messages';
+import { type Self, senderKind } from '../shared/sender';
 import type { NativeClient, Status } from '../shared/native';
 import type { RpcError } from '../shared/rpc';
 import { type BenchResult, bench } from './bench';
@@ -29,8 +33,11 @@ export interface TestHooks {
   lastFill(): FillProgress | undefined;
 }
 
-/** installTestHooks publishes TestHooks for client and filler on globalThis. */
-export function installTestHooks(client: NativeClient, filler: Filler): void {
+/**
+ * installTestHooks publishes TestHooks for client and filler on globalThis,
+ * and serves them to this extension's content scripts on TEST_PORT.
+ */
+export function installTestHooks(client: NativeClient, filler: Filler, self: Self): void {
   const tabId = async (urlPattern: string): Promise<number> => {
     const [tab] = await chrome.tabs.query({ url: urlPattern });
     if (tab?.id === undefined) throw new Error(`no tab matches ${urlPattern}`);
@@ -67,4 +74,38 @@ export function installTestHooks(client: NativeClient, filler: Filler): void {
     lastFill: () => filler.last,
   };
   (globalThis as { tesseraTest?: TestHooks }).tesseraTest = hooks;
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== TEST_PORT || senderKind(port.sender, self) !== 'content') return;
+    const tab = port.sender?.tab?.id;
+    port.onMessage.addListener((req: { method?: unknown; args?: unknown }) => {
+      const args = Array.isArray(req.args) ? (req.args as unknown[]) : [];
+      Promise.resolve()
+        .then(() => pageCall(hooks, filler, tab, String(req.method), args))
+        .then(
+          (result) => port.postMessage({ result: result ?? null }),
+          (e: unknown) => port.postMessage({ error: e instanceof Error ? e.message : String(e) }),
+        );
+    });
+  });
+}
+
+// pageCall serves one page bridge call: "fill" fills the caller's own tab as
+// globalThis.tessera.fill does; the others are the TestHooks of that name.
+function pageCall(hooks: TestHooks, filler: Filler, tab: number | undefined, method: string, args: unknown[]): unknown {
+  switch (method) {
+    case 'fill':
+      if (tab === undefined) throw new Error('fill: the caller is in no tab');
+      return filler.fill(tab);
+    case 'status':
+      return hooks.status();
+    case 'waitFor':
+      return hooks.waitFor(args[0] as Parameters<TestHooks['waitFor']>[0], Number(args[1]));
+    case 'call':
+      return hooks.call(String(args[0]), args[1]);
+    case 'bench':
+      return hooks.bench(Number(args[0]), args[1]);
+    case 'lastFill':
+      return hooks.lastFill();
+  }
+  throw new Error(`unknown test method ${JSON.stringify(method)}`);
 }

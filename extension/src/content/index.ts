@@ -15,6 +15,7 @@ import { Registry } from './refs';
 import { settle } from './settle';
 import { CaptureError, capture, controlsAndRoots } from './snapshot';
 import { watchSubmits } from './submit';
+import { installPageBridge } from './testbridge';
 import { liveLayout } from './visibility';
 
 const GUARD = Symbol.for('tessera.content');
@@ -94,4 +95,5 @@ if (g[GUARD] !== chrome.runtime) {
     });
   };
   watchSubmits(document, sendSubmitted, () => (live() ? content.snapshot() : failure('INVALIDATED', 'the extension was updated')));
+  if (__TESSERA_TEST__) installPageBridge();
 }

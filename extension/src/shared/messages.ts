@@ -28,6 +28,9 @@ import type { Status } from './native';
 /** STATUS_PORT is the name of the runtime port on which the service worker pushes PopupUpdate to the popup. */
 export const STATUS_PORT = 'tessera-status';
 
+/** TEST_PORT is the runtime port of the test build's page bridge (content/testbridge.ts); the shipped build has none. */
+export const TEST_PORT = 'tessera-test';
+
 /** BackgroundRequest is a message the service worker accepts. */
 export type BackgroundRequest =
   | { type: 'status' }

@@ -1,0 +1,295 @@
+//go:build e2e && firefox && linux
+
+package e2e
+
+// The Firefox end-to-end tests (issue 16): Debian's firefox-esr, headless,
+// driven over WebDriver BiDi by e2e/firefox/run.mjs (puppeteer-core), the
+// extension's Firefox test build installed as a temporary add-on, the real
+// host registered by `tessera install --browser firefox` and the real
+// testhooks app. Run with:
+//
+//	go test -count=1 -tags e2e,firefox -run Firefox ./e2e/
+//
+// They need firefox-esr (scripts/deps-debian.sh) and `npm install` in
+// e2e/firefox.
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tessera-app/tessera/nativemsg"
+)
+
+// Firefox returns the Firefox binary to drive: $TESSERA_FIREFOX, else
+// Debian's /usr/bin/firefox-esr.
+func Firefox() string {
+	if p := os.Getenv("TESSERA_FIREFOX"); p != "" {
+		return p
+	}
+	return "/usr/bin/firefox-esr"
+}
+
+// ffPage is one page for run.mjs to fill (see its CONFIG).
+type ffPage struct {
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+	Arm   bool   `json:"arm,omitempty"`
+	Probe string `json:"probe,omitempty"`
+}
+
+// ffConfig is run.mjs's CONFIG.
+type ffConfig struct {
+	Firefox   string   `json:"firefox"`
+	Extension string   `json:"extension"`
+	Home      string   `json:"home"`
+	Host      string   `json:"host"`
+	ReadPage  string   `json:"readPage"`
+	Pages     []ffPage `json:"pages"`
+	Bench     *ffBench `json:"bench,omitempty"`
+}
+
+type ffBench struct {
+	URL string `json:"url"`
+	N   int    `json:"n"`
+}
+
+// ffRun is what run.mjs prints.
+type ffRun struct {
+	Addon   string `json:"addon"`
+	Browser string `json:"browser"`
+	Status  struct {
+		State string `json:"state"`
+		App   struct {
+			Name string `json:"name"`
+		} `json:"app"`
+		Error string `json:"error"`
+	} `json:"status"`
+	Host *struct {
+		Args      []string `json:"args"`
+		ParentExe string   `json:"parentExe"`
+	} `json:"host"`
+	Pages []struct {
+		Name   string     `json:"name"`
+		Result FillResult `json:"result"`
+		State  PageState  `json:"state"`
+		Probe  any        `json:"probe"`
+		Error  string     `json:"error"`
+	} `json:"pages"`
+	Bench *struct {
+		N   int     `json:"n"`
+		P50 float64 `json:"p50"`
+		P99 float64 `json:"p99"`
+	} `json:"bench"`
+	Error string `json:"error"`
+}
+
+// runFirefox runs e2e/firefox/run.mjs with cfg in env (added to this
+// process's; Firefox passes it on to the host) and returns its report.
+func runFirefox(t *testing.T, cfg ffConfig, env []string) ffRun {
+	t.Helper()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "e2e", "firefox")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatalf("puppeteer-core missing: run `npm install --no-audit --no-fund` in %s", dir)
+	}
+	if _, err := os.Stat(Firefox()); err != nil {
+		t.Fatalf("firefox not found (%v): run scripts/deps-debian.sh or set TESSERA_FIREFOX", err)
+	}
+	cfg.Firefox, cfg.Extension, cfg.Host, cfg.ReadPage = Firefox(), art.Extension+"-firefox", nativemsg.HostName, readPageJS
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "run.mjs", file)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node run.mjs: %v\n%s", err, stderr.String())
+	}
+	var r ffRun
+	if err := json.Unmarshal(stdout, &r); err != nil {
+		t.Fatalf("run.mjs printed %q: %v\n%s", stdout, err, stderr.String())
+	}
+	if r.Error != "" {
+		t.Fatalf("run.mjs: %s", r.Error)
+	}
+	return r
+}
+
+// ffWorld is newFillEnv for Firefox: the world, the testhooks app answering
+// with decision, the vault unlocked, the pages served, and a HOME whose
+// ~/.mozilla holds the host manifest `tessera install --browser firefox`
+// wrote there.
+func ffWorld(t *testing.T, decision string) (*fillEnv, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	base, err := os.MkdirTemp("", "tsr-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	f := &fillEnv{appLog: &syncBuffer{}}
+	if f.w, err = NewWorld(fillArt.tessera, base, fillArt.passphrase); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.w.Setup(ctx, fillArt.profile); err != nil {
+		t.Fatalf("vault set-up: %v", err)
+	}
+	if f.pages, err = ServePages(fillArt.bundles, fillArt.pages); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.pages.Close)
+	if f.app, err = f.w.StartApp(AppOptions{Decision: decision, Log: f.appLog}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.app.Stop()
+		if t.Failed() {
+			t.Logf("app log:\n%s", f.appLog.String())
+		}
+	})
+	if err := f.w.Unlock(ctx); err != nil {
+		t.Fatalf("unlock the vault through the running app: %v", err)
+	}
+	home, err := os.MkdirTemp(base, "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, f.w.Tessera, "install", "--browser", "firefox")
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tessera install --browser firefox: %v\n%s", err, b)
+	}
+	return f, home
+}
+
+// TestFirefoxFill: in Firefox ESR, the extension says hello to the app
+// through the host Firefox started (whose parent is Firefox itself, so the
+// app verifies it), and fills the checkout page, the hostile page (nothing
+// hidden filled) and a form in a same-origin iframe, each approved.
+func TestFirefoxFill(t *testing.T) {
+	f, home := ffWorld(t, "approve")
+	cases := []struct {
+		name, path string
+		arm        bool
+		probe      string
+		want       map[string]string
+	}{
+		{name: "checkout", path: "/checkout.html", want: map[string]string{
+			"email": email, "phone": tel, "fullname": name, "addr1": line1, "addr2": line2, "city": city,
+			"region": region, "postcode": postcode, "country": country,
+			"ccname": "", "ccnumber": "", "ccexp": "", "cvc": "",
+		}},
+		{name: "hostile", path: "/hostile.html", arm: true,
+			probe: `window.__swapped === true && document.getElementById('swap_email').type === 'password'`,
+			want:  map[string]string{"name": name, "city": city, "country": country}},
+		{name: "same-origin iframe", path: "/iframe.html", want: map[string]string{
+			"booking/name": name, "booking/email": email, "booking/phone": tel, "booking/street": street,
+			"booking/city": city, "booking/state": region, "booking/zip": postcode,
+		}},
+	}
+	cfg := ffConfig{Home: home}
+	for _, c := range cases {
+		cfg.Pages = append(cfg.Pages, ffPage{Name: c.name, URL: f.pages.URL + c.path, Arm: c.arm, Probe: c.probe})
+	}
+	r := runFirefox(t, cfg, f.w.Env())
+	t.Logf("%s, add-on %s, host %+v", r.Browser, r.Addon, r.Host)
+
+	t.Run("hello", func(t *testing.T) {
+		if r.Addon != nativemsg.FirefoxAddonID {
+			t.Errorf("add-on id = %q, want %q (the host manifest's allowed_extensions)", r.Addon, nativemsg.FirefoxAddonID)
+		}
+		if r.Status.State != "connected" || r.Status.App.Name == "" {
+			t.Fatalf("extension status = %+v, want connected to the app", r.Status)
+		}
+		// PROTOCOL.md §2.1: the app serves the host only when its parent
+		// is a root-owned browser executable; Firefox must start the
+		// host itself, with the manifest path and the add-on id.
+		if r.Host == nil {
+			t.Fatal("no host process started for the manifest in HOME/.mozilla")
+		}
+		manifest := filepath.Join(home, ".mozilla", "native-messaging-hosts", nativemsg.HostName+".json")
+		if len(r.Host.Args) != 2 || r.Host.Args[0] != manifest || r.Host.Args[1] != nativemsg.FirefoxAddonID {
+			t.Errorf("host arguments = %q, want [%q %q]", r.Host.Args, manifest, nativemsg.FirefoxAddonID)
+		}
+		if fam := nativemsg.BrowserFamily(r.Host.ParentExe); fam != "firefox" {
+			t.Errorf("host parent = %q (family %q), want Firefox's own executable", r.Host.ParentExe, fam)
+		}
+	})
+	if len(r.Pages) != len(cases) {
+		t.Fatalf("run.mjs reported %d pages, want %d", len(r.Pages), len(cases))
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := r.Pages[i]
+			if p.Error != "" {
+				t.Fatalf("%s: %s", c.path, p.Error)
+			}
+			t.Logf("fill result: %+v", p.Result)
+			if p.Result.Status != "filled" {
+				t.Errorf("fill status = %q (reason %q), want filled", p.Result.Status, p.Result.Reason)
+			}
+			if n := p.Result.Count("filled"); n != filledWant(c.want) {
+				t.Errorf("fill reported %d fields filled, want %d: %+v", n, filledWant(c.want), p.Result.Fields)
+			}
+			if c.arm {
+				// As in Chromium: the email box turned password (changed),
+				// the phone box moved out of sight (hidden).
+				if p.Result.Count("changed") != 1 || p.Result.Count("hidden") != 1 {
+					t.Errorf("fill outcomes %+v, want one changed and one hidden", p.Result.Fields)
+				}
+				if p.Probe != true {
+					t.Errorf("the page never swapped its fields (the extension's stamps were not seen): probe = %v", p.Probe)
+				}
+				for _, fr := range []string{"xframe/", "lframe/"} {
+					if o := p.State.Frames[fr]; o == "" || o == "unreadable" {
+						t.Errorf("cross-origin frame %s did not answer the reader (%q)", fr, o)
+					}
+				}
+			}
+			checkPage(t, p.State, c.want)
+		})
+	}
+}
+
+// TestFirefoxFillDenied: the person denies in the app; nothing reaches the
+// Firefox page.
+func TestFirefoxFillDenied(t *testing.T) {
+	f, home := ffWorld(t, "deny")
+	r := runFirefox(t, ffConfig{Home: home, Pages: []ffPage{{Name: "checkout", URL: f.pages.URL + "/checkout.html"}}}, f.w.Env())
+	if len(r.Pages) != 1 || r.Pages[0].Error != "" {
+		t.Fatalf("run.mjs pages = %+v", r.Pages)
+	}
+	p := r.Pages[0]
+	if p.Result.Status != "declined" || p.Result.Reason != "denied" {
+		t.Errorf("fill = %+v, want status declined, reason denied", p.Result)
+	}
+	if n := p.Result.Count("filled"); n != 0 {
+		t.Errorf("declined fill reports %d fields filled", n)
+	}
+	if len(p.State.Values) == 0 {
+		t.Fatal("the page reader saw no controls")
+	}
+	checkPage(t, p.State, nil)
+	if _, err := f.app.WaitEvent("decided", "fill", 1, 5*time.Second); err != nil {
+		t.Errorf("the app shows no decided fill dialog: %v", err)
+	}
+}
