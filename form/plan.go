@@ -40,8 +40,10 @@ type FillPlan struct {
 	Submit bool `json:"submit"`
 }
 
-// A Fill sets one control: Value for value controls and single selects,
-// Checked for checkboxes and radios, Selected for select[multiple].
+// A Fill sets one control: Value for value controls and single selects
+// (a file input's base64 content), Checked for checkboxes and radios,
+// Selected for select[multiple], Files for input[type=file][multiple] (each
+// file's base64 content).
 type Fill struct {
 	Ref      string   `json:"ref"`
 	Index    int      `json:"index"`
@@ -49,6 +51,7 @@ type Fill struct {
 	Value    *string  `json:"value,omitempty"`
 	Checked  *bool    `json:"checked,omitempty"`
 	Selected []string `json:"selected,omitempty"`
+	Files    []string `json:"files,omitempty"`
 }
 
 // A Rejection refuses a whole call, naming every bad parameter.
@@ -469,7 +472,9 @@ func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
 func (t Tool) requiredEmpty(p *param, v any) bool {
 	required := false
 	for _, i := range p.controls {
-		required = required || t.snap.Controls[i].Constraints.Required
+		// HTML ignores required on a hidden input.
+		c := &t.snap.Controls[i]
+		required = required || c.Constraints.Required && c.Type != "hidden"
 	}
 	if !required {
 		return false
@@ -479,6 +484,9 @@ func (t Tool) requiredEmpty(p *param, v any) bool {
 		return v == ""
 	case kindBool:
 		return v == false
+	case kindFiles:
+		x, _ := v.([]any)
+		return len(x) == 0
 	}
 	return false
 }
@@ -535,6 +543,13 @@ func (t Tool) fills(obj map[string]any) FillPlan {
 			f.Selected = []string{}
 			for _, item := range v.([]any) {
 				f.Selected = append(f.Selected, item.(string))
+			}
+			plan.Fills = append(plan.Fills, f)
+		case kindFiles:
+			f := fill(p.controls[0])
+			f.Files = []string{}
+			for _, item := range v.([]any) {
+				f.Files = append(f.Files, item.(string))
 			}
 			plan.Fills = append(plan.Fills, f)
 		case kindRepeated:
@@ -621,6 +636,8 @@ func (t Tool) DefaultArgs() json.RawMessage {
 		switch p.kind {
 		case kindBool:
 			set(p, c.Checked)
+		case kindFiles:
+			// A file input starts empty: its value attribute is ignored.
 		case kindRadio:
 			for _, i := range p.controls {
 				if rc := &t.snap.Controls[i]; rc.Checked {

@@ -99,6 +99,8 @@ func TestPlanRejections(t *testing.T) {
 		{planDraftPage, "ship", `{"addr":{"city":"X"}}`, []string{"addr.zip:required"}},
 		{planDraftPage, "ship", `{"addr":{"zip":"1","planet":"Mars"}}`, []string{"addr.planet:unknown"}},
 		{planDraftPage, "ship", `{"addr":{"zip":"1"},"opts":"a"}`, []string{"opts:type"}},
+		{`<form tool-name="t"><input type="file" name="f" multiple required></form>`, "t", `{"f":[]}`, []string{"f:required"}},
+		{`<form tool-name="t"><input type="file" name="f" multiple></form>`, "t", `{"f":"aGk="}`, []string{"f:type"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
@@ -122,6 +124,8 @@ func fillsOf(p FillPlan) []string {
 			out = append(out, fmt.Sprintf("%s=%q", f.Ref, *f.Value))
 		case f.Checked != nil:
 			out = append(out, fmt.Sprintf("%s=%v", f.Ref, *f.Checked))
+		case f.Files != nil:
+			out = append(out, fmt.Sprintf("%s=files%q", f.Ref, f.Files))
 		default:
 			out = append(out, fmt.Sprintf("%s=%q", f.Ref, f.Selected))
 		}
@@ -150,6 +154,12 @@ func TestPlanFills(t *testing.T) {
 			[]string{`c0="a"`, `c1="2"`, `c7=false`, `c8=false`}},
 		{planDraftPage, "ship", `{"code":"ABC","qty":4,"at":"2026-05-01T10:30:00+02:00","slot":"09:15:00Z","tag":["x"],"addr":{"zip":"75001"},"opts":["b"]}`,
 			[]string{`c0="ABC"`, `c3="4"`, `c5="2026-05-01T10:30:00"`, `c6="09:15:00"`, `c7="x"`, `c8=""`, `c9="75001"`, `c11=false`, `c12=true`}},
+		// input[type=file][multiple] takes one base64 content per file;
+		// required on a hidden input means nothing, as in HTML (issue 12).
+		{`<form tool-name="t"><input type="file" name="f" multiple></form>`, "t", `{"f":["aGk=","eW8="]}`,
+			[]string{`c0=files["aGk=" "eW8="]`}},
+		{`<form tool-name="t"><input type="hidden" name="h" required><input name="a"></form>`, "t", `{"a":"x","h":""}`,
+			[]string{`c0=""`, `c1="x"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {

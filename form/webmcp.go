@@ -297,6 +297,7 @@ const (
 	kindSelect                       // a single select
 	kindSelectMulti                  // a select[multiple]: an array of values
 	kindRepeated                     // same-name scalar controls: an array
+	kindFiles                        // an input[type=file][multiple]: an array of contents
 	kindQuery                        // a query parameter of an <a> tool's href
 )
 
@@ -497,6 +498,8 @@ func draftFormTool(s *Snapshot, f *Form) (Tool, []error) {
 			p.kind = kindCheckboxes
 		case first.Type == "select-multiple":
 			p.kind = kindSelectMulti
+		case first.Type == "file" && first.Multiple && len(p.controls) == 1:
+			p.kind = kindFiles
 		case first.Type == "select-one" && len(p.controls) == 1:
 			p.kind = kindSelect
 		case len(p.controls) > 1:
@@ -586,6 +589,9 @@ func draftParam(s *Snapshot, p *param) (Obj, bool) {
 		}
 	case kindRepeated:
 		o = Obj{{"type", "array"}, {"items", draftScalar(first, p)}, {"maxItems", len(p.controls)}}
+	case kindFiles:
+		// One file's content per item, as the draft gives a single file.
+		o = Obj{{"type", "array"}, {"items", draftScalar(first, p)}}
 	default:
 		o = draftScalar(first, p)
 	}

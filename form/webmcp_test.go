@@ -221,6 +221,8 @@ func TestDraftRules(t *testing.T) {
 		{"textarea is a string", `<textarea name="p" maxlength="10"></textarea>`, "p", `{"type":"string","maxLength":10}`},
 		{"checkbox is boolean", `<input type="checkbox" name="p">`, "p", `{"type":"boolean"}`},
 		{"file is base64", `<input type="file" name="p">`, "p", `{"type":"string","contentEncoding":"base64"}`},
+		{"file multiple is an array of base64", `<input type="file" name="p" multiple>`, "p",
+			`{"type":"array","items":{"type":"string","contentEncoding":"base64"}}`},
 		{"hidden included", `<input type="hidden" name="p" value="x">`, "p", `{"type":"string"}`},
 		// HTML bars hidden inputs from validation, so required means nothing
 		// there (issue 12).
