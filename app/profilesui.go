@@ -528,6 +528,9 @@ func sourceWords(s profile.Source) string {
 
 func valueView(e profile.Entry, kind, country string) ValueView {
 	out := ValueView{Source: sourceWords(e.Source), SourceType: e.Source.Type, Added: e.Source.Timestamp, LastUsed: e.LastUsed}
+	if e.Source.Type == "manual" && storedAsUsed(e) {
+		out.LastUsed = ""
+	}
 	s, ok := e.StringValue()
 	if !ok {
 		out.Value, out.Structured = string(e.Value), true
@@ -539,6 +542,20 @@ func valueView(e profile.Entry, kind, country string) ValueView {
 	}
 	return out
 }
+
+// storedAsUsed reports whether e's last use is only the moment it was
+// stored: the vault stamps a value stored beside another (Learn) as used
+// then, so a value the person typed here reads as used when it was not.
+// No form is filled within storedSlack of the person typing the value.
+func storedAsUsed(e profile.Entry) bool {
+	used, err1 := time.Parse(time.RFC3339, e.LastUsed)
+	added, err2 := time.Parse(time.RFC3339, e.Source.Timestamp)
+	return err1 == nil && err2 == nil && used.Sub(added) < storedSlack
+}
+
+// storedSlack bounds the time between typing a value and the vault
+// storing it.
+const storedSlack = 5 * time.Second
 
 // storedCountry returns the profile's country (ISO alpha-2, upper case),
 // or "" when it has none: the region phone numbers are read in.

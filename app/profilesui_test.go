@@ -150,6 +150,13 @@ func TestEditProfile(t *testing.T) {
 	if got := plain(values(pv, email)); !slices.Equal(got, []string{"ada@example.org", "ada@work.example"}) {
 		t.Errorf("emails after adding a second = %q", got)
 	}
+	// Typed here, never filled: not "last used" (the vault stamps values
+	// stored beside another as used when stored).
+	for _, x := range values(pv, email) {
+		if x.LastUsed != "" {
+			t.Errorf("email %+v has a last use, want none", x)
+		}
+	}
 	if _, err := u.AddValue(id, email, "ada@work.example"); !errors.Is(err, ErrBadValue) {
 		t.Errorf("AddValue(the same email again) = %v, want ErrBadValue", err)
 	}

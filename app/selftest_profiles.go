@@ -38,6 +38,9 @@ const (
 	selfTestPhoneE164   = "+442079460018"
 	selfTestBadPhone    = "12 34"
 	selfTestFillSite    = "shop.example"
+	// Once the profile's country is GB, the phone reads as the UK writes it.
+	selfTestPhoneNational = "020 7946 0018"
+	selfTestBirthDate     = "1815-12-10"
 )
 
 // selfTestProfileExpectations are the editor steps' expectations for the
@@ -49,6 +52,13 @@ func selfTestProfileExpectations() map[string]any {
 		"phone": selfTestPhone, "phoneShown": selfTestPhone, "badPhone": selfTestBadPhone,
 		"emailIRI": heuristics.ConceptEmail, "phoneIRI": heuristics.ConceptTelephone, "bdayIRI": heuristics.ConceptBirthDate,
 		"site": selfTestFillSite, "shot": selfTestEditorShot,
+		"phoneNational": selfTestPhoneNational, "bday": selfTestBirthDate,
+		"more": [][2]string{
+			{heuristics.ConceptGivenName, "Ada"}, {heuristics.ConceptFamilyName, "Lovelace"},
+			{heuristics.ConceptBirthDate, selfTestBirthDate},
+			{heuristics.ConceptStreetAddress, "12 St James's Square\nFlat 3"},
+			{heuristics.ConceptAddressLocality, "London"}, {heuristics.ConceptAddressCountry, "gb"},
+		},
 	}
 }
 
@@ -113,6 +123,11 @@ func (st *selfTest) askActivityFill(label string) error {
 			}
 		}
 		st.app.audit(fv, r)
+		if d.Approve {
+			// What the page accepted, as the extension reports it.
+			st.app.audit(fv, vault.Release{Event: vault.EventReport, Origin: page, Site: selfTestFillSite, ProfileID: p.ID, Client: c.Client.Name, Fill: d.ID,
+				Outcomes: map[string]int{"filled": len(d.Rows)}})
+		}
 	}()
 	<-queued
 	return nil
@@ -268,6 +283,16 @@ const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
     await until(() => firstInput(P.emailIRI)?.value === P.email2 && concept(P.emailIRI).querySelectorAll(".value")[1].textContent.includes(P.email)),
     concept(P.emailIRI)?.textContent);
 
+  // The rest of a person's details, so that the editor shows every group.
+  for (const [iri, v] of P.more) add(iri, v), await until(() => firstInput(iri) || concept(iri));
+  check("editor: a birth date is kept from the date picker, under Dates",
+    await until(() => firstInput(P.bdayIRI)?.type === "date" && firstInput(P.bdayIRI).value === P.bday && concept(P.bdayIRI).closest('[data-group="dates"]')),
+    firstInput(P.bdayIRI)?.value);
+  check("editor: once the profile has a country, its phone is shown as that country writes it",
+    await until(() => firstInput(P.phoneIRI)?.value === P.phoneNational), firstInput(P.phoneIRI)?.value);
+  check("editor: the groups come in order", [...ed().querySelectorAll(".group[data-group]")].map((g) => g.dataset.group).join(",") === "name,contact,address,dates,fields",
+    [...ed().querySelectorAll(".group[data-group]")].map((g) => g.dataset.group).join(","));
+
   key("rename:" + id).click();
   check("editor: Rename opens a labelled field with focus", await until(() => focused() === "rename-" + id && $('label[for="rename-' + id + '"]')), focused());
   type("#rename-" + id, P.renamed);
@@ -290,11 +315,11 @@ const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   await window.go.app.SelfTest.Screenshot("profiles");
 
   key("back").click();
-  check("editor: back to the list, the row shows the new name and 2 details",
-    await until(() => shown($("#profiles")) && row(P.renamed) && /2 details/.test(row(P.renamed).textContent)), text("#profiles"));
+  check("editor: back to the list, the row shows the new name and 8 details",
+    await until(() => shown($("#profiles")) && row(P.renamed) && /8 details/.test(row(P.renamed).textContent)), text("#profiles"));
   row(P.renamed).querySelector('[data-key^="dup:"]').click();
   const copy = P.renamed + " (copy)";
-  check("editor: Duplicate adds a copy with the same details", await until(() => row(copy) && /2 details/.test(row(copy).textContent)), text("#profiles"));
+  check("editor: Duplicate adds a copy with the same details", await until(() => row(copy) && /8 details/.test(row(copy).textContent)), text("#profiles"));
   const ask = $("#ask-delete");
   row(copy).querySelector('[data-key^="del:"]').click();
   check("editor: Delete asks first, naming the profile, focus on Keep it",
@@ -317,14 +342,16 @@ const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   open("activity");
   const acts = () => [...document.querySelectorAll("#activity-list .act")];
   const release = () => acts().find((li) => li.dataset.event === "release" && li.dataset.site === P.site);
+  const report = () => acts().find((li) => li.dataset.event === "report" && li.dataset.site === P.site);
   check("activity: the approved fill is listed, in words, with its fields, profile and browser",
     await until(() => release() && release().textContent.includes("Filled 2 details on " + P.site + " from " + P.renamed) &&
       /Email/.test(release().textContent) && /Phone/.test(release().textContent) && /approved/.test(release().textContent) && /Chromium/.test(release().textContent) && /main page/.test(release().textContent), 10000),
     text("#activity-list"));
-  check("activity: newest first", acts()[0] === release(), acts()[0]?.textContent);
+  check("activity: what the page accepted is listed above it, newest first",
+    await until(() => report() && /accepted 2 of 2/.test(report().textContent) && acts()[0] === report() && acts()[1] === release()), acts()[0]?.textContent);
   check("activity: the other events are there too",
     acts().some((li) => li.dataset.event === "decline" && /timed out/.test(li.textContent)) && acts().some((li) => li.dataset.event === "proposal"), text("#activity-list"));
-  check("activity: no value is shown", ![P.email, P.email2, "7946"].some((v) => text("#view-activity").includes(v)), "");
+  check("activity: no value is shown", ![P.email, P.email2, "7946", "Lovelace", "London"].some((v) => text("#view-activity").includes(v)), "");
   const site = $("#activity-site");
   site.value = P.site;
   site.dispatchEvent(new Event("change"));
