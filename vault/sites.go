@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -183,15 +184,7 @@ func (v *Vault) SiteRules() ([]SiteRule, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b SiteRule) int {
-		switch {
-		case a.Origin < b.Origin:
-			return -1
-		case a.Origin > b.Origin:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b SiteRule) int { return strings.Compare(a.Origin, b.Origin) })
 	return out, nil
 }
 
@@ -213,7 +206,8 @@ func (v *Vault) SiteRule(origin string) (r SiteRule, ok bool, err error) {
 // one. The origin must be exactly "scheme://host[:port]" and at most
 // MaxOriginSize bytes; the rule needs 1 to MaxSiteConcepts concepts (kept
 // sorted, without duplicates) and an existing profile (else ErrNotFound). A
-// zero Created becomes the replaced rule's, or now for a new rule.
+// zero Created becomes the replaced rule's, or now for a new rule; LastUsed
+// is stored as given.
 func (v *Vault) SetSiteRule(r SiteRule) error {
 	return v.withTx("set site rule", func(o *op) error {
 		cs, err := checkSiteRule(r)
