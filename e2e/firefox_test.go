@@ -119,7 +119,9 @@ func runFirefox(t *testing.T, cfg ffConfig, env []string) ffRun {
 	cmd.Env = append(os.Environ(), env...)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
+	t0 := time.Now()
 	stdout, err := cmd.Output()
+	t.Logf("node run.mjs: %v", time.Since(t0).Round(time.Millisecond))
 	if err != nil {
 		t.Fatalf("node run.mjs: %v\n%s", err, stderr.String())
 	}

@@ -3,7 +3,7 @@
 # Idempotent: packages already present are skipped without touching apt.
 set -euo pipefail
 pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
-      chromium chromium-driver xvfb xauth x11-utils xdotool imagemagick
+      chromium chromium-driver firefox-esr xvfb xauth x11-utils xdotool imagemagick
       gnome-keyring dbus dbus-x11 libsecret-tools)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -58,6 +58,16 @@ e2e() {
   go test -count=1 -tags e2e ./e2e/...
 }
 
+e2e_firefox() {
+  # Firefox ESR over WebDriver BiDi (e2e/firefox: puppeteer-core), and the
+  # Firefox build linted and packed by web-ext.
+  (cd e2e/firefox && { [ -d node_modules ] || npm install --no-audit --no-fund --loglevel=error; })
+  (cd extension && { [ -x node_modules/.bin/web-ext ] || npm install --no-audit --no-fund --loglevel=error; } \
+    && npm run --silent lint:firefox && npm run --silent xpi)
+  CGO_ENABLED=0 go vet -tags e2e,firefox ./e2e/
+  go test -count=1 -tags e2e,firefox -run Firefox ./e2e/
+}
+
 webmcp_browser() { go test -count=1 -tags browser -run TestChromiumWebMCPGoldens ./form/; }
 
 ui() { scripts/ui-selftest.sh; }
@@ -70,6 +80,7 @@ stage "go unit tests + fuzz seed corpora" unit
 stage "vault against a real Secret Service keyring" keyring
 stage "desktop build (cgo, webkit2gtk 4.1)" desktop
 stage "end-to-end: real Chromium + extension + host + app" e2e
+stage "end-to-end: real Firefox ESR + extension + host + app" e2e_firefox
 stage "WebMCP synthesis vs Chromium's native WebMCP" webmcp_browser
 stage "UI self-test under Xvfb" ui
 echo "tessera test stages: $passed passed, 0 failed"
