@@ -1884,6 +1884,9 @@ var table = sync.OnceValue(func() *ruleTable {
 		t.byID[r.id] = r
 	}
 	t.prefilter = buildPrefilter(t.keywords)
+	for i := range t.keywords {
+		t.keywords[i].parsed = nil // only the prefilter reads it
+	}
 	return t
 })
 
@@ -1955,7 +1958,8 @@ type keyword struct {
 	plain string
 	// re is the anchored keyword expression, compiled on first use.
 	re func() *regexp.Regexp
-	// parsed is the keyword's folded expression, for the prefilter.
+	// parsed is the keyword's folded expression, for building the
+	// prefilter; nil afterwards.
 	parsed *syntax.Regexp
 }
 
