@@ -175,7 +175,9 @@ func TestUnverifiedFrameLimit(t *testing.T) {
 // Where the platform cannot check processes yet (macOS, Windows), peers
 // are served on the user check alone, and never shown as verified.
 func TestUnsupportedPlatformServedUnverified(t *testing.T) {
-	unsupported := func(net.Conn) (nativemsg.PeerInfo, error) { return nativemsg.PeerInfo{}, nativemsg.ErrVerifyUnsupported }
+	unsupported := func(net.Conn) (nativemsg.PeerInfo, error) {
+		return nativemsg.PeerInfo{}, nativemsg.ErrVerifyUnsupported
+	}
 	a, dial := serveBrowser(t, Config{Vault: fixedVault("unlocked"), Inspect: unsupported})
 	c := dial()
 	if r := helloAnswer(t, c, "browser"); !r.Verified {
