@@ -92,7 +92,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	env := append(os.Environ(), "TESSERA_HOME="+home, "TESSERA_RUNTIME_DIR="+runtime, "TESSERA_KEYRING=none")
+	// No session bus: the app would otherwise start dbus-daemon and
+	// gnome-keyring-daemon for the keyring, which outlive it.
+	env := append(os.Environ(), "TESSERA_HOME="+home, "TESSERA_RUNTIME_DIR="+runtime, "TESSERA_KEYRING=none",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path="+filepath.Join(tmp, "no-bus"))
 	stop, err := startApp(*tessera, env, runtime, filepath.Join(tmp, "app.log"))
 	if err != nil {
 		return err
