@@ -50,7 +50,7 @@ func selfTestProfileExpectations() map[string]any {
 		"label": selfTestEditLabel, "renamed": selfTestEditRenamed,
 		"email": selfTestEmail, "email2": selfTestEmail2,
 		"phone": selfTestPhone, "phoneShown": selfTestPhone, "badPhone": selfTestBadPhone,
-		"emailIRI": heuristics.ConceptEmail, "phoneIRI": heuristics.ConceptTelephone, "bdayIRI": heuristics.ConceptBirthDate,
+		"emailIRI": heuristics.ConceptEmail, "phoneIRI": heuristics.ConceptTelephone, "bdayIRI": heuristics.ConceptBirthDate, "lastIRI": heuristics.ConceptFamilyName,
 		"site": selfTestFillSite, "shot": selfTestEditorShot,
 		"phoneNational": selfTestPhoneNational, "bday": selfTestBirthDate,
 		"more": [][2]string{
@@ -298,6 +298,39 @@ const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   type("#rename-" + id, P.renamed);
   $("#rename-" + id).closest("form").requestSubmit();
   check("editor: the profile takes its new name", await until(() => text("#editor-title") === P.renamed && !$("#rename-" + id)), text("#editor-title"));
+
+  if (exp.dialog.realKeys) {
+    // Real key presses on the X display (xdotool), as a keyboard sends them.
+    const keys = (k) => window.go.app.SelfTest.PressKeys(k);
+    const ring = (e) => {
+      const cs = getComputedStyle(e);
+      return (cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== "none";
+    };
+    const name = (e) => (e && (e.dataset.key || e.id || e.tagName)) || "none";
+    $("#editor-title").focus();
+    const seen = [], rings = [];
+    for (let i = 0; i < 40 && document.activeElement?.id !== "add-concept"; i++) {
+      await keys("Tab");
+      await sleep(30);
+      const a = document.activeElement;
+      seen.push(name(a));
+      if (!ring(a)) rings.push(name(a));
+    }
+    check("editor, real keys: Tab walks the editor to the Add form", document.activeElement?.id === "add-concept" && seen.some((k) => k.startsWith("input:")), seen.join(" "));
+    check("editor, real keys: every control Tab reaches shows a focus ring", rings.length === 0, rings.join(" "));
+    const last = () => firstInput(P.lastIRI);
+    last().focus();
+    await keys("End BackSpace BackSpace BackSpace");
+    check("editor, real keys: a changed value offers Save", await until(() => last().value === "Lovel" && shown(key("save:" + P.lastIRI + "#0"))), last().value);
+    await keys("Escape");
+    check("editor, real keys: Escape puts the value back", await until(() => last().value === "Lovelace" && !shown(key("save:" + P.lastIRI + "#0"))), last().value);
+    await keys("BackSpace BackSpace BackSpace BackSpace BackSpace a c e Return");
+    check("editor, real keys: Enter saves the value, focus stays on it",
+      await until(() => last()?.value === "Lovace" && document.activeElement === last() && /just now/.test(concept(P.lastIRI).textContent)), last()?.value);
+    last().focus();
+    await keys("End BackSpace BackSpace BackSpace BackSpace BackSpace BackSpace L o v e l a c e Return");
+    await until(() => last()?.value === "Lovelace" && document.activeElement === last());
+  }
 
   for (const [w, h] of [[800, 600], [400, 300]]) {
     const ok = await resize(w, h);
