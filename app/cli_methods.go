@@ -39,6 +39,8 @@ func (a *App) registerCLIMethods() {
 		"profile.delete": cliProfileDelete,
 		"profile.show":   cliProfileShow,
 		"profile.export": cliProfileExport,
+		"site.list":      cliSiteList,
+		"site.forget":    cliSiteForget,
 	} {
 		a.handlers[method] = cliOnly(method, h)
 	}

@@ -66,6 +66,7 @@ var commands = map[string]command{
 	"match":     {runMatch, "dry-run matching of a profile against a page"},
 	"vault":     {runVault, "init|unlock|lock|status|passwd|rekey the vault"},
 	"profile":   {runProfile, "list|show|set|unset|delete|import|export profiles"},
+	"site":      {runSite, "list|forget the sites that fill without asking"},
 }
 
 // Version is the tessera version, set at build time with -ldflags -X.
