@@ -345,13 +345,26 @@ func (u *UI) AddValue(id, concept, value string) (ProfileView, error) {
 		if err != nil {
 			return err
 		}
-		if _, ok := p.Concepts[concept]; !ok {
-			return v.SetEntry(id, vault.ConceptKey(concept), e)
+		key := vault.ConceptKey(concept)
+		cur, ok := p.Concepts[concept]
+		if !ok {
+			return v.SetEntry(id, key, e)
 		}
-		res, err := v.Learn(id, []vault.Observation{{Concept: concept, Value: e.Value, Source: e.Source}})
-		if err == nil && len(res) == 1 && res[0].Outcome != vault.Candidate {
-			return &windowError{msg: "the profile already holds this value", err: ErrBadValue}
+		cands, err := v.Candidates(id, key)
+		if err != nil {
+			return err
 		}
+		for _, x := range append(cands, cur) {
+			if s, ok := x.StringValue(); ok && s == mustString(e) {
+				return &windowError{msg: "the profile already holds this value", err: ErrBadValue}
+			}
+		}
+		// Beyond MaxCandidates the vault drops the oldest value to make
+		// room; a person adding one must choose which goes instead.
+		if len(cands) >= vault.MaxCandidates {
+			return &windowError{msg: fmt.Sprintf("%s holds at most %d values: delete one first", conceptInfo(concept).Label, vault.MaxCandidates+1), err: ErrBadValue}
+		}
+		_, err = v.Learn(id, []vault.Observation{{Concept: concept, Value: e.Value, Source: e.Source}})
 		return err
 	})
 }
@@ -485,6 +498,9 @@ func profileView(v editVault, id string) (ProfileView, error) {
 			continue
 		}
 		sort.Slice(cs, func(i, j int) bool { return conceptOrder(cs[i]) < conceptOrder(cs[j]) })
+		if g.ID == "address" {
+			layOutAddress(cs, country)
+		}
 		out.Groups = append(out.Groups, GroupView{ID: g.ID, Label: g.Label, Concepts: cs})
 	}
 	for path, e := range p.Fields {
@@ -492,6 +508,73 @@ func profileView(v editVault, id string) (ProfileView, error) {
 	}
 	sort.Slice(out.Fields, func(i, j int) bool { return out.Fields[i].Path < out.Fields[j].Path })
 	return out, nil
+}
+
+// addressLayout is how a country writes an address: the order of its
+// parts (those not listed keep the catalog's order, after them) and what
+// it calls them.
+type addressLayout struct {
+	order  []string
+	labels map[string]string
+}
+
+// Address parts, for the layouts below.
+const (
+	adStreet   = heuristics.ConceptStreetAddress
+	adDistrict = heuristics.ConceptDependentLocal
+	adCity     = heuristics.ConceptAddressLocality
+	adRegion   = heuristics.ConceptAddressRegion
+	adPostcode = heuristics.ConceptPostalCode
+	adCountry  = heuristics.ConceptAddressCountry
+)
+
+var (
+	// Street, then postcode before the town: most of continental Europe.
+	postcodeFirst = addressLayout{order: []string{adStreet, adPostcode, adCity, adRegion, adCountry}}
+	// From the largest part to the smallest.
+	largestFirst = []string{adCountry, adPostcode, adRegion, adCity, adDistrict, adStreet}
+)
+
+// addressLayouts are the countries whose forms differ from the catalog's
+// order (street, town, region, postcode, country) or its names.
+var addressLayouts = map[string]addressLayout{
+	"US": {labels: map[string]string{adRegion: "State", adPostcode: "ZIP code"}},
+	"CA": {labels: map[string]string{adRegion: "Province", adPostcode: "Postal code"}},
+	"AU": {labels: map[string]string{adRegion: "State / territory", adCity: "Suburb"}},
+	"GB": {labels: map[string]string{adRegion: "County", adCity: "Town / city"}},
+	"IE": {labels: map[string]string{adRegion: "County", adPostcode: "Eircode"}},
+	"IN": {labels: map[string]string{adPostcode: "PIN code"}},
+	"DE": postcodeFirst, "AT": postcodeFirst, "CH": postcodeFirst, "FR": postcodeFirst, "BE": postcodeFirst,
+	"NL": postcodeFirst, "LU": postcodeFirst, "DK": postcodeFirst, "NO": postcodeFirst, "SE": postcodeFirst,
+	"FI": postcodeFirst, "PL": postcodeFirst, "CZ": postcodeFirst, "SK": postcodeFirst, "PT": postcodeFirst,
+	"ES": {order: postcodeFirst.order, labels: map[string]string{adRegion: "Province"}},
+	"IT": {order: postcodeFirst.order, labels: map[string]string{adRegion: "Province"}},
+	"JP": {order: largestFirst, labels: map[string]string{adRegion: "Prefecture", adCity: "City / ward"}},
+	"CN": {order: largestFirst, labels: map[string]string{adRegion: "Province"}},
+	"KR": {order: largestFirst, labels: map[string]string{adRegion: "Province"}},
+}
+
+// layOutAddress orders and names the address concepts cs (in the catalog's
+// order) the way country writes an address.
+func layOutAddress(cs []ConceptValues, country string) {
+	l, ok := addressLayouts[country]
+	if !ok {
+		return
+	}
+	rank := func(c ConceptValues) int {
+		for i, iri := range l.order {
+			if matcher.CanonicalConcept(c.IRI) == iri {
+				return i
+			}
+		}
+		return len(l.order)
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return rank(cs[i]) < rank(cs[j]) })
+	for i := range cs {
+		if name, ok := l.labels[matcher.CanonicalConcept(cs[i].IRI)]; ok {
+			cs[i].Label = name
+		}
+	}
 }
 
 // conceptOrder sorts the concepts of a group: the catalog's first, in its
@@ -579,6 +662,12 @@ func phoneDisplay(v, country string) string {
 		return phonenumbers.Format(num, phonenumbers.NATIONAL)
 	}
 	return phonenumbers.Format(num, phonenumbers.INTERNATIONAL)
+}
+
+// mustString returns the string a manualEntry holds.
+func mustString(e profile.Entry) string {
+	s, _ := e.StringValue()
+	return s
 }
 
 // manualEntry checks value for concept and returns it as the person's own

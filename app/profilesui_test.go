@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -112,6 +113,34 @@ func TestNormaliseValue(t *testing.T) {
 	}
 }
 
+func TestLayOutAddress(t *testing.T) {
+	street, city, region, postcode, country := heuristics.ConceptStreetAddress, heuristics.ConceptAddressLocality, heuristics.ConceptAddressRegion, heuristics.ConceptPostalCode, heuristics.ConceptAddressCountry
+	catalog := []string{street, city, region, postcode, country}
+	tests := []struct {
+		country string
+		want    []string // labels, in order
+	}{
+		{"", []string{"Street address", "City / town", "State / region", "Postcode", "Country"}},
+		{"US", []string{"Street address", "City / town", "State", "ZIP code", "Country"}},
+		{"DE", []string{"Street address", "Postcode", "City / town", "State / region", "Country"}},
+		{"JP", []string{"Country", "Postcode", "Prefecture", "City / ward", "Street address"}},
+	}
+	for _, tt := range tests {
+		var cs []ConceptValues
+		for _, iri := range catalog {
+			cs = append(cs, ConceptValues{ConceptInfo: conceptInfo(iri)})
+		}
+		layOutAddress(cs, tt.country)
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.Label)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("layOutAddress(%q) = %q, want %q", tt.country, got, tt.want)
+		}
+	}
+}
+
 func TestEditProfile(t *testing.T) {
 	u, v, id := editorUI(t)
 	email, tel, country := heuristics.ConceptEmail, heuristics.ConceptTelephone, heuristics.ConceptAddressCountry
@@ -160,6 +189,9 @@ func TestEditProfile(t *testing.T) {
 	if _, err := u.AddValue(id, email, "ada@work.example"); !errors.Is(err, ErrBadValue) {
 		t.Errorf("AddValue(the same email again) = %v, want ErrBadValue", err)
 	}
+	if _, err := u.AddValue(id, email, "ada@example.org"); !errors.Is(err, ErrBadValue) {
+		t.Errorf("AddValue(the preferred email again) = %v, want ErrBadValue", err)
+	}
 	if pv, err = u.PromoteValue(id, email, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +236,27 @@ func TestEditProfile(t *testing.T) {
 	}
 	if pv, err = u.DeleteField(id, "survey.colour"); err != nil || len(pv.Fields) != 0 {
 		t.Errorf("DeleteField = %+v, %v, want no field left", pv.Fields, err)
+	}
+}
+
+// Adding a value past the vault's bound is refused: the vault would drop
+// the oldest value to make room, unasked.
+func TestAddValueBound(t *testing.T) {
+	u, _, id := editorUI(t)
+	want := []string{}
+	for i := 0; i <= vault.MaxCandidates; i++ {
+		e := fmt.Sprintf("ada%d@example.org", i)
+		want = append(want, e)
+		if _, err := u.AddValue(id, heuristics.ConceptEmail, e); err != nil {
+			t.Fatalf("AddValue #%d: %v", i, err)
+		}
+	}
+	if _, err := u.AddValue(id, heuristics.ConceptEmail, "one.more@example.org"); !errors.Is(err, ErrBadValue) {
+		t.Errorf("AddValue past the bound = %v, want ErrBadValue", err)
+	}
+	pv, err := u.ProfileDetail(id)
+	if got := plain(values(pv, heuristics.ConceptEmail)); err != nil || !slices.Equal(got, want) {
+		t.Errorf("emails = %q, %v, want every one added, %q", got, err, want)
 	}
 }
 
