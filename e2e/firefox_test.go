@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -293,5 +294,61 @@ func TestFirefoxFillDenied(t *testing.T) {
 	checkPage(t, p.State, nil)
 	if _, err := f.app.WaitEvent("decided", "fill", 1, 5*time.Second); err != nil {
 		t.Errorf("the app shows no decided fill dialog: %v", err)
+	}
+}
+
+// TestFirefoxRoundTrip is the round-trip benchmark in Firefox (the
+// counterpart of cmd/bench-roundtrip for Chromium): n sequential
+// session.ping calls timed in the background script, through the tessera
+// host and the real app, then through the bare echo host registered under
+// the same name in another HOME (the floor), for the given rounds. It only
+// runs when asked, as a benchmark does:
+//
+//	TESSERA_FIREFOX_BENCH=1000 go test -count=1 -tags e2e,firefox -run FirefoxRoundTrip -v ./e2e/
+//
+// TESSERA_FIREFOX_BENCH_ROUNDS (default 1) repeats the pair;
+// TESSERA_FIREFOX_BENCH_CHECK=1 fails the run when p50 or p99 is over twice
+// the floor's.
+func TestFirefoxRoundTrip(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("TESSERA_FIREFOX_BENCH"))
+	if n <= 0 {
+		t.Skip("set TESSERA_FIREFOX_BENCH=N to time N session.ping round trips in Firefox")
+	}
+	rounds, _ := strconv.Atoi(os.Getenv("TESSERA_FIREFOX_BENCH_ROUNDS"))
+	rounds = max(rounds, 1)
+	f, home := ffWorld(t, "approve")
+	echoHome := t.TempDir()
+	m, err := json.MarshalIndent(map[string]any{
+		"name":               nativemsg.HostName,
+		"description":        "Tessera echo host (benchmark floor)",
+		"path":               art.EchoHost,
+		"type":               "stdio",
+		"allowed_extensions": []string{nativemsg.FirefoxAddonID},
+	}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(echoHome, ".mozilla", "native-messaging-hosts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, nativemsg.HostName+".json"), m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bench := &ffBench{URL: f.pages.URL + "/checkout.html", N: n}
+	met := true
+	for r := 1; r <= rounds; r++ {
+		app := runFirefox(t, ffConfig{Home: home, Bench: bench}, f.w.Env()).Bench
+		echo := runFirefox(t, ffConfig{Home: echoHome, Bench: bench}, f.w.Env()).Bench
+		if app == nil || echo == nil || app.N != n || echo.N != n {
+			t.Fatalf("round %d: bench results %+v and %+v, want %d calls each", r, app, echo, n)
+		}
+		r50, r99 := app.P50/echo.P50, app.P99/echo.P99
+		t.Logf("round %d, %d session.ping calls: tessera host + app p50 %.3f ms p99 %.3f ms; echo host p50 %.3f ms p99 %.3f ms; ratio %.2fx %.2fx (target <= 2x)",
+			r, n, app.P50, app.P99, echo.P50, echo.P99, r50, r99)
+		met = met && r50 <= 2 && r99 <= 2
+	}
+	if os.Getenv("TESSERA_FIREFOX_BENCH_CHECK") == "1" && !met {
+		t.Error("round trip over twice the echo floor")
 	}
 }

@@ -18,7 +18,9 @@
 //              test build's page bridge, then read (and probe, a JS
 //              expression, evaluated)
 //   bench      {url, n}: session.ping round trips from the background,
-//              started from a tab at url (optional)
+//              started from a tab at url (optional); Firefox then runs with
+//              full timer precision (it rounds performance.now() to 1 ms by
+//              default)
 //
 // Output on stdout, one JSON object: {addon, browser, status, host, pages:
 // [{name, url, result, state, probe, error}], bench, error}. The browser's
@@ -108,6 +110,7 @@ try {
     executablePath: cfg.firefox,
     headless: true,
     env: { ...process.env, HOME: cfg.home },
+    extraPrefsFirefox: cfg.bench ? { 'privacy.reduceTimerPrecision': false } : {},
   });
   out.browser = await browser.version();
   out.addon = await browser.installExtension(cfg.extension);
