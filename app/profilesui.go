@@ -41,6 +41,7 @@ type editVault interface {
 	PromoteCandidate(profileID string, key vault.Key, i int) error
 	Learn(profileID string, obs []vault.Observation) ([]vault.LearnResult, error)
 	Import(ps []profile.UserProfile) (vault.ImportResult, error)
+	Profiles() ([]profile.UserProfile, error)
 }
 
 // ErrBadValue is returned (wrapped) for a value that does not fit its
@@ -305,6 +306,58 @@ func (u *UI) DuplicateProfile(id string) (ProfileSummary, error) {
 	}
 	u.app.changed()
 	return u.summary(v, cp.ID, "duplicate profile")
+}
+
+// ProfileHit is a profile that matches a search, with what matched.
+type ProfileHit struct {
+	ProfileSummary
+	// Matches name what matched, a value with its label ("Email:
+	// ada@example.org"), at most maxHitMatches of them; LabelMatch reports
+	// whether the profile's own label matched.
+	Matches    []string `json:"matches"`
+	LabelMatch bool     `json:"labelMatch"`
+}
+
+// maxHitMatches bounds the matches listed under one profile.
+const maxHitMatches = 5
+
+// SearchProfiles returns the profiles whose label, values, detail labels
+// or field paths contain q (case-insensitive), sorted by label. The
+// current values are searched, not the other values beside them.
+func (u *UI) SearchProfiles(q string) ([]ProfileHit, error) {
+	v, err := u.editVault()
+	if err != nil {
+		return nil, err
+	}
+	q = strings.ToLower(strings.TrimSpace(q))
+	ps, err := v.Profiles()
+	if err != nil {
+		return nil, plainErr("search profiles", err)
+	}
+	out := []ProfileHit{}
+	for _, p := range ps {
+		h := ProfileHit{ProfileSummary: summarize(p), Matches: []string{}, LabelMatch: strings.Contains(strings.ToLower(p.Label), q)}
+		var found []string
+		for k, e := range p.Concepts {
+			info := conceptInfo(k)
+			val, _ := e.StringValue()
+			if strings.Contains(strings.ToLower(val), q) || strings.Contains(strings.ToLower(info.Label), q) {
+				found = append(found, info.Label+": "+strings.ReplaceAll(val, "\n", ", "))
+			}
+		}
+		for path, e := range p.Fields {
+			val, _ := e.StringValue()
+			if strings.Contains(strings.ToLower(val), q) || strings.Contains(strings.ToLower(path), q) {
+				found = append(found, path+": "+val)
+			}
+		}
+		sort.Strings(found)
+		h.Matches = append(h.Matches, found[:min(len(found), maxHitMatches)]...)
+		if h.LabelMatch || len(found) > 0 {
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }
 
 // DeleteProfile deletes profile id and every value in it. The window asks

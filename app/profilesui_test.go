@@ -305,3 +305,45 @@ func TestRenameDuplicateDelete(t *testing.T) {
 		t.Errorf("ProfileDetail when locked = %v, want ErrLocked", err)
 	}
 }
+
+func TestSearchProfiles(t *testing.T) {
+	u, _, home := editorUI(t)
+	work, err := u.CreateProfile("Work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct{ id, concept, value string }{
+		{home, heuristics.ConceptEmail, "ada@example.org"},
+		{home, heuristics.ConceptStreetAddress, "12 St James's Square\nFlat 3"},
+		{work.ID, heuristics.ConceptEmail, "ada@analytical.example"},
+		{work.ID, heuristics.ConceptOrganization, "Analytical Engines"},
+	} {
+		if _, err := u.AddValue(s.id, s.concept, s.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		q    string
+		want []string // "label: matches"
+	}{
+		{"ADA@", []string{"Home: [Email: ada@example.org]", "Work: [Email: ada@analytical.example]"}},
+		{"analytical", []string{"Work: [Email: ada@analytical.example Organisation: Analytical Engines]"}},
+		{"flat", []string{"Home: [Street address: 12 St James's Square, Flat 3]"}},
+		{"work", []string{"Work: []"}},
+		{"organisation", []string{"Work: [Organisation: Analytical Engines]"}},
+		{"nothing like it", nil},
+	}
+	for _, tt := range tests {
+		hits, err := u.SearchProfiles(tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, fmt.Sprintf("%s: %v", h.Label, h.Matches))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("SearchProfiles(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}

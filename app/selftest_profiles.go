@@ -365,6 +365,14 @@ const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   $("#ask-delete-ok").click();
   check("editor: Delete profile deletes it", await until(() => !ask.open && !row(copy) && row(P.renamed)), text("#profiles"));
 
+  type("#profile-search", "analytical");
+  const rows = () => [...document.querySelectorAll("#profiles .profile")];
+  check("editor: searching every profile finds the one holding the value, and says what matched",
+    await until(() => rows().length === 1 && row(P.renamed) && /Email: ada@analytical/.test(row(P.renamed).querySelector(".hit-matches")?.textContent) && /1 profile matches/.test(text("#profile-search-count"))),
+    text("#profiles") + " / " + text("#profile-search-count"));
+  type("#profile-search", "");
+  check("editor: an empty search lists every profile again", await until(() => rows().length === 2 && !$(".hit-matches")), text("#profiles"));
+
   // Activity: a fill confirmation through the app's real queue, approved here.
   const dlg = () => $("#confirm");
   await window.go.app.SelfTest.AskActivityFill(P.renamed);

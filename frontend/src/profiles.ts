@@ -14,6 +14,7 @@ import {
   type Catalog,
   type ConceptInfo,
   type ConceptValues,
+  type ProfileHit,
   type ProfileSummary,
   type ProfileView,
   type ValueKind,
@@ -98,24 +99,81 @@ export class ProfilesView {
   private pendingDelete: ProfileSummary | null = null;
   private seq = 0;
 
+  private readonly search = el<HTMLInputElement>("profile-search");
+  private typing = 0;
+  private searchGen = 0;
+
   /** reload reads the profile list again; it calls list. */
   constructor(private readonly reload: () => Promise<void>) {
+    this.search.addEventListener("input", () => {
+      clearTimeout(this.typing);
+      this.typing = window.setTimeout(() => void this.runSearch(), 150);
+    });
+    this.search.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && this.search.value !== "") {
+        ev.preventDefault();
+        this.search.value = "";
+        void this.runSearch();
+      }
+    });
     const ask = el<HTMLDialogElement>("ask-delete");
     el("ask-delete-cancel").addEventListener("click", () => ask.close("cancel"));
     el("ask-delete-ok").addEventListener("click", () => ask.close("delete"));
     ask.addEventListener("close", () => void this.afterAsk(ask.returnValue));
   }
 
-  /** Lays out the profile list; fresh is a profile just created. */
+  /** Lays out the profile list; fresh is a profile just created. A search being typed keeps its results. */
   list(ps: ProfileSummary[], fresh: string): void {
+    el("profile-search-box").hidden = ps.length === 0 || this.current !== null;
+    if (this.current && !ps.some((p) => p.id === this.current?.id)) this.close();
+    if (this.search.value.trim() !== "") {
+      void this.runSearch();
+      return;
+    }
     const now = Date.now();
     el("profiles").replaceChildren(...ps.map((p) => this.row(p, now, p.id === fresh)));
-    if (this.current && !ps.some((p) => p.id === this.current?.id)) this.close();
+    el("profile-search-count").textContent = "";
   }
 
-  /** The vault locked: the editor closes and forgets what it showed. */
+  /** The vault locked: the editor closes and forgets what it showed, the search too. */
   locked(): void {
     this.close(false);
+    this.search.value = "";
+    el("profile-search-box").hidden = true;
+    el("profile-search-count").textContent = "";
+  }
+
+  /** Shows the profiles that match the search, with what matched; an empty search shows them all. */
+  private async runSearch(): Promise<void> {
+    const gen = ++this.searchGen;
+    const q = this.search.value.trim();
+    if (q === "") {
+      await this.reload();
+      return;
+    }
+    try {
+      const hits = await editor.search(q);
+      if (gen !== this.searchGen) return;
+      const now = Date.now();
+      el("profiles").replaceChildren(...hits.map((h) => this.hitRow(h, now)));
+      el("profile-search-count").textContent =
+        hits.length === 0 ? "No profile holds that." : hits.length === 1 ? "1 profile matches." : `${hits.length} profiles match.`;
+      el("profiles-empty").hidden = true;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private hitRow(h: ProfileHit, now: number): HTMLLIElement {
+    const li = this.row(h, now, false);
+    const matches = h.matches ?? [];
+    if (matches.length > 0) {
+      const ul = make("ul", "hit-matches");
+      ul.setAttribute("aria-label", `What matched in ${h.label}`);
+      for (const m of matches) ul.append(make("li", "", m));
+      li.querySelector(".grow")?.append(ul);
+    }
+    return li;
   }
 
   private row(p: ProfileSummary, now: number, fresh: boolean): HTMLLIElement {
@@ -273,13 +331,13 @@ export class ProfilesView {
     this.current = null;
     el("profile-editor").replaceChildren();
     el("profile-editor").hidden = true;
-    for (const e of ["profiles-header", "profiles"]) el(e).hidden = false;
+    for (const e of ["profiles-header", "profiles", "profile-search-box", "profile-search-count"]) el(e).hidden = false;
     if (focusRow && id) this.focus(`open:${id}`);
   }
 
   private show(view: ProfileView, focusKey: string): void {
     this.current = view;
-    for (const e of ["profiles-header", "profiles", "profile-form", "profiles-empty"]) el(e).hidden = true;
+    for (const e of ["profiles-header", "profiles", "profile-form", "profiles-empty", "profile-search-box", "profile-search-count"]) el(e).hidden = true;
     const root = el("profile-editor");
     root.hidden = false;
     root.dataset.profileId = view.id;

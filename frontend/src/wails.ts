@@ -217,6 +217,12 @@ export interface Catalog {
   concepts: ConceptInfo[] | null;
 }
 
+/** A profile that matches a search (app.ProfileHit): what matched, values included. */
+export interface ProfileHit extends ProfileSummary {
+  matches: string[] | null;
+  labelMatch: boolean;
+}
+
 interface UIBinding {
   Status(): Promise<Status>;
   Quit(): Promise<void>;
@@ -231,6 +237,7 @@ interface UIBinding {
   Activity(q: ActivityQuery): Promise<ActivityPage>;
   ConceptCatalog(): Promise<Catalog>;
   ProfileDetail(id: string): Promise<ProfileView>;
+  SearchProfiles(q: string): Promise<ProfileHit[] | null>;
   RenameProfile(id: string, label: string): Promise<ProfileSummary>;
   DuplicateProfile(id: string): Promise<ProfileSummary>;
   DeleteProfile(id: string): Promise<void>;
@@ -295,6 +302,7 @@ export const activity = {
 export const editor = {
   catalog: (): Promise<Catalog> => ui().ConceptCatalog(),
   open: (id: string): Promise<ProfileView> => ui().ProfileDetail(id),
+  search: async (q: string): Promise<ProfileHit[]> => (await ui().SearchProfiles(q)) ?? [],
   rename: (id: string, label: string): Promise<ProfileSummary> => ui().RenameProfile(id, label),
   duplicate: (id: string): Promise<ProfileSummary> => ui().DuplicateProfile(id),
   remove: (id: string): Promise<void> => ui().DeleteProfile(id),
