@@ -35,6 +35,13 @@ if ! build/bin/tessera install; then
   say "native-messaging host not registered (see above); continuing"
 fi
 
+if [ -d extension/dist ]; then
+  say "load the extension once (unpacked builds; the app and host need no more):"
+  say "  Chromium, Chrome, Edge, Brave: chrome://extensions, Developer mode, Load unpacked: $(pwd)/extension/dist"
+  say "  Firefox: about:debugging#/runtime/this-firefox, Load Temporary Add-on: $(pwd)/extension/dist-firefox/manifest.json"
+  say "    (until Firefox restarts), or a throwaway profile with it loaded: (cd extension && npx web-ext run --source-dir dist-firefox --firefox firefox-esr)"
+fi
+
 args=("$@")
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   say "no display (DISPLAY and WAYLAND_DISPLAY are unset): starting without a window"

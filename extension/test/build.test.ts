@@ -88,6 +88,16 @@ describe('manifest', () => {
     expect(m.browser_specific_settings.gecko.id).toBe(want);
     expect(m.background).toEqual({ scripts: ['background.js'] });
     expect(m.key).toBeUndefined();
+    expect(m.minimum_chrome_version).toBeUndefined();
+    // web-ext lint (scripts/test.sh) rejects data_collection_permissions
+    // below 140, and addons.mozilla.org requires the key.
+    expect(m.browser_specific_settings.gecko.strict_min_version).toBe('140.0');
+    expect(m.browser_specific_settings.gecko.data_collection_permissions).toEqual({ required: ['none'] });
+    // Everything else, content scripts and permissions included, is the Chromium manifest's.
+    const chromium = JSON.parse(read('ship', 'manifest.json'));
+    for (const k of ['permissions', 'host_permissions', 'content_scripts', 'commands', 'action', 'version']) {
+      expect(m[k], k).toEqual(chromium[k]);
+    }
   });
 });
 
@@ -106,5 +116,20 @@ describe('test hooks', () => {
     expect(read('test', 'background.js')).toContain('lastFill');
     const ship = JSON.parse(read('ship', 'manifest.json'));
     expect(JSON.parse(read('test', 'manifest.json'))).toEqual(ship);
+  });
+
+  // The page bridge lets a page reach the background: never shipped.
+  it('leave no page bridge in either shipped build', () => {
+    for (const dir of ['ship', 'ship-firefox']) {
+      for (const f of ['background.js', 'content.js']) expect(read(dir, f), `${dir}/${f}`).not.toContain('tessera-test');
+    }
+    expect(read('ship-firefox', 'background.js')).not.toContain('tesseraTest');
+  });
+
+  it('are in the Firefox test build too, page bridge included, with the shipped Firefox manifest', () => {
+    expect(read('test-firefox', 'background.js')).toContain('tesseraTest');
+    expect(read('test-firefox', 'content.js')).toContain('tessera-test:');
+    const ship = JSON.parse(read('ship-firefox', 'manifest.json'));
+    expect(JSON.parse(read('test-firefox', 'manifest.json'))).toEqual(ship);
   });
 });

@@ -9,7 +9,7 @@ import { type PopupUpdate, STATUS_PORT, TEST_PORT, type UnlockResult } from '../
 import { NativeClient, type Status } from '../shared/native';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
-import { browserInfo } from './clientinfo';
+import { engineFor } from './engine';
 import { Filler } from './fill';
 import { browserFrames, parentOf } from './frames';
 import { Learner } from './learn';
@@ -21,12 +21,12 @@ const MENU_ID = 'tessera-fill';
 const COMMAND = 'fill-page';
 
 const ours = selfFromRuntime();
-const browser = browserInfo(navigator.userAgent);
+const engine = engineFor(navigator.userAgent);
 
 const client = new NativeClient({
   connect: () => chrome.runtime.connectNative(HOST_NAME),
-  lastError: (port) => chrome.runtime.lastError?.message ?? (port as { error?: { message?: string } }).error?.message,
-  client: { kind: 'browser', ...browser, extension: chrome.runtime.getManifest().version },
+  lastError: engine.portError,
+  client: { kind: 'browser', name: engine.name, version: engine.version, extension: chrome.runtime.getManifest().version },
 });
 
 const popups = new Set<chrome.runtime.Port>();
@@ -41,8 +41,7 @@ function push(u: PopupUpdate): void {
   }
 }
 
-// Firefox's tabs.sendMessage takes no documentId.
-const filler = new Filler(client, browserFrames(browser.name === 'chromium'), (fill) => push({ kind: 'fill', fill }));
+const filler = new Filler(client, browserFrames(engine.pinDocuments), (fill) => push({ kind: 'fill', fill }));
 const learner = new Learner(client, parentOf);
 
 const table: HandlerTable = {
