@@ -408,7 +408,7 @@ func (u *UI) AddValue(id, concept, value string) (ProfileView, error) {
 			return err
 		}
 		for _, x := range append(cands, cur) {
-			if s, ok := x.StringValue(); ok && s == mustString(e) {
+			if s, ok := x.StringValue(); ok && s == entryString(e) {
 				return &windowError{msg: "the profile already holds this value", err: ErrBadValue}
 			}
 		}
@@ -717,8 +717,8 @@ func phoneDisplay(v, country string) string {
 	return phonenumbers.Format(num, phonenumbers.INTERNATIONAL)
 }
 
-// mustString returns the string a manualEntry holds.
-func mustString(e profile.Entry) string {
+// entryString returns the string value of e, "" when it holds another JSON value.
+func entryString(e profile.Entry) string {
 	s, _ := e.StringValue()
 	return s
 }
