@@ -407,6 +407,13 @@ const profilesSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   $("#activity-clear").click();
   check("activity: Show all clears the search and the filters",
     await until(() => acts().length >= 3 && $("#activity-search").value === "" && !shown($("#activity-clear")) && focused() === "activity-search"), text("#activity-count"));
+  for (const [w, h] of [[800, 600], [400, 300]]) {
+    const ok = await resize(w, h);
+    await painted();
+    const wide = document.documentElement.scrollWidth;
+    check("activity: at " + w + "x" + h + " nothing is wider than the window", ok && wide <= innerWidth + 1 && shown($("#activity-search")), wide + " in " + innerWidth + "x" + innerHeight);
+  }
+  await resize(P.shot[0], P.shot[1]);
   $("main").scrollTop = 0;
   document.scrollingElement.scrollTop = 0;
   await painted();
