@@ -347,3 +347,28 @@ func TestSearchProfiles(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNormaliseValue: whatever a person types, a value accepted for a
+// kind is already in its stored shape (accepting it again changes
+// nothing) and never empty.
+func FuzzNormaliseValue(f *testing.F) {
+	for _, s := range []string{"020 7946 0018", "+33 1 42 68 53 00", "1815-12-10", "ada@example.org", "example.org/ada", "gb", " 12 St James's Square \r\n Flat 3 ", "Ada", "", "\x00", "ü@ü.ü"} {
+		f.Add(s, "GB")
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, in, country string) {
+		for _, info := range conceptCatalog {
+			out, err := normaliseValue(info, in, country)
+			if err != nil {
+				continue
+			}
+			if out == "" {
+				t.Fatalf("normaliseValue(%s, %q, %q) = \"\", accepted", info.Label, in, country)
+			}
+			again, err := normaliseValue(info, out, country)
+			if err != nil || again != out {
+				t.Fatalf("normaliseValue(%s, %q, %q) = %q, %v, want it to keep %q (from %q)", info.Label, out, country, again, err, out, in)
+			}
+		}
+	})
+}
