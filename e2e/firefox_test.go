@@ -19,11 +19,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // Firefox returns the Firefox binary to drive: $TESSERA_FIREFOX, else
@@ -41,6 +45,9 @@ type ffPage struct {
 	URL   string `json:"url"`
 	Arm   bool   `json:"arm,omitempty"`
 	Probe string `json:"probe,omitempty"`
+	// Type and Submit make it a learn page: typed and submitted, not filled.
+	Type   [][2]string `json:"type,omitempty"`
+	Submit string      `json:"submit,omitempty"`
 }
 
 // ffConfig is run.mjs's CONFIG.
@@ -187,8 +194,15 @@ func ffWorld(t *testing.T, decision string) (*fillEnv, string) {
 // TestFirefoxFill: in Firefox ESR, the extension says hello to the app
 // through the host Firefox started (whose parent is Firefox itself, so the
 // app verifies it), and fills the checkout page, the hostile page (nothing
-// hidden filled) and a form in a same-origin iframe, each approved.
+// hidden filled) and a form in a same-origin iframe, each approved; then a
+// person types new details into a form and submits it, and the approved
+// learn puts them in the profile (never the password).
 func TestFirefoxFill(t *testing.T) {
+	const (
+		newEmail = "ada.king@example.org"
+		company  = "Analytical Engines Ltd"
+		secret   = "Analytical-Engine-1843"
+	)
 	f, home := ffWorld(t, "approve")
 	cases := []struct {
 		name, path string
@@ -213,6 +227,9 @@ func TestFirefoxFill(t *testing.T) {
 	for _, c := range cases {
 		cfg.Pages = append(cfg.Pages, ffPage{Name: c.name, URL: f.pages.URL + c.path, Arm: c.arm, Probe: c.probe})
 	}
+	cfg.Pages = append(cfg.Pages, ffPage{Name: "learn", URL: f.pages.URL + "/learn.html", Submit: "#save", Type: [][2]string{
+		{"#name", name}, {"#email", newEmail}, {"#company", company}, {"#password", secret},
+	}})
 	r := runFirefox(t, cfg, f.w.Env())
 	t.Logf("%s, add-on %s, host %+v", r.Browser, r.Addon, r.Host)
 
@@ -237,8 +254,8 @@ func TestFirefoxFill(t *testing.T) {
 			t.Errorf("host parent = %q (family %q), want Firefox's own executable", r.Host.ParentExe, fam)
 		}
 	})
-	if len(r.Pages) != len(cases) {
-		t.Fatalf("run.mjs reported %d pages, want %d", len(r.Pages), len(cases))
+	if len(r.Pages) != len(cases)+1 {
+		t.Fatalf("run.mjs reported %d pages, want %d", len(r.Pages), len(cases)+1)
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -271,6 +288,47 @@ func TestFirefoxFill(t *testing.T) {
 			checkPage(t, p.State, c.want)
 		})
 	}
+	t.Run("learn", func(t *testing.T) {
+		if p := r.Pages[len(cases)]; p.Error != "" {
+			t.Fatalf("learn.html: %s", p.Error)
+		}
+		if _, err := f.app.WaitEvent("decided", "learn", 1, 30*time.Second); err != nil {
+			t.Fatalf("no learn dialog was decided: %v", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		var after []byte
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			out, err := f.w.ProfileJSON(ctx, "home")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after = out; strings.Contains(string(after), company) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if !strings.Contains(string(after), company) {
+			t.Errorf("approved learn: the profile lacks the new company %q: %s", company, after)
+		}
+		if strings.Contains(string(after), secret) {
+			t.Errorf("the password was learnt: %s", after)
+		}
+		// A second email is a candidate beside the first, not its value.
+		f.app.Stop()
+		v, err := f.w.OpenVault()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		cands, err := v.Candidates("home", vault.ConceptKey("https://schema.org/email"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(cands, func(e profile.Entry) bool { s, _ := e.StringValue(); return s == newEmail }) {
+			t.Errorf("approved learn: no email candidate %q: %+v", newEmail, cands)
+		}
+	})
 }
 
 // TestFirefoxFillDenied: the person denies in the app; nothing reaches the

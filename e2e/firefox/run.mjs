@@ -13,10 +13,13 @@
 //   host       the host manifest's name (com.tessera.app); its process is
 //              looked up by the manifest path Firefox passes it
 //   readPage   a JS expression resolving to the page's state (e2e.readPageJS)
-//   pages      [{name, url, arm, probe}]: each is opened in a new tab; arm
-//              calls window.__arm() first; the tab is filled through the
-//              test build's page bridge, then read (and probe, a JS
-//              expression, evaluated)
+//   pages      [{name, url, arm, probe, type, submit}]: each is opened in a
+//              new tab; arm calls window.__arm() first; the tab is filled
+//              through the test build's page bridge, then read (and probe,
+//              a JS expression, evaluated). With type ([[selector, text]])
+//              the page is not filled: the texts are typed with real key
+//              events, submit is clicked and the answer page (#received)
+//              awaited; result is then {submitted: true}
 //   bench      {url, n}: session.ping round trips from the background,
 //              started from a tab at url (optional); Firefox then runs with
 //              full timer precision (it rounds performance.now() to 1 ms by
@@ -126,6 +129,13 @@ try {
           last: await bridge(page, 'status', [], 2000),
         }));
         out.host = await hostProcess();
+      }
+      if (p.type) {
+        for (const [selector, text] of p.type) await page.type(selector, text);
+        await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(p.submit)]);
+        await page.waitForSelector('#received', { timeout: 15000 });
+        r.result = { submitted: true };
+        continue;
       }
       if (p.arm) await page.evaluate('window.__arm()');
       r.result = await bridge(page, 'fill', [], 90000);
