@@ -16,6 +16,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,6 +219,18 @@ func TestFirefoxFill(t *testing.T) {
 		{name: "hostile", path: "/hostile.html", arm: true,
 			probe: `window.__swapped === true && document.getElementById('swap_email').type === 'password'`,
 			want:  map[string]string{"name": name, "city": city, "country": country}},
+		{name: "open shadow root", path: "/shadow.html", want: map[string]string{
+			"contact/given": given, "contact/family": family, "contact/email": email, "contact/phone": tel,
+			"contact/message": "",
+		}},
+		{name: "react", path: "/react.html", probe: frameworkProbe("__reactState"), want: map[string]string{
+			"fullName": name, "email": email, "phone": tel, "street": street, "city": city,
+			"postcode": postcode, "country": country, "birthDate": birth,
+		}},
+		{name: "vue", path: "/vue.html", probe: frameworkProbe("__vueState"), want: map[string]string{
+			"givenName": given, "familyName": family, "email": email, "phone": tel, "city": city,
+			"postcode": postcode, "country": country, "newsletter": "",
+		}},
 		{name: "same-origin iframe", path: "/iframe.html", want: map[string]string{
 			"booking/name": name, "booking/email": email, "booking/phone": tel, "booking/street": street,
 			"booking/city": city, "booking/state": region, "booking/zip": postcode,
@@ -285,6 +298,9 @@ func TestFirefoxFill(t *testing.T) {
 					}
 				}
 			}
+			if strings.HasPrefix(c.probe, "({state:") {
+				checkFramework(t, p.Probe, p.State)
+			}
 			checkPage(t, p.State, c.want)
 		})
 	}
@@ -329,6 +345,46 @@ func TestFirefoxFill(t *testing.T) {
 			t.Errorf("approved learn: no email candidate %q: %+v", newEmail, cands)
 		}
 	})
+}
+
+// frameworkProbe reads a framework page's own state (window[global]) and
+// the state it rendered into <pre id="state">.
+func frameworkProbe(global string) string {
+	return `({state: window.` + global + `, pre: document.getElementById('state').textContent})`
+}
+
+// checkFramework checks that a framework's state, as frameworkProbe read
+// it, holds what the DOM shows (as checkState does in Chromium): a fill
+// that sets the DOM behind React's or Vue's back leaves the state empty.
+func checkFramework(t *testing.T, probe any, st PageState) {
+	t.Helper()
+	p, _ := probe.(map[string]any)
+	state, _ := p["state"].(map[string]any)
+	pre, _ := p["pre"].(string)
+	var rendered map[string]any
+	if err := json.Unmarshal([]byte(pre), &rendered); err != nil || len(state) == 0 {
+		t.Fatalf("framework state %v, rendered %q: %v", p["state"], pre, err)
+	}
+	asDOM := func(v any) string {
+		switch v := v.(type) {
+		case bool:
+			if v {
+				return "on"
+			}
+			return ""
+		case string:
+			return v
+		}
+		return fmt.Sprint(v)
+	}
+	for k, v := range state {
+		if got := asDOM(v); got != st.Values[k] {
+			t.Errorf("state %s = %q, DOM shows %q", k, got, st.Values[k])
+		}
+		if got := asDOM(rendered[k]); got != st.Values[k] {
+			t.Errorf("rendered state %s = %q, DOM shows %q", k, got, st.Values[k])
+		}
+	}
 }
 
 // TestFirefoxFillDenied: the person denies in the app; nothing reaches the
