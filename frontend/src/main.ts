@@ -1,14 +1,16 @@
 // The Tessera window: a status screen kept current by the "status" event
 // Go emits, the vault, the profiles and their editor, the activity log, the
-// confirmation dialog Go presents over everything, and the settings still
-// to come. Everything a browser sends
+// confirmation dialog Go presents over everything, and the settings.
+// Everything a browser sends
 // (client names, origins) is untrusted, so it is only ever set as text.
 import "./style.css";
 import "./confirm.css";
 import "./views.css";
+import "./settings.css";
 import { ActivityView } from "./activity";
 import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
+import { SettingsView } from "./settings";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
@@ -39,6 +41,7 @@ const vaultWording: Record<VaultState, { title: string; text: string }> = {
 
 let panel: VaultPanel | null = null;
 let activityView: ActivityView | null = null;
+let settingsView: SettingsView | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -49,6 +52,7 @@ function showView(v: View): void {
   }
   if (v === "profiles") panel?.opened();
   activityView?.setVisible(v === "activity");
+  settingsView?.setVisible(v === "settings");
 }
 
 function showBanner(text: string | null): void {
@@ -107,6 +111,7 @@ function render(s: Status): void {
   el("vault-text").textContent = wording.text;
   panel?.sync(s.vault);
   activityView?.sync(s.vault);
+  settingsView?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -140,6 +145,7 @@ function main(): void {
   const vp = panel;
   panel.profiles = new ProfilesView(() => vp.loadProfiles());
   activityView = new ActivityView();
+  settingsView = new SettingsView();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");

@@ -3,7 +3,8 @@
 // Go method as window.go.<package>.<Type>.<Method>, returning a promise that
 // rejects when the Go method returns an error. These types mirror app.Status
 // and app.Client in app/app.go, app.VaultView and app.ProfileSummary in
-// app/vaultui.go, app.Confirmation and its parts in app/confirm.go.
+// app/vaultui.go, app.Confirmation and its parts in app/confirm.go, the
+// Settings views in app/settingsui.go.
 
 /** One connected browser or agent (app.Client). */
 export interface Client {
@@ -223,6 +224,52 @@ export interface ProfileHit extends ProfileSummary {
   labelMatch: boolean;
 }
 
+/** One site that fills without asking (app.SiteView). Site and origin come from pages: text only. */
+export interface SiteView {
+  origin: string;
+  site: string;
+  profileId: string;
+  profile: string;
+  /** Human labels of the kinds of value it fills. */
+  kinds: string[] | null;
+  /** RFC 3339 times; lastUsed is absent until the rule first fills. */
+  created: string;
+  lastUsed?: string;
+}
+
+/** Host registration states (app.HostRegistered, ...). */
+export type HostState = "registered" | "missing" | "elsewhere" | "unreadable";
+
+/** One browser Tessera knows (app.BrowserView). */
+export interface BrowserView {
+  name: string;
+  label: string;
+  found: boolean;
+  host: HostState;
+  manifest: string;
+  points?: string;
+  system?: boolean;
+}
+
+/** The browsers part of Settings (app.BrowsersView). */
+export interface BrowsersView {
+  browsers: BrowserView[] | null;
+  connected: Client[] | null;
+  executable: string;
+  problem?: string;
+}
+
+/** The vault part of Settings (app.VaultSettings). */
+export interface VaultSettings {
+  dir: string;
+  state: VaultState;
+  hasPassphrase: boolean;
+  hasKeyring: boolean;
+  autoLockMinutes: number;
+  lockOnSession: boolean;
+  sessionWatched: boolean;
+}
+
 interface UIBinding {
   Status(): Promise<Status>;
   Quit(): Promise<void>;
@@ -249,6 +296,11 @@ interface UIBinding {
   PendingConfirmation(): Promise<Confirmation | null>;
   Decide(d: Decision): Promise<void>;
   SwitchProfile(id: string, profile: string): Promise<Confirmation>;
+  RememberedSites(): Promise<SiteView[] | null>;
+  ForgetSite(origin: string): Promise<void>;
+  Browsers(): Promise<BrowsersView>;
+  RegisterBrowser(name: string): Promise<BrowsersView>;
+  VaultSettings(): Promise<VaultSettings>;
 }
 
 interface WailsWindow {
@@ -311,6 +363,15 @@ export const editor = {
   promote: (id: string, concept: string, i: number): Promise<ProfileView> => ui().PromoteValue(id, concept, i),
   deleteValue: (id: string, concept: string, i: number): Promise<ProfileView> => ui().DeleteValue(id, concept, i),
   deleteField: (id: string, path: string): Promise<ProfileView> => ui().DeleteField(id, path),
+};
+
+/** The Settings section (app/settingsui.go, app/remember.go); each promise rejects with a message fit to show. */
+export const settings = {
+  sites: async (): Promise<SiteView[]> => (await ui().RememberedSites()) ?? [],
+  forgetSite: (origin: string): Promise<void> => ui().ForgetSite(origin),
+  browsers: (): Promise<BrowsersView> => ui().Browsers(),
+  register: (name: string): Promise<BrowsersView> => ui().RegisterBrowser(name),
+  vault: (): Promise<VaultSettings> => ui().VaultSettings(),
 };
 
 /** Returns the message of a rejected bridge call: Wails rejects with the Go error's text. */

@@ -1,0 +1,186 @@
+//go:build selftest
+
+package app
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// The self-test's Settings steps (settingsSelfTestScript), run once the
+// editor steps have left the profile selfTestEditRenamed in the vault: the
+// page finds no site that fills without asking and says how one gets
+// there; Go then remembers two sites for that profile straight in the
+// vault (vault.SetSiteRule, as an approved dialog with "Remember for this
+// site" does), and the page lists them in words, forgets one with the
+// keyboard (real key presses when $TESSERA_SELFTEST_REAL_KEYS is set),
+// checks the browsers and the vault facts against what Go reports, and is
+// laid out at 800x600 and 400x300. Go then checks that exactly the
+// forgotten rule is gone (settingsChecks). With $TESSERA_SELFTEST_SHOTS
+// set the section is screenshotted (settings.png).
+
+// The sites Go remembers: the page forgets the first and keeps the second.
+const (
+	selfTestForgetOrigin = "https://checkout.shop.example"
+	selfTestForgetSite   = "shop.example"
+	selfTestKeepOrigin   = "https://www.news.example"
+	selfTestKeepSite     = "news.example"
+)
+
+// RememberSites lets the two self-test sites fill from the profile
+// labelled label without asking, as ticking "Remember for this site" does.
+func (s *SelfTest) RememberSites(label string) error { return s.st.rememberSites(label) }
+
+func (st *selfTest) rememberSites(label string) error {
+	v, ok := st.app.cfg.Vault.(interface {
+		editVault
+		SetSiteRule(vault.SiteRule) error
+	})
+	if !ok {
+		return ErrNoVault
+	}
+	ps, err := v.ProfileSummaries()
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(ps, func(p vault.ProfileSummary) bool { return p.Label == label })
+	if i < 0 {
+		return fmt.Errorf("no profile %q", label)
+	}
+	now := time.Now()
+	for _, r := range []vault.SiteRule{
+		{Origin: selfTestForgetOrigin, Site: selfTestForgetSite, Profile: ps[i].ID, Concepts: []string{heuristics.ConceptEmail, heuristics.ConceptTelephone}, Created: now.Add(-2 * time.Hour), LastUsed: now.Add(-5 * time.Minute)},
+		{Origin: selfTestKeepOrigin, Site: selfTestKeepSite, Profile: ps[i].ID, Concepts: []string{heuristics.ConceptGivenName, heuristics.ConceptFamilyName}, Created: now.Add(-26 * time.Hour)},
+	} {
+		if err := v.SetSiteRule(r); err != nil {
+			return fmt.Errorf("remember %s: %w", r.Origin, err)
+		}
+	}
+	return nil
+}
+
+// selfTestSettingsExpectations are the Settings steps' expectations for
+// the page: the sites, and the browsers and vault as Go sees them.
+func (st *selfTest) selfTestSettingsExpectations() map[string]any {
+	bv, err := st.ui.Browsers()
+	hosts := map[string]string{}
+	for _, b := range bv.Browsers {
+		hosts[b.Name] = b.Host
+	}
+	vs, verr := st.ui.VaultSettings()
+	return map[string]any{
+		"profile": selfTestEditRenamed,
+		"forget":  map[string]string{"origin": selfTestForgetOrigin, "site": selfTestForgetSite},
+		"keep":    map[string]string{"origin": selfTestKeepOrigin, "site": selfTestKeepSite},
+		"kinds":   []string{conceptInfo(heuristics.ConceptEmail).Label, conceptInfo(heuristics.ConceptTelephone).Label},
+		"hosts":   hosts, "browsersError": fmt.Sprint(err), "problem": bv.Problem,
+		"dir": vs.Dir, "vaultError": fmt.Sprint(verr), "autoLock": vs.AutoLockMinutes,
+		"shot": selfTestEditorShot,
+	}
+}
+
+// settingsChecks checks in Go that the page's Forget reached the vault:
+// the forgotten site's rule is gone, the other one is still there.
+func (st *selfTest) settingsChecks() []SelfTestCheck {
+	rs, err := st.ui.SiteRules()
+	var origins []string
+	for _, r := range rs {
+		origins = append(origins, r.Origin)
+	}
+	return []SelfTestCheck{{
+		Name:   "settings: the site forgotten in the window no longer fills without asking, the other still does",
+		OK:     err == nil && !slices.Contains(origins, selfTestForgetOrigin) && slices.Contains(origins, selfTestKeepOrigin),
+		Detail: fmt.Sprintf("%q, %v", origins, err),
+	}}
+}
+
+// settingsSelfTestScript is called by selfTestScript with its helpers, the
+// vault unlocked, after profilesSelfTestScript; it leaves the window on
+// the status screen.
+const settingsSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown, open, focused }) => {
+  const S = exp.settings;
+  const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
+  const resize = async (w, h) => {
+    await window.go.app.SelfTest.SetWindowSize(w, h);
+    return until(() => Math.abs(innerWidth - w) < 40 && Math.abs(innerHeight - h) < 60, 5000);
+  };
+  const site = (origin) => [...document.querySelectorAll("#sites .site")].find((li) => li.dataset.origin === origin);
+  const forgetOf = (origin) => site(origin)?.querySelector("button");
+
+  open("settings");
+  check("settings: no site fills without asking yet, and the section says how one gets there",
+    await until(() => shown($("#sites-empty")) && /Remember for this site/.test(text("#sites-empty")) && $("#sites").childElementCount === 0 && !shown($("#sites-locked"))),
+    text("#sites-empty") + " / " + text("#sites-locked"));
+  const browsers = () => [...document.querySelectorAll("#browsers .browser")];
+  check("settings: every browser Tessera knows is listed with its registration as Go reads it",
+    await until(() => browsers().length === Object.keys(S.hosts).length && browsers().every((li) => S.hosts[li.dataset.browser] === li.dataset.host)),
+    browsers().map((li) => li.dataset.browser + "=" + li.dataset.host).join(" ") + " want " + JSON.stringify(S.hosts) + " " + S.browsersError + " " + S.problem);
+  check("settings: a browser not registered offers Register, a registered one does not",
+    browsers().every((li) => !!li.querySelector('button[data-key^="register:"]') === (li.dataset.host !== "registered")),
+    browsers().map((li) => li.dataset.browser + ":" + !!li.querySelector("button")).join(" "));
+  check("settings: the browser connected now is listed, not verified",
+    await until(() => [...document.querySelectorAll("#settings-clients .client")].some((li) => li.textContent.includes(exp.client.name) && /not verified/.test(li.textContent))) && !shown($("#settings-clients-empty")),
+    text("#settings-clients"));
+  const facts = text("#vault-facts");
+  check("settings: the vault's location, state and what opens it",
+    facts.includes(S.dir) && S.dir !== "" && /Unlocked/.test(facts) && /passphrase/i.test(facts), facts + " / " + S.vaultError);
+  check("settings: the auto-lock time, fixed for now, and the screen lock with its switch",
+    facts.includes("After " + S.autoLock + " minutes") && /fixed for now/.test(facts) && facts.includes("TESSERA_LOCK_ON_SESSION=off"), facts);
+
+  await window.go.app.SelfTest.RememberSites(S.profile);
+  open("status");
+  open("settings");
+  check("settings: the sites remembered are listed, the one used last first, in words",
+    await until(() => site(S.forget.origin) && site(S.keep.origin) && $("#sites .site") === site(S.forget.origin) && !shown($("#sites-empty"))),
+    text("#sites"));
+  const row = site(S.forget.origin);
+  const kinds = [...row.querySelectorAll(".site-kinds li")].map((li) => li.textContent);
+  check("settings: a site shows its name large, its origin, the profile, the kinds of value and its times",
+    text("#sites .site .site-name") === S.forget.site && parseFloat(getComputedStyle(row.querySelector(".site-name")).fontSize) >= 17 &&
+      row.textContent.includes(S.forget.origin) && row.textContent.includes(S.profile) && kinds.join("|") === S.kinds.join("|") &&
+      /remembered 2 hours ago/.test(row.textContent) && /last filled 5 minutes ago/.test(row.textContent) && /not used since/.test(site(S.keep.origin).textContent),
+    row.textContent + " / " + kinds.join("|"));
+  check("settings: Forget names the site for a screen reader", /Forget https:\/\/checkout\.shop\.example/.test(forgetOf(S.forget.origin).getAttribute("aria-label")), forgetOf(S.forget.origin).getAttribute("aria-label"));
+
+  // Forget with the keyboard: Tab from the section's heading, Enter.
+  $("#sites-title").focus();
+  if (exp.dialog.realKeys) {
+    const keys = (k) => window.go.app.SelfTest.PressKeys(k);
+    for (let i = 0; i < 10 && document.activeElement !== forgetOf(S.forget.origin); i++) {
+      await keys("Tab");
+      await sleep(40);
+    }
+    const b = forgetOf(S.forget.origin);
+    const cs = b && getComputedStyle(b);
+    check("settings, real keys: Tab reaches the site's Forget, with a focus ring", document.activeElement === b && cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 2, focused() + " " + (cs && cs.outlineStyle));
+    await keys("Return");
+  } else {
+    forgetOf(S.forget.origin).focus();
+    forgetOf(S.forget.origin).click();
+  }
+  check("settings: Forget removes the row and says the next fill will ask",
+    await until(() => !site(S.forget.origin) && site(S.keep.origin) && text("#sites-status").includes(S.forget.site) && /next fill asks you first/.test(text("#sites-status"))),
+    text("#sites") + " / " + text("#sites-status"));
+  check("settings: focus moves to the next site's Forget", document.activeElement === forgetOf(S.keep.origin), focused());
+  check("settings: no error shown", !shown($("#settings-error")), text("#settings-error"));
+
+  for (const [w, h] of [[800, 600], [400, 300]]) {
+    const ok = await resize(w, h);
+    await painted();
+    const wide = document.documentElement.scrollWidth;
+    const b = forgetOf(S.keep.origin);
+    check("settings: at " + w + "x" + h + " nothing is wider than the window, Forget within it",
+      ok && wide <= innerWidth + 1 && b.getBoundingClientRect().right <= innerWidth + 1, wide + " in " + innerWidth + "x" + innerHeight);
+  }
+  await resize(S.shot[0], S.shot[1]);
+  $("main").scrollTop = 0;
+  document.scrollingElement.scrollTop = 0;
+  forgetOf(S.keep.origin).focus();
+  await painted();
+  await window.go.app.SelfTest.Screenshot("settings");
+  open("status");
+}`

@@ -1,0 +1,56 @@
+//go:build selftest
+
+package app
+
+import "testing"
+
+// The Settings step's Go-side check must fail when the page's Forget did
+// not reach the vault, or forgot more than the one site.
+func TestSelfTestSettingsChecks(t *testing.T) {
+	tests := []struct {
+		name   string
+		forget []string
+		ok     bool
+	}{
+		{"as the page leaves it", []string{selfTestForgetOrigin}, true},
+		{"nothing forgotten", nil, false},
+		{"both forgotten", []string{selfTestForgetOrigin, selfTestKeepOrigin}, false},
+		{"the wrong one forgotten", []string{selfTestKeepOrigin}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, _, _ := editorUI(t)
+			if _, err := u.RenameProfile(mustProfileID(t, u, "Home"), selfTestEditRenamed); err != nil {
+				t.Fatal(err)
+			}
+			st := newSelfTest(u.app, u, windowConfig{})
+			if err := st.rememberSites(selfTestEditRenamed); err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range tt.forget {
+				if err := u.ForgetSite(o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := st.settingsChecks()
+			if len(got) != 1 || got[0].OK != tt.ok {
+				t.Errorf("settingsChecks() = %+v, want one check, ok=%v", got, tt.ok)
+			}
+		})
+	}
+}
+
+func mustProfileID(t *testing.T, u *UI, label string) string {
+	t.Helper()
+	ps, err := u.Profiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Label == label {
+			return p.ID
+		}
+	}
+	t.Fatalf("no profile %q in %+v", label, ps)
+	return ""
+}
