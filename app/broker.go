@@ -238,7 +238,7 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 	s.peer, s.peerErr = a.cfg.Inspect(c)
 	// Programs that are not Tessera are few at a time; the person's own
 	// host, CLI and agents (Tessera's executable) are never counted.
-	own := s.peerErr == nil && s.peer.Process.SameExe
+	own := s.peerErr == nil && (s.peer.Process.SameExe || s.peer.Process.Sibling)
 	if !own {
 		a.mu.Lock()
 		full := a.strangers >= maxStrangers
@@ -397,7 +397,7 @@ func (a *App) notification(s *session, m *nativemsg.Message) {
 		s.client.Why = nativemsg.ErrVerifyUnsupported.Error()
 	case s.peerErr != nil:
 		s.client.Why = "its process could not be verified (" + s.peerErr.Error() + ")"
-	case !s.peer.Process.SameExe:
+	case !s.peer.Process.SameExe && !s.peer.Process.Sibling:
 		s.client.Why = "it is not Tessera's own host (" + s.peer.Process.Exe + ")"
 	case s.peer.Browser == "":
 		s.client.Why = "Tessera's host was not started by a trusted browser: " + s.peer.Why

@@ -132,7 +132,8 @@ type BrowsersView struct {
 	Browsers []BrowserView `json:"browsers"`
 	// Connected are the browsers connected now (not agents or the CLI).
 	Connected []Client `json:"connected"`
-	// Executable is the program a registration points at: this app.
+	// Executable is the program a registration points at: the
+	// tessera-host beside this app, else this app (HostExecutable).
 	Executable string `json:"executable"`
 	// Problem says why the browsers could not be looked at, if they could
 	// not (no home directory, an unsupported system).
@@ -176,6 +177,9 @@ func (u *UI) Browsers() (BrowsersView, error) {
 	if err != nil {
 		return view, fmt.Errorf("browsers: this program's path: %w", err)
 	}
+	// The small tessera-host beside this app when there is one, as
+	// `tessera install` registers it.
+	exe = nativemsg.HostExecutable(exe)
 	view.Executable = exe
 	env, err := installEnv(runtime.GOOS, u.app.cfg.Getenv)
 	if err != nil {
@@ -261,7 +265,7 @@ func (u *UI) RegisterBrowser(name string) (BrowsersView, error) {
 		return BrowsersView{}, fmt.Errorf("register with %s: this program's path: %w", browserLabels[name], err)
 	}
 	u.app.personActed()
-	if _, err := nativemsg.Install(env, []string{name}, exe); err != nil {
+	if _, err := nativemsg.Install(env, []string{name}, nativemsg.HostExecutable(exe)); err != nil {
 		return BrowsersView{}, fmt.Errorf("register with %s: %w", browserLabels[name], err)
 	}
 	return u.Browsers()

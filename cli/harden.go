@@ -1,28 +1,19 @@
 package cli
 
-import "fmt"
+import (
+	"fmt"
 
-// The app and the host hold profile values in memory (the app the vault's
-// keys as well), so both keep other processes of the same user out of
-// their memory, in one place here: no core file is ever written
-// (RLIMIT_CORE 0, Unix), and on Linux the process is non-dumpable
-// (PR_SET_DUMPABLE 0): other processes of the user can neither ptrace it
-// nor read its /proc/<pid>/mem, environ or exe, which the kernel then
-// gives to root. macOS denies debuggers (PT_DENY_ATTACH). Windows writes no
-// core files; its process DACL already keeps other users out.
-//
-// A non-dumpable process's executable is hidden from its own user too, so
-// the host becomes non-dumpable only once the app has verified it
-// (HostConfig.Answered), and the host verifies a non-dumpable app by what
-// Linux still shows of it (nativemsg.VerifyApp, PROTOCOL.md §2.1).
+	"github.com/tessera-app/tessera/hostrun"
+)
 
 // hardenApp hardens the desktop app (window or not) at start, before the
-// vault is opened.
+// vault is opened, as package hostrun hardens the host: no core file, and
+// memory hidden from other processes of the user.
 func hardenApp() error {
-	if err := noCoreDumps(); err != nil {
+	if err := hostrun.NoCoreDumps(); err != nil {
 		return fmt.Errorf("harden the app: %w", err)
 	}
-	if err := hideMemory(); err != nil {
+	if err := hostrun.HideMemory(); err != nil {
 		return fmt.Errorf("harden the app: %w", err)
 	}
 	return nil

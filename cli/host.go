@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/tessera-app/tessera/hostrun"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -18,43 +19,13 @@ const ProtocolVersion = nativemsg.ProtocolVersion
 
 func hostCaller(args []string) (string, bool) { return nativemsg.ParseCaller(args) }
 
-// runHost runs the native-messaging host. It writes no core file, and
-// hides its memory once the app has verified it (harden.go); should that
-// fail, it ends rather than relay values exposed.
+// runHost runs the native-messaging host (package hostrun, as
+// tessera-host does), starting this same executable as the app.
 func runHost(ctx context.Context, env *Env, origin string) error {
-	if err := noCoreDumps(); err != nil {
-		return fmt.Errorf("harden the host: %w", err)
-	}
-	dir, err := nativemsg.ChannelDir(env.Getenv)
-	if err != nil {
-		return err
-	}
-	return nativemsg.RunHost(ctx, env.Stdin, env.Stdout, nativemsg.HostConfig{
-		Origin: origin,
-		Dir:    dir,
-		Log:    env.Stderr,
-		Answered: func() error {
-			if err := hideMemory(); err != nil {
-				return fmt.Errorf("harden the host: %w", err)
-			}
-			return nil
-		},
-		StartApp: func() error {
-			if nativemsg.UserQuit(dir) {
-				return nativemsg.ErrUserQuit
-			}
-			return nativemsg.StartDetached(env.Executable, []string{"--hidden"}, filepath.Join(logDir(dir), "app.log"))
-		},
+	return hostrun.Run(ctx, hostrun.Config{
+		Stdin: env.Stdin, Stdout: env.Stdout, Log: env.Stderr,
+		Getenv: env.Getenv, Origin: origin, App: env.Executable,
 	})
-}
-
-// logDir is where a host-started app logs: the private channel directory on
-// Unix, the temp directory on Windows (where the channel is a pipe name).
-func logDir(dir string) string {
-	if runtime.GOOS == "windows" {
-		return os.TempDir()
-	}
-	return dir
 }
 
 type browserList []string
@@ -114,9 +85,17 @@ func runInstall(ctx context.Context, env *Env, args []string) error {
 			return fmt.Errorf("install: no supported browser found; name one with --browser (%s)", strings.Join(nativemsg.Browsers, ", "))
 		}
 	}
-	done, err := nativemsg.Install(ie, browsers, env.Executable)
+	// The small tessera-host beside this executable when there is one:
+	// it starts faster for every browser connection (issue 12).
+	host := nativemsg.HostExecutable(env.Executable)
+	if ie.System && host != env.Executable {
+		if err := nativemsg.CheckSystemBinary(host); err != nil {
+			return fmt.Errorf("install --system: %w", err)
+		}
+	}
+	done, err := nativemsg.Install(ie, browsers, host)
 	for _, t := range done {
-		fmt.Fprintf(env.Stdout, "registered %s for %s: %s\n", nativemsg.HostName, t.Browser, t.ManifestPath)
+		fmt.Fprintf(env.Stdout, "registered %s (%s) for %s: %s\n", nativemsg.HostName, host, t.Browser, t.ManifestPath)
 	}
 	return err
 }

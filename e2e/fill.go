@@ -36,17 +36,30 @@ import (
 var ErrNoEvent = errors.New("app logged no such event")
 
 // BuildTessera builds the tessera binary into out, cgo off, with the build
-// tags given (comma-separated; "" for none).
+// tags given (comma-separated; "" for none). When out is named tessera it
+// builds the small tessera-host beside it too, as a release ships them:
+// `tessera install` then registers that one (cmd/tessera-host).
 func BuildTessera(ctx context.Context, root, out, tags string) error {
+	if err := goBuild(ctx, root, out, tags, "."); err != nil {
+		return err
+	}
+	if host := nativemsg.Sibling(out); host != "" {
+		return goBuild(ctx, root, host, tags, "./cmd/tessera-host")
+	}
+	return nil
+}
+
+// goBuild builds pkg into out, cgo off, with the build tags given.
+func goBuild(ctx context.Context, root, out, tags, pkg string) error {
 	args := []string{"build", "-o", out}
 	if tags != "" {
 		args = append(args, "-tags", tags)
 	}
-	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
+	cmd := exec.CommandContext(ctx, "go", append(args, pkg)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build -tags %q tessera: %w\n%s", tags, err, b)
+		return fmt.Errorf("go build -tags %q %s: %w\n%s", tags, pkg, err, b)
 	}
 	return nil
 }

@@ -36,7 +36,8 @@ var fillArt struct {
 
 // buildFill builds the testhooks app and the framework test pages into dir.
 func buildFill(ctx context.Context, root, dir string) error {
-	fillArt.tessera = filepath.Join(dir, "tessera-testhooks")
+	// Named tessera, in a directory of its own, to get tessera-host beside.
+	fillArt.tessera = filepath.Join(dir, "testhooks", "tessera")
 	if err := BuildTessera(ctx, root, fillArt.tessera, "testhooks"); err != nil {
 		return err
 	}

@@ -57,17 +57,20 @@ type Artifacts struct {
 	// Tessera is the tessera binary (built without desktop tags: the app
 	// runs headless).
 	Tessera string
+	// Host is the tessera-host beside it, which Install registers.
+	Host string
 	// EchoHost is the bare echo native host.
 	EchoHost string
 	// Extension is the unpacked test build of the extension.
 	Extension string
 }
 
-// Build builds tessera, the echo host and the extension's test build into
-// dir. The extension needs `npm install` to have run in extension/.
+// Build builds tessera, tessera-host beside it, the echo host and the
+// extension's test build into dir. The extension needs `npm install` to have run in extension/.
 func Build(ctx context.Context, root, dir string) (Artifacts, error) {
 	a := Artifacts{
 		Tessera:   filepath.Join(dir, "tessera"),
+		Host:      filepath.Join(dir, "tessera-host"),
 		EchoHost:  filepath.Join(dir, "echohost"),
 		Extension: filepath.Join(dir, "extension"),
 	}
@@ -98,12 +101,23 @@ func BuildExtension(ctx context.Context, root, out string) error {
 	return nil
 }
 
-// Install registers tessera as the native host for a Chromium profile the
-// way a person does: `tessera install --browser chromium --user-data-dir udd`.
+// Install registers Tessera's native host for a Chromium profile the way a
+// person does: `tessera install --browser chromium --user-data-dir udd`,
+// which registers the tessera-host beside tessera (BuildTessera builds it).
 func Install(ctx context.Context, tessera, udd string) error {
 	cmd := exec.CommandContext(ctx, tessera, "install", "--browser", "chromium", "--user-data-dir", udd)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("tessera install: %w\n%s", err, b)
+	}
+	// The browser must start the small host when it is there.
+	want := nativemsg.HostExecutable(tessera)
+	b, err := os.ReadFile(filepath.Join(udd, "NativeMessagingHosts", nativemsg.HostName+".json"))
+	if err != nil {
+		return fmt.Errorf("tessera install: %w", err)
+	}
+	var m nativemsg.Manifest
+	if err := json.Unmarshal(b, &m); err != nil || m.Path != want {
+		return fmt.Errorf("tessera install registered %s (%v), want %s", m.Path, err, want)
 	}
 	return nil
 }

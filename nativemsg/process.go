@@ -34,12 +34,18 @@ type Process struct {
 	// SameExe reports whether it runs the same executable file as this
 	// process (same device and inode, not merely the same path).
 	SameExe bool
+	// Sibling reports whether it runs the other executable of this one's
+	// pair (Sibling: tessera-host for the app, tessera for tessera-host),
+	// the same file as that path, which is owned by this user or root and
+	// writable by neither group nor others.
+	Sibling bool
 	// Hidden reports whether the process hides its executable from this
 	// user (Linux: it is non-dumpable, as Tessera's app makes itself), so
 	// Exe is empty and SameExe false.
 	Hidden bool
 	// SameImage reports, for a Hidden process, whether what the OS still
-	// shows of it matches this process: its command name and the size of
+	// shows of it matches this process, or, in tessera-host, the app
+	// beside it (a Sibling as above): its command name and the size of
 	// its executable's code. It is a likeness, not an identity: only
 	// VerifyApp accepts it.
 	SameImage bool
@@ -100,10 +106,11 @@ func Inspect(c net.Conn) (PeerInfo, error) {
 	return info, nil
 }
 
-// VerifyApp checks that the process serving c runs this same executable:
-// the host and the CLI send nothing to an impostor app. The app hides its
-// memory (non-dumpable on Linux), which hides its executable from this
-// user too; such a server is accepted when it looks like this executable
+// VerifyApp checks that the process serving c runs this same executable,
+// or, in tessera-host, the tessera beside it (Process.Sibling): the host
+// and the CLI send nothing to an impostor app. The app hides its memory
+// (non-dumpable on Linux), which hides its executable from this user too;
+// such a server is accepted when it looks like that executable
 // (Process.SameImage), the most Linux shows of it.
 func VerifyApp(c net.Conn) error {
 	p, err := peerProcess(c)
@@ -119,7 +126,7 @@ func VerifyApp(c net.Conn) error {
 		}
 		return nil
 	}
-	if !p.SameExe {
+	if !p.SameExe && !(p.Sibling && siblingIsApp(Sibling(selfExe()))) {
 		return fmt.Errorf("%w: the channel is served by %s, not by this Tessera (%s)", ErrNotVerified, p.Exe, selfExe())
 	}
 	return nil

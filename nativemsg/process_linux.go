@@ -3,10 +3,12 @@ package nativemsg
 import (
 	"bufio"
 	"bytes"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -84,25 +86,91 @@ func pidOfPidfd(fd int) (int, bool) {
 // processInfo reads a process's executable and parent from /proc. A
 // non-dumpable process of this user hides its executable (only root may
 // read its exe link): it is reported Hidden, with what still shows of it
-// compared with this process (SameImage).
+// compared with this process and, in tessera-host, with the app beside it
+// (SameImage).
 func processInfo(pid int) (Process, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
 	comm, ppid, err := readStat(dir)
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
+	sib := Sibling(selfExe())
 	exe, err := os.Readlink(dir + "/exe")
 	if errors.Is(err, os.ErrPermission) && hidden(dir) {
-		selfComm, _, serr := readStat("/proc/self")
 		code, cerr := codeSize(dir)
-		selfCode, scerr := codeSize("/proc/self")
-		same := serr == nil && cerr == nil && scerr == nil && comm == selfComm && code != "" && code == selfCode
+		same := cerr == nil && code != "" && (looksLikeSelf(comm, code) || siblingIsApp(sib) && looksLike(sib, comm, code))
 		return Process{PID: pid, PPID: ppid, Hidden: true, SameImage: same}, nil
 	}
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
-	return Process{PID: pid, PPID: ppid, Exe: exe, SameExe: sameFile(dir+"/exe", "/proc/self/exe")}, nil
+	return Process{
+		PID: pid, PPID: ppid, Exe: exe,
+		SameExe: sameFile(dir+"/exe", "/proc/self/exe"),
+		Sibling: sib != "" && trustedSibling(sib) && sameFile(dir+"/exe", sib),
+	}, nil
+}
+
+// looksLikeSelf reports whether a hidden process's command name and code
+// size are this process's.
+func looksLikeSelf(comm, code string) bool {
+	selfComm, _, serr := readStat("/proc/self")
+	selfCode, cerr := codeSize("/proc/self")
+	return serr == nil && cerr == nil && comm == selfComm && code == selfCode
+}
+
+// looksLike reports whether a hidden process's command name and code size
+// are those a process of the executable file exe shows: its file name as
+// the kernel keeps it (at most 15 bytes) and the size of the code its
+// executable segments map. exe must be a trusted sibling.
+func looksLike(exe, comm, code string) bool {
+	name := filepath.Base(exe)
+	if len(name) > 15 {
+		name = name[:15]
+	}
+	if comm != name || !trustedSibling(exe) {
+		return false
+	}
+	want, err := elfCodeSize(exe)
+	return err == nil && code == want
+}
+
+// elfCodeSize returns the VmExe Linux reports for a process of the ELF
+// executable at path, in /proc/<pid>/status's form ("1234 kB"): from the
+// page of the lowest executable segment's start to the page end of the
+// highest one's file contents (fs/binfmt_elf.c start_code, end_code; the
+// load bias of a position-independent executable is page-aligned and
+// cancels out).
+func elfCodeSize(path string) (string, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	start, end := ^uint64(0), uint64(0)
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
+			start, end = min(start, p.Vaddr), max(end, p.Vaddr+p.Filesz)
+		}
+	}
+	if end == 0 {
+		return "", errors.New("no executable segment")
+	}
+	page := uint64(os.Getpagesize())
+	size := (end+page-1)&^(page-1) - start&^(page-1)
+	return strconv.FormatUint(size>>10, 10) + " kB", nil
+}
+
+// trustedSibling reports whether the sibling executable at path may stand
+// for Tessera: a regular file owned by this user or root that neither
+// group nor others may write (else another user could put their program
+// in its place).
+func trustedSibling(path string) bool {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return false
+	}
+	return (st.Uid == uint32(os.Getuid()) || st.Uid == 0) && st.Mode&(syscall.S_IWGRP|syscall.S_IWOTH) == 0
 }
 
 // readStat returns the command name and parent pid of the process whose

@@ -1,8 +1,8 @@
 //go:build !linux && !darwin
 
-package cli
+package hostrun
 
-// hideMemory does nothing here: the platform has no per-process switch
+// HideMemory does nothing here: the platform has no per-process switch
 // for it (on Windows, the process's default DACL already keeps other
 // users' processes from opening it).
-func hideMemory() error { return nil }
+func HideMemory() error { return nil }

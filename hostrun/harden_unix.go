@@ -1,12 +1,12 @@
 //go:build unix
 
-package cli
+package hostrun
 
 import "golang.org/x/sys/unix"
 
-// noCoreDumps sets the core file size limit, soft and hard, to zero, so a
+// NoCoreDumps sets the core file size limit, soft and hard, to zero, so a
 // crash never writes the process's memory to disk and no child can raise
 // it again.
-func noCoreDumps() error {
+func NoCoreDumps() error {
 	return unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{Cur: 0, Max: 0})
 }
