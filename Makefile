@@ -8,9 +8,12 @@ run:
 test:
 	scripts/test.sh
 
-# A tag-less, cgo-free build: CLI, host and a headless app (no window).
+# A tag-less, cgo-free build: CLI, host and a headless app (no window);
+# and the small native host, tessera-host, which `make desktop` puts beside
+# build/bin/tessera too.
 build:
 	CGO_ENABLED=0 go build -o build/bin/tessera-cli .
+	CGO_ENABLED=0 go build -o build/bin/tessera-host ./cmd/tessera-host
 
 desktop:
 	scripts/build-desktop.sh
@@ -35,8 +38,9 @@ bench-roundtrip:
 bench-fill:
 	go run -tags e2e,testhooks ./e2e/cmd/bench-fill $(ARGS)
 
-# Host process start to first relayed frame, and its peak RSS, beside the
-# echo host (issue 12). ARGS: -n, -tessera build/bin/tessera, -check.
+# Host process start to first relayed frame, and its peak RSS: tessera-host,
+# tessera's host mode and the echo host (issue 12). ARGS: -n, -tessera
+# build/bin/tessera (with build/bin/tessera-host beside), -check.
 .PHONY: bench-start
 bench-start:
 	go run ./e2e/cmd/bench-start $(ARGS)

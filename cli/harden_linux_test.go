@@ -29,11 +29,14 @@ func TestHardenedProcesses(t *testing.T) {
 		t.Skip("builds the tessera binary")
 	}
 	u := newUnprivileged(t)
-	bin := filepath.Join(u.dir, "tessera")
-	build := exec.Command("go", "build", "-o", bin, "github.com/tessera-app/tessera")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// The pair as installed: tessera and the small tessera-host beside it.
+	bin, hostBin := filepath.Join(u.dir, "tessera"), filepath.Join(u.dir, "tessera-host")
+	for out, pkg := range map[string]string{bin: "github.com/tessera-app/tessera", hostBin: "github.com/tessera-app/tessera/cmd/tessera-host"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
 	}
 	env := []string{
 		"TESSERA_HOME=" + u.mkdir(t, "home"), "TESSERA_RUNTIME_DIR=" + filepath.Join(u.mkdir(t, "run"), "ch"),
@@ -69,34 +72,39 @@ func TestHardenedProcesses(t *testing.T) {
 	}
 	u.checkHardened(t, "app", app.Process.Pid)
 
-	host := u.command(ctx, bin, env, "chrome-extension://"+nativemsg.ChromeExtensionID+"/")
-	stdin, err := host.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := host.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hostLog bytes.Buffer
-	host.Stderr = &hostLog
-	if err := host.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); host.Wait() })
 	hello := `{"jsonrpc":"2.0","id":"1","method":"session.hello","params":{"protocol":[1],"client":{"kind":"browser","name":"chromium"}}}`
-	if err := nativemsg.WriteFrameLimit(stdin, []byte(hello), nativemsg.MaxIncoming); err != nil {
-		t.Fatal(err)
+	// Both hosts: tessera's host mode, and tessera-host, which knows the
+	// hidden app only by its likeness to the tessera beside it.
+	for _, hb := range []string{bin, hostBin} {
+		name := filepath.Base(hb)
+		host := u.command(ctx, hb, env, "chrome-extension://"+nativemsg.ChromeExtensionID+"/")
+		stdin, err := host.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := host.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hostLog bytes.Buffer
+		host.Stderr = &hostLog
+		if err := host.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { stdin.Close(); host.Wait() })
+		if err := nativemsg.WriteFrameLimit(stdin, []byte(hello), nativemsg.MaxIncoming); err != nil {
+			t.Fatal(err)
+		}
+		reply, err := nativemsg.ReadFrame(bufio.NewReader(stdout), nativemsg.MaxOutgoing)
+		// The host reached the hardened app and relayed its answer. It was
+		// started by this test, not by a browser, so the app answers hello
+		// unverified, but having read the host's executable: a host hidden
+		// before the app inspected it would be "could not be verified".
+		if err != nil || !bytes.Contains(reply, []byte(`"result"`)) || !bytes.Contains(reply, []byte("Tessera's host was not started by a trusted browser")) {
+			t.Fatalf("hello through %s = %s, %v; want a result naming Tessera's host\nhost log: %s\napp log: %s", name, reply, err, hostLog.String(), appLog.String())
+		}
+		u.checkHardened(t, name, host.Process.Pid)
 	}
-	reply, err := nativemsg.ReadFrame(bufio.NewReader(stdout), nativemsg.MaxOutgoing)
-	// The host reached the hardened app and relayed its answer. It was
-	// started by this test, not by a browser, so the app answers hello
-	// unverified, but having read the host's executable: a host hidden
-	// before the app inspected it would be "could not be verified".
-	if err != nil || !bytes.Contains(reply, []byte(`"result"`)) || !bytes.Contains(reply, []byte("Tessera's host was not started by a trusted browser")) {
-		t.Fatalf("hello through the host = %s, %v; want a result naming Tessera's host\nhost log: %s\napp log: %s", reply, err, hostLog.String(), appLog.String())
-	}
-	u.checkHardened(t, "host", host.Process.Pid)
 
 	t.Run("impostor app", func(t *testing.T) {
 		// A program of the same user that hides itself as the app does and
@@ -122,14 +130,16 @@ func TestHardenedProcesses(t *testing.T) {
 		if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
 			t.Fatalf("impostor: %q, %v", line, err)
 		}
-		h := u.command(ctx, bin, env2, "chrome-extension://"+nativemsg.ChromeExtensionID+"/")
-		h.Stdin = bytes.NewReader(binary.NativeEndian.AppendUint32(nil, uint32(len(hello))))
-		h.Stdin = io.MultiReader(h.Stdin, strings.NewReader(hello))
-		var hlog bytes.Buffer
-		h.Stderr = &hlog
-		reply, _ := h.Output()
-		if !bytes.Contains(reply, []byte("APP_UNAVAILABLE")) || !strings.Contains(hlog.String(), "does not look like this Tessera") {
-			t.Errorf("host with an impostor app answered %q, logged %q; want APP_UNAVAILABLE, the impostor refused", reply, hlog.String())
+		for _, hb := range []string{bin, hostBin} {
+			h := u.command(ctx, hb, env2, "chrome-extension://"+nativemsg.ChromeExtensionID+"/")
+			h.Stdin = bytes.NewReader(binary.NativeEndian.AppendUint32(nil, uint32(len(hello))))
+			h.Stdin = io.MultiReader(h.Stdin, strings.NewReader(hello))
+			var hlog bytes.Buffer
+			h.Stderr = &hlog
+			reply, _ := h.Output()
+			if !bytes.Contains(reply, []byte("APP_UNAVAILABLE")) || !strings.Contains(hlog.String(), "does not look like this Tessera") {
+				t.Errorf("%s with an impostor app answered %q, logged %q; want APP_UNAVAILABLE, the impostor refused", filepath.Base(hb), reply, hlog.String())
+			}
 		}
 	})
 }

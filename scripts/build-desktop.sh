@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the desktop app: the frontend (frontend/dist, embedded by main.go)
-# and then the cgo Wails binary build/bin/tessera.
+# and then the cgo Wails binary build/bin/tessera, with the small native
+# host build/bin/tessera-host beside it (cmd/tessera-host, cgo-free: the
+# browser starts it for every connection; `tessera install` registers it).
 #
 #   scripts/build-desktop.sh                 release build
 #   TESSERA_TAGS=selftest OUT=build/bin/tessera-selftest scripts/build-desktop.sh
@@ -31,3 +33,10 @@ go version -m "$out" | grep -q -- "-tags=$tags" || {
   exit 1
 }
 echo "build-desktop: built $out (tags $tags)" >&2
+
+# The host pairs with an executable named tessera only (nativemsg.Sibling).
+if [ "$(basename "$out")" = tessera ]; then
+  host="$(dirname "$out")/tessera-host"
+  CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$host" ./cmd/tessera-host
+  echo "build-desktop: built $host" >&2
+fi
