@@ -31,13 +31,14 @@ type HostConfig struct {
 	// is the wire and never carries anything else).
 	Log io.Writer
 	// VerifyApp checks the process serving the channel before anything is
-	// sent to it; nil means VerifyApp (it runs this same executable).
+	// sent to it; nil means VerifyApp (it runs this same executable, or
+	// the tessera beside tessera-host).
 	VerifyApp func(net.Conn) error
 	// Answered, when set, is called once, when the first frame from the app
 	// arrives, before it is relayed. The app inspects a connection's
 	// process before it reads anything from it, so by then it has verified
 	// this one, and the host may hide itself from other processes (package
-	// cli makes it non-dumpable, which would have kept the app from
+	// hostrun makes it non-dumpable, which would have kept the app from
 	// reading its executable). An error ends the host.
 	Answered func() error
 }
