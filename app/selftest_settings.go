@@ -21,7 +21,8 @@ import (
 // checks the browsers and the vault facts against what Go reports, and is
 // laid out at 800x600 and 400x300. Go then checks that exactly the
 // forgotten rule is gone (settingsChecks). With $TESSERA_SELFTEST_SHOTS
-// set the section is screenshotted (settings.png).
+// set the section is screenshotted (settings.png; settings-zoom.png at
+// 400x300, the top left of the shot; settings-vault.png, the vault facts).
 
 // The sites Go remembers: the page forgets the first and keeps the second.
 const (
@@ -175,6 +176,12 @@ const settingsSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
     const b = forgetOf(S.keep.origin);
     check("settings: at " + w + "x" + h + " nothing is wider than the window, Forget within it",
       ok && wide <= innerWidth + 1 && b.getBoundingClientRect().right <= innerWidth + 1, wide + " in " + innerWidth + "x" + innerHeight);
+    if (w === 400) {
+      $("#sites-title").scrollIntoView();
+      b.focus();
+      await painted();
+      await window.go.app.SelfTest.Screenshot("settings-zoom");
+    }
   }
   await resize(S.shot[0], S.shot[1]);
   $("main").scrollTop = 0;
@@ -182,5 +189,8 @@ const settingsSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   forgetOf(S.keep.origin).focus();
   await painted();
   await window.go.app.SelfTest.Screenshot("settings");
+  $("#vault-settings-title").scrollIntoView();
+  await painted();
+  await window.go.app.SelfTest.Screenshot("settings-vault");
   open("status");
 }`

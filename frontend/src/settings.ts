@@ -295,7 +295,11 @@ function clientItem(c: Client, now: number): HTMLLIElement {
   const badge = make("span", c.verified ? "cf-badge ok" : "cf-badge warn", c.verified ? "verified" : "not verified");
   if (!c.verified && c.why) badge.title = c.why;
   name.append(" ", badge);
-  const detail = make("span", "muted", c.verified ? `Tessera's host, started by ${c.browser || "the browser"}` : c.why || "Not started by a browser Tessera trusts");
+  const detail = make(
+    "span",
+    "muted",
+    c.verified ? `Tessera's host, started by ${c.browser || "the browser"}.` : c.why ? `Not verified. ${sentence(c.why)}` : "Not started by a browser Tessera trusts.",
+  );
   const since = make("span", "muted");
   since.append("connected ", timeEl(c.connected, ago(c.connected, now)));
   li.append(name, detail, since);
