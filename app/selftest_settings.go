@@ -168,6 +168,22 @@ const settingsSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
     text("#sites") + " / " + text("#sites-status"));
   check("settings: focus moves to the next site's Forget", document.activeElement === forgetOf(S.keep.origin), focused());
   check("settings: no error shown", !shown($("#settings-error")), text("#settings-error"));
+  if (exp.dialog.realKeys) {
+    // Every Register is reached with Tab, each showing its focus ring.
+    const keys = (k) => window.go.app.SelfTest.PressKeys(k);
+    const want = [...document.querySelectorAll('#browsers button[data-key^="register:"]')];
+    const seen = [], rings = [];
+    for (let i = 0; i < 20 && seen.length < want.length; i++) {
+      await keys("Tab");
+      await sleep(40);
+      const a = document.activeElement;
+      if (!want.includes(a)) continue;
+      seen.push(a.dataset.key);
+      const cs = getComputedStyle(a);
+      if (cs.outlineStyle === "none" || parseFloat(cs.outlineWidth) < 2) rings.push(a.dataset.key);
+    }
+    check("settings, real keys: Tab reaches every Register, each with a focus ring", seen.length === want.length && rings.length === 0, seen.join(" ") + " / no ring: " + rings.join(" "));
+  }
 
   for (const [w, h] of [[800, 600], [400, 300]]) {
     const ok = await resize(w, h);
