@@ -110,7 +110,12 @@ func Install(ctx context.Context, tessera, udd string) error {
 		return fmt.Errorf("tessera install: %w\n%s", err, b)
 	}
 	// The browser must start the small host when it is there.
-	want := nativemsg.HostExecutable(tessera)
+	want := tessera
+	if host := nativemsg.Sibling(tessera); host != "" {
+		if _, err := os.Stat(host); err == nil {
+			want = host
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(udd, "NativeMessagingHosts", nativemsg.HostName+".json"))
 	if err != nil {
 		return fmt.Errorf("tessera install: %w", err)
