@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
@@ -28,7 +31,14 @@ type classifyLine struct {
 // HTML file ("-" reads standard input), in document order, hidden ones
 // included.
 func runClassify(ctx context.Context, env *Env, args []string) error {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			classifyUsage(env.Stdout)
+			return nil
+		}
+	}
 	if len(args) == 0 {
+		classifyUsage(env.Stderr)
 		return fmt.Errorf("%w: tessera classify FILE.html...", ErrUsage)
 	}
 	for _, a := range args {
@@ -63,6 +73,49 @@ func runClassify(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
+func classifyUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: tessera classify FILE.html...
+Prints one JSON line per input, select and textarea of each page, in
+document order: file, control_index, token and concept (null when the
+control is no known field), confidence and label. FILE - reads stdin.
+`)
+}
+
+// errNotHTML is returned for an input that cannot be a page: empty, or
+// binary (a NUL byte or mostly invalid UTF-8 in its first bytes).
+var errNotHTML = errors.New("not an HTML page")
+
+// sniffHTML reads all of r and refuses what cannot be a page, so that a
+// wrong file is an error rather than zero lines and exit status 0.
+func sniffHTML(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty file")
+	}
+	head := data
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, fmt.Errorf("%w (binary data)", errNotHTML)
+	}
+	bad := 0
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax {
+			bad++
+		}
+		head = head[n:]
+	}
+	if bad*10 > min(len(data), 1024) {
+		return nil, fmt.Errorf("%w (binary data)", errNotHTML)
+	}
+	return data, nil
+}
+
 func extractFile(path string, stdin io.Reader) (*form.Snapshot, error) {
 	var r io.Reader = stdin
 	if path != "-" {
@@ -76,7 +129,11 @@ func extractFile(path string, stdin io.Reader) (*form.Snapshot, error) {
 	if r == nil {
 		r = strings.NewReader("")
 	}
-	snap, err := form.Extract(r, form.ExtractOptions{})
+	data, err := sniffHTML(r)
+	if err != nil {
+		return nil, fmt.Errorf("classify %s: %w", path, err)
+	}
+	snap, err := form.Extract(bytes.NewReader(data), form.ExtractOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("classify %s: %w", path, err)
 	}

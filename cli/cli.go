@@ -83,6 +83,15 @@ func Run(ctx context.Context, args []string, env *Env) error {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
+		if len(args) > 1 {
+			// help COMMAND is COMMAND --help: each command prints its own usage.
+			c, ok := commands[args[1]]
+			if !ok {
+				usage(env.Stderr)
+				return fmt.Errorf("%w: unknown command %q", ErrUsage, args[1])
+			}
+			return c.run(ctx, env, []string{"--help"})
+		}
 		usage(env.Stdout)
 		return nil
 	}

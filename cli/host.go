@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,6 +41,10 @@ func (b *browserList) Set(v string) error {
 	return nil
 }
 
+// errHelpShown is returned by installFlags after it printed the usage asked
+// for with --help: the command then ends with success.
+var errHelpShown = errors.New("help shown")
+
 func installFlags(name string, env *Env, args []string) (nativemsg.InstallEnv, []string, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -48,6 +53,12 @@ func installFlags(name string, env *Env, args []string) (nativemsg.InstallEnv, [
 	udd := fs.String("user-data-dir", "", "register for a browser started with --user-data-dir=DIR")
 	system := fs.Bool("system", false, "register machine-wide (needs administrator rights)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(env.Stdout, "usage: tessera %s [--browser NAME]... [--user-data-dir DIR] [--system]\n", name)
+			fs.SetOutput(env.Stdout)
+			fs.PrintDefaults()
+			return nativemsg.InstallEnv{}, nil, errHelpShown
+		}
 		return nativemsg.InstallEnv{}, nil, fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
 	}
 	if fs.NArg() > 0 {
@@ -70,6 +81,9 @@ func installFlags(name string, env *Env, args []string) (nativemsg.InstallEnv, [
 
 func runInstall(ctx context.Context, env *Env, args []string) error {
 	ie, browsers, err := installFlags("install", env, args)
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -102,6 +116,9 @@ func runInstall(ctx context.Context, env *Env, args []string) error {
 
 func runUninstall(ctx context.Context, env *Env, args []string) error {
 	ie, browsers, err := installFlags("uninstall", env, args)
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

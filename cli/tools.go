@@ -22,20 +22,24 @@ func runTools(ctx context.Context, env *Env, args []string) error {
 	call := fs.String("call", "", "plan a call of the tool `NAME`")
 	argsJSON := fs.String("args", "{}", "the call's arguments as a JSON `object`")
 	pageURL := fs.String("url", "", "the page's URL, recorded in the snapshot")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: tessera tools [--url URL] PAGE.html")
-		fmt.Fprintln(env.Stderr, "       tessera tools --call NAME [--args JSON] PAGE.html")
-		fmt.Fprintln(env.Stderr, "PAGE.html may be - for standard input.")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: tessera tools [--url URL] PAGE.html")
+		fmt.Fprintln(w, "       tessera tools --call NAME [--args JSON] PAGE.html")
+		fmt.Fprintln(w, "PAGE.html may be - for standard input.")
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
+	fs.Usage = func() {} // printed below: on stdout for --help, stderr otherwise
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage(env.Stdout)
 			return nil
 		}
+		usage(env.Stderr)
 		return fmt.Errorf("%w: tools: %v", ErrUsage, err)
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
+		usage(env.Stderr)
 		return fmt.Errorf("%w: tools: want exactly one page, got %d", ErrUsage, fs.NArg())
 	}
 	page := fs.Arg(0)
@@ -48,7 +52,11 @@ func runTools(ctx context.Context, env *Env, args []string) error {
 	}
 	cat, catErr := form.Tools(snap)
 	if *call == "" {
-		if err := toolsWriteJSON(env.Stdout, cat.Tools); err != nil {
+		tools := cat.Tools
+		if tools == nil {
+			tools = []form.Tool{} // a page without tools lists none: [], not null
+		}
+		if err := toolsWriteJSON(env.Stdout, tools); err != nil {
 			return fmt.Errorf("tools: %w", err)
 		}
 		if catErr != nil {
