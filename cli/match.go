@@ -6,17 +6,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
-
-// maxProfileBytes bounds the profile file `tessera match` reads.
-const maxProfileBytes = 16 << 20
 
 // matchLine is one line of `tessera match` output. Pointers print as null
 // when nothing is proposed.
@@ -30,12 +29,18 @@ type matchLine struct {
 }
 
 // runMatch is `tessera match --profile PROFILE.json PAGE.html`: a dry run
-// of matching a profile file against a static page, one JSON line per
-// control. It reads no vault.
+// of matching a profile against a static page, one JSON line per control.
+// The file is any JSON profile format Tessera reads and writes (the
+// `profile export --plain` document, an array, one profile); --profile-id
+// picks one of its profiles, the first otherwise. With --profile-id and no
+// file it matches the vault's profile, unlocked as `profile show` is (it
+// reveals values). A file it cannot read as a profile is an error.
 func runMatch(ctx context.Context, env *Env, args []string) error {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	profilePath := fs.String("profile", "", "UserProfile JSON file (Assist §6)")
+	profilePath := fs.String("profile", "", "profile JSON `FILE` (as `profile export --plain` writes, or one UserProfile)")
+	profileID := fs.String("profile-id", "", "the profile `ID` to match: one of the file's, or the vault's without --profile")
+	passFile := fs.String("passphrase-file", "", "read the vault passphrase from `FILE` (- for stdin), for --profile-id without --profile")
 	threshold := fs.Float64("threshold", matcher.DefaultThreshold, "lowest confidence proposed")
 	sc := &matcher.Sidecars{}
 	fs.Func("ontology", "Formspec Ontology document for the page's form (repeatable; the last loaded wins)", func(name string) error {
@@ -53,7 +58,8 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: tessera match --profile PROFILE.json [--threshold N] [--ontology FILE]... [--registry FILE]... PAGE.html")
+		fmt.Fprintln(env.Stderr, "usage: tessera match --profile PROFILE.json [--profile-id ID] [--threshold N] [--ontology FILE]... [--registry FILE]... PAGE.html")
+		fmt.Fprintln(env.Stderr, "       tessera match --profile-id ID [--passphrase-file FILE] [--threshold N] ... PAGE.html")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -62,14 +68,20 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		}
 		return fmt.Errorf("%w: match: %v", ErrUsage, err)
 	}
-	if *profilePath == "" || fs.NArg() != 1 {
+	if (*profilePath == "" && *profileID == "") || fs.NArg() != 1 {
 		fs.Usage()
-		return fmt.Errorf("%w: match: need --profile and one page", ErrUsage)
+		return fmt.Errorf("%w: match: need --profile FILE or --profile-id ID, and one page", ErrUsage)
 	}
 	if *threshold <= 0 || *threshold > 1 {
 		return fmt.Errorf("%w: match: --threshold %v not in (0, 1]", ErrUsage, *threshold)
 	}
-	p, err := readProfile(*profilePath)
+	var p *profile.UserProfile
+	var err error
+	if *profilePath != "" {
+		p, err = readProfile(*profilePath, *profileID)
+	} else {
+		p, err = vaultProfile(ctx, env, *profileID, *passFile)
+	}
 	if err != nil {
 		return err
 	}
@@ -111,22 +123,69 @@ func readSidecar[T any](name string, parse func([]byte) (*T, error)) (*T, error)
 	return parse(b)
 }
 
-func readProfile(name string) (*profile.UserProfile, error) {
+// readProfile reads the profile id (the first when id is "") from a JSON
+// profile file in any format vault.ParseProfilesJSON reads. A file holding
+// no profile, or a profile with no values (a JSON object of some other
+// kind), is an error: matching it would silently propose nothing.
+func readProfile(name, id string) (*profile.UserProfile, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("match: read profile: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxProfileBytes+1))
+	ps, err := vault.ParseProfilesJSON(f, time.Now().UTC().Format(time.RFC3339))
 	if err != nil {
-		return nil, fmt.Errorf("match: read profile: %w", err)
-	}
-	if len(b) > maxProfileBytes {
-		return nil, fmt.Errorf("match: profile %s over %d bytes", name, maxProfileBytes)
-	}
-	var p profile.UserProfile
-	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("match: profile %s: %w", name, err)
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("match: profile %s holds no profiles", name)
+	}
+	p := &ps[0]
+	if id != "" {
+		p = nil
+		ids := make([]string, len(ps))
+		for i := range ps {
+			ids[i] = ps[i].ID
+			if ps[i].ID == id && p == nil {
+				p = &ps[i]
+			}
+		}
+		if p == nil {
+			return nil, fmt.Errorf("match: no profile %q in %s (it holds %s)", id, name, strings.Join(ids, ", "))
+		}
+	}
+	if len(p.Concepts)+len(p.Fields) == 0 {
+		return nil, fmt.Errorf("match: profile %s: profile %q holds no values (is it a Tessera profile?)", name, p.ID)
+	}
+	return p, nil
+}
+
+// vaultProfile reads profile id from the vault, through the running app
+// when there is one, with the same rule as `profile show`: values are
+// revealed only with the vault passphrase or the person's approval.
+func vaultProfile(ctx context.Context, env *Env, id, passFile string) (*profile.UserProfile, error) {
+	c := &profileCmd{name: "match", cliFlags: cliFlags{passphraseFile: passFile}}
+	var p profile.UserProfile
+	err := withApp(ctx, env, func(app *appClient) error {
+		params := map[string]any{"profile": id}
+		if err := revealPass(ctx, env, app, c, params); err != nil {
+			return err
+		}
+		return app.call(ctx, "profile.show", params, &p)
+	}, func() error {
+		if err := needRevealPassphrase(c); err != nil {
+			return err
+		}
+		v, err := c.open(env)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		p, err = v.Profile(id)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
 	}
 	return &p, nil
 }
