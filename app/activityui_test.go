@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -23,9 +23,9 @@ func TestDescribeRelease(t *testing.T) {
 		tone, frame string
 	}{
 		{"release", vault.Release{Event: vault.EventRelease, Site: "shop.example", ProfileID: "p1", Frame: "0,7",
-			Concepts: []string{heuristics.ConceptName, heuristics.ConceptEmail, heuristics.ConceptTelephone, heuristics.ConceptPostalCode, heuristics.ConceptStreetAddress}},
+			Concepts: []string{profile.ConceptName, profile.ConceptEmail, profile.ConceptTelephone, profile.ConceptPostalCode, profile.ConceptStreetAddress}},
 			"Filled 5 details on shop.example from Home", "approved", "ok", "main page, frame 7"},
-		{"one detail", vault.Release{Event: vault.EventRelease, Site: "shop.example", ProfileID: "p1", Concepts: []string{heuristics.ConceptEmail}},
+		{"one detail", vault.Release{Event: vault.EventRelease, Site: "shop.example", ProfileID: "p1", Concepts: []string{profile.ConceptEmail}},
 			"Filled 1 detail on shop.example from Home", "approved", "ok", ""},
 		{"timeout", vault.Release{Event: vault.EventDecline, Site: "shop.example", ProfileID: "p1", Reason: DeclineTimeout},
 			"Nothing filled on shop.example from Home", "declined (timed out)", "warn", ""},
@@ -35,7 +35,7 @@ func TestDescribeRelease(t *testing.T) {
 			"Page on shop.example accepted 4 of 5", "1 rejected", "warn", ""},
 		{"report, all taken", vault.Release{Event: vault.EventReport, Site: "shop.example", Outcomes: map[string]int{"filled": 3}},
 			"Page on shop.example accepted 3 of 3", "all taken", "ok", ""},
-		{"learn", vault.Release{Event: vault.EventLearn, Site: "shop.example", ProfileID: "p1", Concepts: []string{heuristics.ConceptEmail, heuristics.ConceptTelephone}},
+		{"learn", vault.Release{Event: vault.EventLearn, Site: "shop.example", ProfileID: "p1", Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}},
 			"Saved 2 values learnt from shop.example to Home", "saved", "ok", ""},
 		{"no learn", vault.Release{Event: vault.EventNoLearn, Site: "shop.example", Reason: DeclineTimeout},
 			"Did not save what was typed on shop.example", "not saved (timed out)", "warn", ""},
@@ -60,7 +60,7 @@ func TestDescribeRelease(t *testing.T) {
 }
 
 func TestConceptLabelsOf(t *testing.T) {
-	got := conceptLabelsOf([]string{heuristics.ConceptEmail, "schema:email", heuristics.ConceptStreetAddress + "#line2", "https://example.org/onto/passportNumber"})
+	got := conceptLabelsOf([]string{profile.ConceptEmail, "schema:email", profile.ConceptStreetAddress + "#line2", "https://example.org/onto/passportNumber"})
 	want := []string{"Email", "Street address (line2)", "Passport number"}
 	if !slices.Equal(got, want) {
 		t.Errorf("conceptLabelsOf = %q, want %q", got, want)
@@ -87,10 +87,10 @@ func activityUI(t *testing.T) (*UI, *vault.Vault, string) {
 	rs := []vault.Release{
 		{Event: vault.EventProposal, Site: "shop.example", Origin: "https://shop.example", ProfileID: home.ID, Client: "Chromium 156"},
 		{Event: vault.EventRelease, Site: "shop.example", Origin: "https://shop.example", Frame: "0", ProfileID: home.ID, Client: "Chromium 156",
-			Concepts: []string{heuristics.ConceptEmail, heuristics.ConceptTelephone}},
+			Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}},
 		{Event: vault.EventReport, Site: "shop.example", Origin: "https://shop.example", ProfileID: home.ID, Client: "Chromium 156", Outcomes: map[string]int{"filled": 2}},
 		{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: work.ID, Client: "Firefox", Reason: DeclineTimeout},
-		{Event: vault.EventLearn, Site: "news.example", Origin: "https://news.example", ProfileID: work.ID, Client: "Firefox", Concepts: []string{heuristics.ConceptGivenName}},
+		{Event: vault.EventLearn, Site: "news.example", Origin: "https://news.example", ProfileID: work.ID, Client: "Firefox", Concepts: []string{profile.ConceptGivenName}},
 	}
 	for i, r := range rs {
 		r.Time = at.Add(time.Duration(i) * time.Minute)
@@ -174,10 +174,10 @@ func TestActivity(t *testing.T) {
 func TestActivityHasNoValues(t *testing.T) {
 	u, v, home := activityUI(t)
 	secret := "ada@example.org"
-	if _, err := u.AddValue(home, heuristics.ConceptEmail, secret); err != nil {
+	if _, err := u.AddValue(home, profile.ConceptEmail, secret); err != nil {
 		t.Fatal(err)
 	}
-	u.app.audit(v, vault.Release{Event: vault.EventRelease, Site: "late.example", ProfileID: home, Concepts: []string{heuristics.ConceptEmail}})
+	u.app.audit(v, vault.Release{Event: vault.EventRelease, Site: "late.example", ProfileID: home, Concepts: []string{profile.ConceptEmail}})
 	page, err := u.Activity(ActivityQuery{Site: "late.example"})
 	if err != nil || len(page.Entries) != 1 || page.Entries[0].Summary != "Filled 1 detail on late.example from Home" {
 		t.Fatalf("Activity(late.example) = %+v, %v, want the release", page, err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -402,7 +401,7 @@ func TestDialogAnswersARealFill(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal("ada@engines.example")
-	if err := w.v.SetEntry(work.ID, vault.ConceptKey(heuristics.ConceptEmail), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
+	if err := w.v.SetEntry(work.ID, vault.ConceptKey(profile.ConceptEmail), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
 		t.Fatal(err)
 	}
 	u := newUI(w.a)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -22,7 +21,7 @@ func FuzzFillParams(f *testing.F) {
 	f.Add([]byte(`{"page":{},"frames":null}`))
 	f.Add([]byte(`[]`))
 	email, _ := json.Marshal("ada@example.org")
-	prof := &profile.UserProfile{ID: "p", Concepts: map[string]profile.Entry{heuristics.ConceptEmail: {Value: email, Confidence: 1}}}
+	prof := &profile.UserProfile{ID: "p", Concepts: map[string]profile.Entry{profile.ConceptEmail: {Value: email, Confidence: 1}}}
 	f.Fuzz(func(t *testing.T, params []byte) {
 		p, e := parsePage("fuzz", params)
 		if e != nil {

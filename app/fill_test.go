@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -128,10 +127,10 @@ func newFillWorld(t *testing.T, decide func(Confirmation) *Decision) *fillWorld 
 		t.Fatal(err)
 	}
 	for concept, val := range map[string]string{
-		heuristics.ConceptGivenName: "Ada", heuristics.ConceptFamilyName: "Lovelace",
-		heuristics.ConceptEmail: "ada@example.org", heuristics.ConceptTelephone: "+442079460000",
-		heuristics.ConceptAddressLocality: "London", heuristics.ConceptAddressCountry: "GB",
-		heuristics.ConceptPostalCode: "SW1A 1AA",
+		profile.ConceptGivenName: "Ada", profile.ConceptFamilyName: "Lovelace",
+		profile.ConceptEmail: "ada@example.org", profile.ConceptTelephone: "+442079460000",
+		profile.ConceptAddressLocality: "London", profile.ConceptAddressCountry: "GB",
+		profile.ConceptPostalCode: "SW1A 1AA",
 	} {
 		b, _ := json.Marshal(val)
 		if err := v.SetEntry(p.ID, vault.ConceptKey(concept), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
@@ -329,7 +328,7 @@ func TestAnalyseWorksLocked(t *testing.T) {
 	for _, f := range an.Fields {
 		concepts[f.Ref] = f.Concept
 	}
-	if concepts["t1"] != heuristics.ConceptGivenName || concepts["t3"] != heuristics.ConceptEmail {
+	if concepts["t1"] != profile.ConceptGivenName || concepts["t3"] != profile.ConceptEmail {
 		t.Errorf("analysis = %+v", an.Fields)
 	}
 	m = w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", checkoutHTML, nil)))
@@ -424,7 +423,7 @@ func TestLearn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			org, has := p.Concepts[heuristics.ConceptOrganization]
+			org, has := p.Concepts[profile.ConceptOrganization]
 			if approve {
 				if m["error"] != nil || !has || !strings.Contains(string(org.Value), "Analytical") {
 					t.Errorf("approved learn: answer %v, organisation %q", m, org.Value)

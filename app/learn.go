@@ -113,7 +113,7 @@ func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
 			// The page's own autocomplete token outranks the classifier,
 			// whose confidence a label like "(optional)" may pull down.
 			if ai := c.AutocompleteInfo; ai != nil && !ai.Off && ai.Field != "" {
-				if concept, ok := heuristics.ConceptForToken(ai.Field); ok {
+				if concept, ok := profile.ConceptForToken(ai.Field); ok {
 					cls.Concept, cls.Token, cls.Confidence = concept, ai.Field, max(cls.Confidence, 0.95)
 				}
 			}
@@ -152,7 +152,7 @@ func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
 // password, one-time code, payment or username field, nor a choice that
 // was not made.
 func learnable(c *form.Control, cls heuristics.Result) bool {
-	if heuristics.IsSensitiveToken(cls.Token) || c.Type == "password" || c.Type == "hidden" || c.Type == "file" {
+	if profile.IsSensitiveToken(cls.Token) || c.Type == "password" || c.Type == "hidden" || c.Type == "file" {
 		return false
 	}
 	switch c.Type {
@@ -188,7 +188,7 @@ func normalise(token, v string, p *profile.UserProfile) string {
 	if token != "tel" {
 		return v
 	}
-	region := strings.ToUpper(stored(p, matcher.CanonicalConcept(heuristics.ConceptAddressCountry)))
+	region := strings.ToUpper(stored(p, matcher.CanonicalConcept(profile.ConceptAddressCountry)))
 	if len(region) != 2 {
 		region = ""
 	}

@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -79,34 +78,34 @@ var ConceptGroups = []struct{ ID, Label string }{
 // order the editor shows them. Credentials and payment cards are absent:
 // profile data is never filled into them (rule 2).
 var conceptCatalog = []ConceptInfo{
-	{heuristics.ConceptName, "Full name", "name", KindText},
-	{heuristics.ConceptHonorificPrefix, "Title", "name", KindText},
-	{heuristics.ConceptGivenName, "First name", "name", KindText},
-	{heuristics.ConceptAdditionalName, "Middle name", "name", KindText},
-	{heuristics.ConceptFamilyName, "Last name", "name", KindText},
-	{heuristics.ConceptHonorificSuffix, "Suffix", "name", KindText},
-	{heuristics.ConceptAlternateName, "Nickname", "name", KindText},
-	{heuristics.ConceptEmail, "Email", "contact", KindEmail},
-	{heuristics.ConceptTelephone, "Phone", "contact", KindTel},
-	{heuristics.ConceptFax, "Fax", "contact", KindTel},
-	{heuristics.ConceptURL, "Website", "contact", KindURL},
-	{heuristics.ConceptIMPP, "Messaging address", "contact", KindText},
-	{heuristics.ConceptStreetAddress, "Street address", "address", KindMultiline},
-	{heuristics.ConceptAddressLevel4, "Neighbourhood", "address", KindText},
-	{heuristics.ConceptDependentLocal, "District", "address", KindText},
-	{heuristics.ConceptAddressLocality, "City / town", "address", KindText},
-	{heuristics.ConceptAddressRegion, "State / region", "address", KindText},
-	{heuristics.ConceptPostalCode, "Postcode", "address", KindText},
-	{heuristics.ConceptPostOfficeBox, "PO box", "address", KindText},
-	{heuristics.ConceptAddressCountry, "Country", "address", KindCountry},
-	{heuristics.ConceptBirthDate, "Birth date", "dates", KindDate},
-	{heuristics.ConceptOrganization, "Organisation", "organisation", KindText},
-	{heuristics.ConceptJobTitle, "Job title", "organisation", KindText},
+	{profile.ConceptName, "Full name", "name", KindText},
+	{profile.ConceptHonorificPrefix, "Title", "name", KindText},
+	{profile.ConceptGivenName, "First name", "name", KindText},
+	{profile.ConceptAdditionalName, "Middle name", "name", KindText},
+	{profile.ConceptFamilyName, "Last name", "name", KindText},
+	{profile.ConceptHonorificSuffix, "Suffix", "name", KindText},
+	{profile.ConceptAlternateName, "Nickname", "name", KindText},
+	{profile.ConceptEmail, "Email", "contact", KindEmail},
+	{profile.ConceptTelephone, "Phone", "contact", KindTel},
+	{profile.ConceptFax, "Fax", "contact", KindTel},
+	{profile.ConceptURL, "Website", "contact", KindURL},
+	{profile.ConceptIMPP, "Messaging address", "contact", KindText},
+	{profile.ConceptStreetAddress, "Street address", "address", KindMultiline},
+	{profile.ConceptAddressLevel4, "Neighbourhood", "address", KindText},
+	{profile.ConceptDependentLocal, "District", "address", KindText},
+	{profile.ConceptAddressLocality, "City / town", "address", KindText},
+	{profile.ConceptAddressRegion, "State / region", "address", KindText},
+	{profile.ConceptPostalCode, "Postcode", "address", KindText},
+	{profile.ConceptPostOfficeBox, "PO box", "address", KindText},
+	{profile.ConceptAddressCountry, "Country", "address", KindCountry},
+	{profile.ConceptBirthDate, "Birth date", "dates", KindDate},
+	{profile.ConceptOrganization, "Organisation", "organisation", KindText},
+	{profile.ConceptJobTitle, "Job title", "organisation", KindText},
 	{"https://schema.org/taxID", "Tax number", "documents", KindText},
 	{"https://schema.org/vatID", "VAT number", "documents", KindText},
-	{heuristics.ConceptGender, "Gender", "other", KindText},
-	{heuristics.ConceptLanguage, "Language", "other", KindText},
-	{heuristics.ConceptImage, "Photo (web address)", "other", KindURL},
+	{profile.ConceptGender, "Gender", "other", KindText},
+	{profile.ConceptLanguage, "Language", "other", KindText},
+	{profile.ConceptImage, "Photo (web address)", "other", KindURL},
 }
 
 // catalogIndex finds a concept of the catalog by its canonical IRI.
@@ -573,12 +572,12 @@ type addressLayout struct {
 
 // Address parts, for the layouts below.
 const (
-	adStreet   = heuristics.ConceptStreetAddress
-	adDistrict = heuristics.ConceptDependentLocal
-	adCity     = heuristics.ConceptAddressLocality
-	adRegion   = heuristics.ConceptAddressRegion
-	adPostcode = heuristics.ConceptPostalCode
-	adCountry  = heuristics.ConceptAddressCountry
+	adStreet   = profile.ConceptStreetAddress
+	adDistrict = profile.ConceptDependentLocal
+	adCity     = profile.ConceptAddressLocality
+	adRegion   = profile.ConceptAddressRegion
+	adPostcode = profile.ConceptPostalCode
+	adCountry  = profile.ConceptAddressCountry
 )
 
 var (
@@ -696,7 +695,7 @@ const storedSlack = 5 * time.Second
 // storedCountry returns the profile's country (ISO alpha-2, upper case),
 // or "" when it has none: the region phone numbers are read in.
 func storedCountry(p profile.UserProfile) string {
-	c := strings.ToUpper(strings.TrimSpace(stored(&p, matcher.CanonicalConcept(heuristics.ConceptAddressCountry))))
+	c := strings.ToUpper(strings.TrimSpace(stored(&p, matcher.CanonicalConcept(profile.ConceptAddressCountry))))
 	if len(c) != 2 {
 		return ""
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -50,9 +49,9 @@ func plain(vs []ValueView) []string {
 // Every concept a form can ask for from profile data has a place in the
 // editor: a concept without one could be filled but never edited.
 func TestCatalogCoversEveryConcept(t *testing.T) {
-	for _, tok := range heuristics.Tokens() {
-		c, _ := heuristics.ConceptForToken(tok)
-		if heuristics.IsSensitiveToken(tok) || tok == "transaction-currency" || tok == "transaction-amount" {
+	for _, tok := range profile.Tokens() {
+		c, _ := profile.ConceptForToken(tok)
+		if profile.IsSensitiveToken(tok) || tok == "transaction-currency" || tok == "transaction-amount" {
 			if _, ok := catalogIndex[c]; ok {
 				t.Errorf("catalog offers %s (token %q), which is never filled from a profile", c, tok)
 			}
@@ -74,7 +73,7 @@ func TestCatalogCoversEveryConcept(t *testing.T) {
 }
 
 func TestNormaliseValue(t *testing.T) {
-	tel := conceptInfo(heuristics.ConceptTelephone)
+	tel := conceptInfo(profile.ConceptTelephone)
 	tests := []struct {
 		info           ConceptInfo
 		in, country    string
@@ -86,16 +85,16 @@ func TestNormaliseValue(t *testing.T) {
 		{tel, "+33 1 42 68 53 00", "GB", "+33142685300", false, ""},
 		{tel, "020 7946 0018", "", "", true, "7946"},
 		{tel, "12345", "GB", "", true, "12345"},
-		{conceptInfo(heuristics.ConceptBirthDate), "1815-12-10", "", "1815-12-10", false, ""},
-		{conceptInfo(heuristics.ConceptBirthDate), "10/12/1815", "", "", true, "1815"},
-		{conceptInfo(heuristics.ConceptEmail), " ada@example.org ", "", "ada@example.org", false, ""},
-		{conceptInfo(heuristics.ConceptEmail), "ada at example", "", "", true, "ada"},
-		{conceptInfo(heuristics.ConceptURL), "example.org/ada", "", "https://example.org/ada", false, ""},
-		{conceptInfo(heuristics.ConceptAddressCountry), "gb", "", "GB", false, ""},
-		{conceptInfo(heuristics.ConceptAddressCountry), "Britain", "", "", true, "Britain"},
-		{conceptInfo(heuristics.ConceptStreetAddress), " 12 St James's Square \r\n\r\n Flat 3 ", "", "12 St James's Square\nFlat 3", false, ""},
-		{conceptInfo(heuristics.ConceptGivenName), "  Ada   ", "", "Ada", false, ""},
-		{conceptInfo(heuristics.ConceptGivenName), "   ", "", "", true, ""},
+		{conceptInfo(profile.ConceptBirthDate), "1815-12-10", "", "1815-12-10", false, ""},
+		{conceptInfo(profile.ConceptBirthDate), "10/12/1815", "", "", true, "1815"},
+		{conceptInfo(profile.ConceptEmail), " ada@example.org ", "", "ada@example.org", false, ""},
+		{conceptInfo(profile.ConceptEmail), "ada at example", "", "", true, "ada"},
+		{conceptInfo(profile.ConceptURL), "example.org/ada", "", "https://example.org/ada", false, ""},
+		{conceptInfo(profile.ConceptAddressCountry), "gb", "", "GB", false, ""},
+		{conceptInfo(profile.ConceptAddressCountry), "Britain", "", "", true, "Britain"},
+		{conceptInfo(profile.ConceptStreetAddress), " 12 St James's Square \r\n\r\n Flat 3 ", "", "12 St James's Square\nFlat 3", false, ""},
+		{conceptInfo(profile.ConceptGivenName), "  Ada   ", "", "Ada", false, ""},
+		{conceptInfo(profile.ConceptGivenName), "   ", "", "", true, ""},
 	}
 	for _, tt := range tests {
 		got, err := normaliseValue(tt.info, tt.in, tt.country)
@@ -114,7 +113,7 @@ func TestNormaliseValue(t *testing.T) {
 }
 
 func TestLayOutAddress(t *testing.T) {
-	street, city, region, postcode, country := heuristics.ConceptStreetAddress, heuristics.ConceptAddressLocality, heuristics.ConceptAddressRegion, heuristics.ConceptPostalCode, heuristics.ConceptAddressCountry
+	street, city, region, postcode, country := profile.ConceptStreetAddress, profile.ConceptAddressLocality, profile.ConceptAddressRegion, profile.ConceptPostalCode, profile.ConceptAddressCountry
 	catalog := []string{street, city, region, postcode, country}
 	tests := []struct {
 		country string
@@ -143,7 +142,7 @@ func TestLayOutAddress(t *testing.T) {
 
 func TestEditProfile(t *testing.T) {
 	u, v, id := editorUI(t)
-	email, tel, country := heuristics.ConceptEmail, heuristics.ConceptTelephone, heuristics.ConceptAddressCountry
+	email, tel, country := profile.ConceptEmail, profile.ConceptTelephone, profile.ConceptAddressCountry
 	pv, err := u.ProfileDetail(id)
 	if err != nil || len(pv.Groups) != 0 || len(pv.Fields) != 0 || pv.Label != "Home" {
 		t.Fatalf("ProfileDetail(new) = %+v, %v, want an empty Home", pv, err)
@@ -247,25 +246,25 @@ func TestAddValueBound(t *testing.T) {
 	for i := 0; i <= vault.MaxCandidates; i++ {
 		e := fmt.Sprintf("ada%d@example.org", i)
 		want = append(want, e)
-		if _, err := u.AddValue(id, heuristics.ConceptEmail, e); err != nil {
+		if _, err := u.AddValue(id, profile.ConceptEmail, e); err != nil {
 			t.Fatalf("AddValue #%d: %v", i, err)
 		}
 	}
-	if _, err := u.AddValue(id, heuristics.ConceptEmail, "one.more@example.org"); !errors.Is(err, ErrBadValue) {
+	if _, err := u.AddValue(id, profile.ConceptEmail, "one.more@example.org"); !errors.Is(err, ErrBadValue) {
 		t.Errorf("AddValue past the bound = %v, want ErrBadValue", err)
 	}
 	pv, err := u.ProfileDetail(id)
-	if got := plain(values(pv, heuristics.ConceptEmail)); err != nil || !slices.Equal(got, want) {
+	if got := plain(values(pv, profile.ConceptEmail)); err != nil || !slices.Equal(got, want) {
 		t.Errorf("emails = %q, %v, want every one added, %q", got, err, want)
 	}
 }
 
 func TestRenameDuplicateDelete(t *testing.T) {
 	u, v, id := editorUI(t)
-	if _, err := u.AddValue(id, heuristics.ConceptEmail, "ada@example.org"); err != nil {
+	if _, err := u.AddValue(id, profile.ConceptEmail, "ada@example.org"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := u.AddValue(id, heuristics.ConceptEmail, "ada@work.example"); err != nil {
+	if _, err := u.AddValue(id, profile.ConceptEmail, "ada@work.example"); err != nil {
 		t.Fatal(err)
 	}
 	s, err := u.RenameProfile(id, "  Personal ")
@@ -283,7 +282,7 @@ func TestRenameDuplicateDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := plain(values(pv, heuristics.ConceptEmail)); !slices.Equal(got, []string{"ada@example.org", "ada@work.example"}) {
+	if got := plain(values(pv, profile.ConceptEmail)); !slices.Equal(got, []string{"ada@example.org", "ada@work.example"}) {
 		t.Errorf("copy's emails = %q, want both, in order", got)
 	}
 	if err := u.DeleteProfile(id); err != nil {
@@ -313,10 +312,10 @@ func TestSearchProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []struct{ id, concept, value string }{
-		{home, heuristics.ConceptEmail, "ada@example.org"},
-		{home, heuristics.ConceptStreetAddress, "12 St James's Square\nFlat 3"},
-		{work.ID, heuristics.ConceptEmail, "ada@analytical.example"},
-		{work.ID, heuristics.ConceptOrganization, "Analytical Engines"},
+		{home, profile.ConceptEmail, "ada@example.org"},
+		{home, profile.ConceptStreetAddress, "12 St James's Square\nFlat 3"},
+		{work.ID, profile.ConceptEmail, "ada@analytical.example"},
+		{work.ID, profile.ConceptOrganization, "Analytical Engines"},
 	} {
 		if _, err := u.AddValue(s.id, s.concept, s.value); err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -50,14 +50,14 @@ func selfTestProfileExpectations() map[string]any {
 		"label": selfTestEditLabel, "renamed": selfTestEditRenamed,
 		"email": selfTestEmail, "email2": selfTestEmail2,
 		"phone": selfTestPhone, "phoneShown": selfTestPhone, "badPhone": selfTestBadPhone,
-		"emailIRI": heuristics.ConceptEmail, "phoneIRI": heuristics.ConceptTelephone, "bdayIRI": heuristics.ConceptBirthDate, "lastIRI": heuristics.ConceptFamilyName,
+		"emailIRI": profile.ConceptEmail, "phoneIRI": profile.ConceptTelephone, "bdayIRI": profile.ConceptBirthDate, "lastIRI": profile.ConceptFamilyName,
 		"site": selfTestFillSite, "shot": selfTestEditorShot,
 		"phoneNational": selfTestPhoneNational, "bday": selfTestBirthDate,
 		"more": [][2]string{
-			{heuristics.ConceptGivenName, "Ada"}, {heuristics.ConceptFamilyName, "Lovelace"},
-			{heuristics.ConceptBirthDate, selfTestBirthDate},
-			{heuristics.ConceptStreetAddress, "12 St James's Square\nFlat 3"},
-			{heuristics.ConceptAddressLocality, "London"}, {heuristics.ConceptAddressCountry, "gb"},
+			{profile.ConceptGivenName, "Ada"}, {profile.ConceptFamilyName, "Lovelace"},
+			{profile.ConceptBirthDate, selfTestBirthDate},
+			{profile.ConceptStreetAddress, "12 St James's Square\nFlat 3"},
+			{profile.ConceptAddressLocality, "London"}, {profile.ConceptAddressCountry, "gb"},
 		},
 	}
 }
@@ -94,8 +94,8 @@ func (st *selfTest) askActivityFill(label string) error {
 	if err != nil {
 		return err
 	}
-	email, _ := p.Concepts[heuristics.ConceptEmail].StringValue()
-	phone, _ := p.Concepts[heuristics.ConceptTelephone].StringValue()
+	email, _ := p.Concepts[profile.ConceptEmail].StringValue()
+	phone, _ := p.Concepts[profile.ConceptTelephone].StringValue()
 	st.app.audit(fv, vault.Release{Event: vault.EventProposal, Site: "news.example", Origin: "https://news.example", ProfileID: p.ID, Client: "Chromium 156"})
 	st.app.audit(fv, vault.Release{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: p.ID, Client: "Firefox 153", Reason: DeclineTimeout})
 
@@ -106,12 +106,12 @@ func (st *selfTest) askActivityFill(label string) error {
 		Client:   ClientInfo{Kind: KindBrowser, Name: "Chromium 156", Origin: selfTestClientOrigin, Verified: true},
 		Profiles: []ProfileSummary{summarize(p)}, Profile: p.ID,
 		Rows: []Row{
-			{ID: "r1", Ref: "t1", Label: "Email", Value: email, Concept: heuristics.ConceptEmail, ConceptLabel: "Email", Confidence: 0.99, Section: SectionFill, Checked: true},
-			{ID: "r2", Ref: "t2", Label: "Phone", Value: phone, Concept: heuristics.ConceptTelephone, ConceptLabel: "Phone", Confidence: 0.95, Section: SectionFill, Checked: true},
+			{ID: "r1", Ref: "t1", Label: "Email", Value: email, Concept: profile.ConceptEmail, ConceptLabel: "Email", Confidence: 0.99, Section: SectionFill, Checked: true},
+			{ID: "r2", Ref: "t2", Label: "Phone", Value: phone, Concept: profile.ConceptTelephone, ConceptLabel: "Phone", Confidence: 0.95, Section: SectionFill, Checked: true},
 		},
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
-	concepts := map[string]string{"r1": heuristics.ConceptEmail, "r2": heuristics.ConceptTelephone}
+	concepts := map[string]string{"r1": profile.ConceptEmail, "r2": profile.ConceptTelephone}
 	queued := make(chan struct{})
 	go func() {
 		d := st.app.confirms.ask(context.Background(), c, time.Minute, func(string) { close(queued) })
@@ -187,8 +187,8 @@ func (st *selfTest) profileChecks() []SelfTestCheck {
 		return checks
 	}
 	prof, err1 := v.Profile(id)
-	email := prof.Concepts[heuristics.ConceptEmail]
-	cands, err2 := v.Candidates(id, vault.ConceptKey(heuristics.ConceptEmail))
+	email := prof.Concepts[profile.ConceptEmail]
+	cands, err2 := v.Candidates(id, vault.ConceptKey(profile.ConceptEmail))
 	got, _ := email.StringValue()
 	var others []string
 	for _, c := range cands {
@@ -200,7 +200,7 @@ func (st *selfTest) profileChecks() []SelfTestCheck {
 		OK:     errors.Join(err1, err2) == nil && got == selfTestEmail2 && slices.Equal(others, []string{selfTestEmail}) && email.Source.Type == "manual",
 		Detail: fmt.Sprintf("preferred %q (%s), others %q, %v", got, email.Source.Type, others, errors.Join(err1, err2)),
 	})
-	ph, _ := prof.Concepts[heuristics.ConceptTelephone].StringValue()
+	ph, _ := prof.Concepts[profile.ConceptTelephone].StringValue()
 	checks = append(checks, SelfTestCheck{
 		Name: "the phone is stored in E.164", OK: err1 == nil && ph == selfTestPhoneE164,
 		Detail: fmt.Sprintf("%q, %v", ph, err1),
@@ -209,7 +209,7 @@ func (st *selfTest) profileChecks() []SelfTestCheck {
 	found := false
 	for _, r := range rs {
 		if r.Event == vault.EventRelease && r.Site == selfTestFillSite && r.ProfileID == id &&
-			slices.Contains(r.Concepts, heuristics.ConceptEmail) && slices.Contains(r.Concepts, heuristics.ConceptTelephone) {
+			slices.Contains(r.Concepts, profile.ConceptEmail) && slices.Contains(r.Concepts, profile.ConceptTelephone) {
 			found = true
 		}
 	}

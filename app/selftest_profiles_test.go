@@ -5,7 +5,7 @@ package app
 import (
 	"testing"
 
-	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -20,9 +20,9 @@ func TestSelfTestProfileChecks(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range []struct{ name, concept, value string }{
-				{"email", heuristics.ConceptEmail, selfTestEmail},
-				{"phone", heuristics.ConceptTelephone, selfTestPhone},
-				{"email2", heuristics.ConceptEmail, selfTestEmail2},
+				{"email", profile.ConceptEmail, selfTestEmail},
+				{"phone", profile.ConceptTelephone, selfTestPhone},
+				{"email2", profile.ConceptEmail, selfTestEmail2},
 			} {
 				if s.name == skip {
 					continue
@@ -32,7 +32,7 @@ func TestSelfTestProfileChecks(t *testing.T) {
 				}
 			}
 			if skip != "promote" {
-				if _, err := u.PromoteValue(p.ID, heuristics.ConceptEmail, 1); err != nil {
+				if _, err := u.PromoteValue(p.ID, profile.ConceptEmail, 1); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -55,7 +55,7 @@ func TestSelfTestProfileChecks(t *testing.T) {
 				}
 			}
 			if skip != "release" {
-				r := vault.Release{Event: vault.EventRelease, Site: selfTestFillSite, ProfileID: p.ID, Concepts: []string{heuristics.ConceptEmail, heuristics.ConceptTelephone}}
+				r := vault.Release{Event: vault.EventRelease, Site: selfTestFillSite, ProfileID: p.ID, Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}}
 				if skip == "decline" {
 					r = vault.Release{Event: vault.EventDecline, Site: selfTestFillSite, ProfileID: p.ID, Reason: DeclineDenied}
 				}

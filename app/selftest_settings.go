@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -54,8 +54,8 @@ func (st *selfTest) rememberSites(label string) error {
 	}
 	now := time.Now()
 	for _, r := range []vault.SiteRule{
-		{Origin: selfTestForgetOrigin, Site: selfTestForgetSite, Profile: ps[i].ID, Concepts: []string{heuristics.ConceptEmail, heuristics.ConceptTelephone}, Created: now.Add(-2 * time.Hour), LastUsed: now.Add(-5 * time.Minute)},
-		{Origin: selfTestKeepOrigin, Site: selfTestKeepSite, Profile: ps[i].ID, Concepts: []string{heuristics.ConceptGivenName, heuristics.ConceptFamilyName}, Created: now.Add(-26 * time.Hour)},
+		{Origin: selfTestForgetOrigin, Site: selfTestForgetSite, Profile: ps[i].ID, Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}, Created: now.Add(-2 * time.Hour), LastUsed: now.Add(-5 * time.Minute)},
+		{Origin: selfTestKeepOrigin, Site: selfTestKeepSite, Profile: ps[i].ID, Concepts: []string{profile.ConceptGivenName, profile.ConceptFamilyName}, Created: now.Add(-26 * time.Hour)},
 	} {
 		if err := v.SetSiteRule(r); err != nil {
 			return fmt.Errorf("remember %s: %w", r.Origin, err)
@@ -77,7 +77,7 @@ func (st *selfTest) selfTestSettingsExpectations() map[string]any {
 		"profile": selfTestEditRenamed,
 		"forget":  map[string]string{"origin": selfTestForgetOrigin, "site": selfTestForgetSite},
 		"keep":    map[string]string{"origin": selfTestKeepOrigin, "site": selfTestKeepSite},
-		"kinds":   []string{conceptInfo(heuristics.ConceptEmail).Label, conceptInfo(heuristics.ConceptTelephone).Label},
+		"kinds":   []string{conceptInfo(profile.ConceptEmail).Label, conceptInfo(profile.ConceptTelephone).Label},
 		"hosts":   hosts, "browsersError": fmt.Sprint(err), "problem": bv.Problem,
 		"dir": vs.Dir, "vaultError": fmt.Sprint(verr), "autoLock": vs.AutoLockMinutes,
 		"shot": selfTestEditorShot,

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -21,8 +21,8 @@ func TestRememberedSites(t *testing.T) {
 	u, v, home := editorUI(t)
 	created := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	rules := []vault.SiteRule{
-		{Origin: "https://shop.example", Site: "shop.example", Profile: home, Concepts: []string{heuristics.ConceptEmail, heuristics.ConceptTelephone}, Created: created},
-		{Origin: "https://www.news.example", Site: "news.example", Profile: home, Concepts: []string{heuristics.ConceptGivenName}, Created: created, LastUsed: created.Add(time.Hour)},
+		{Origin: "https://shop.example", Site: "shop.example", Profile: home, Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}, Created: created},
+		{Origin: "https://www.news.example", Site: "news.example", Profile: home, Concepts: []string{profile.ConceptGivenName}, Created: created, LastUsed: created.Add(time.Hour)},
 	}
 	for _, r := range rules {
 		if err := v.SetSiteRule(r); err != nil {
@@ -62,7 +62,7 @@ func TestRememberedSites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := v.SetSiteRule(vault.SiteRule{Origin: "https://work.example", Site: "work.example", Profile: other.ID, Concepts: []string{heuristics.ConceptEmail}, Created: created}); err != nil {
+	if err := v.SetSiteRule(vault.SiteRule{Origin: "https://work.example", Site: "work.example", Profile: other.ID, Concepts: []string{profile.ConceptEmail}, Created: created}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = u.RememberedSites()

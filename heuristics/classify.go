@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // MinConfidence is the confidence below which Classify predicts no token:
@@ -170,7 +171,7 @@ func Classify(s *form.Snapshot) []Result {
 		if r.Token == "" {
 			r.Concept = ""
 		} else {
-			r.Concept, _ = ConceptForToken(r.Token)
+			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
 	return out
@@ -221,7 +222,7 @@ func classifyControl(c *form.Control, memo *memo) Result {
 	if ac == nil || ac.Field == "" {
 		return kw
 	}
-	if _, ok := tokenConcepts[ac.Field]; !ok {
+	if _, ok := profile.ConceptForToken(ac.Field); !ok {
 		return kw
 	}
 	if tok, ok := overrides(ac.Field, kw.Token, c); ok {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // goldenControl is a control of a golden case with the token it must get
@@ -93,7 +94,7 @@ func TestGolden(t *testing.T) {
 				if r.Confidence < 0 || r.Confidence > 1 {
 					t.Errorf("Classify(%s #%d).Confidence = %v, want 0..1", gc.Name, i, r.Confidence)
 				}
-				wantConcept, _ := ConceptForToken(want.Want)
+				wantConcept, _ := profile.ConceptForToken(want.Want)
 				if r.Concept != wantConcept {
 					t.Errorf("Classify(%s #%d).Concept = %q, want %q", gc.Name, i, r.Concept, wantConcept)
 				}
@@ -153,7 +154,7 @@ func TestEveryTokenHasRule(t *testing.T) {
 		if r.token != "" {
 			has[r.token] = true
 		}
-		if _, ok := tokenConcepts[r.token]; r.token != "" && !ok {
+		if _, ok := profile.ConceptForToken(r.token); r.token != "" && !ok {
 			t.Errorf("rule %q predicts %q, which is not an autofill token", r.id, r.token)
 		}
 	}
@@ -182,7 +183,7 @@ func TestRuleIDsUnique(t *testing.T) {
 }
 
 func sortedTokens() []string {
-	toks := Tokens()
+	toks := profile.Tokens()
 	sort.Strings(toks)
 	return toks
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // FuzzClassify feeds arbitrary evidence to the classifier: it must never
@@ -29,7 +30,7 @@ func FuzzClassify(f *testing.F) {
 				}
 				continue
 			}
-			if want, ok := ConceptForToken(r.Token); !ok || want != r.Concept {
+			if want, ok := profile.ConceptForToken(r.Token); !ok || want != r.Concept {
 				t.Fatalf("Classify(%q, %q, %q) #%d = %q/%q, not a known token and its concept", label, name, placeholder, i, r.Token, r.Concept)
 			}
 		}

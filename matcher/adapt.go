@@ -3,7 +3,7 @@ package matcher
 import (
 	"strings"
 
-	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // forms are the spellings of one value for one field. text lists the
@@ -60,11 +60,11 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 	}
 	v := strings.TrimSpace(c.value)
 	switch concept {
-	case heuristics.ConceptStreetAddress:
+	case profile.ConceptStreetAddress:
 		return r.addressForms(f, part, c.value)
-	case heuristics.ConceptAddressRegion:
+	case profile.ConceptAddressRegion:
 		return regionForms(r.country(), v), true
-	case heuristics.ConceptAddressCountry:
+	case profile.ConceptAddressCountry:
 		key := [3]string{v, f.Lang, part}
 		fs, ok := r.countries[key]
 		if !ok {
@@ -72,9 +72,9 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 			r.countries[key] = fs
 		}
 		return fs, true
-	case heuristics.ConceptTelephone, heuristics.ConceptFax:
+	case profile.ConceptTelephone, profile.ConceptFax:
 		return r.phoneForms(f, part, v, r.country())
-	case heuristics.ConceptPostalCode:
+	case profile.ConceptPostalCode:
 		if part == "postal-code-1" || part == "postal-code-2" {
 			first, second := splitPostcode(v, r.country())
 			if part == "postal-code-1" {
@@ -83,11 +83,11 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 			return one(second), second != ""
 		}
 		return postalForms(v), true
-	case heuristics.ConceptHonorificPrefix:
+	case profile.ConceptHonorificPrefix:
 		return honorificForms(v), true
-	case heuristics.ConceptBirthDate:
+	case profile.ConceptBirthDate:
 		return dateForms(f, part, v, r.pc)
-	case heuristics.ConceptFamilyName:
+	case profile.ConceptFamilyName:
 		if part == "first-surname" || part == "second-surname" {
 			first, second := splitSurnames(v)
 			if part == "first-surname" {
@@ -104,7 +104,7 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 
 // country is the profile's ISO 3166-1 country code, upper case, or "".
 func (r *run) country() string {
-	v, _, ok := r.entry(heuristics.ConceptAddressCountry)
+	v, _, ok := r.entry(profile.ConceptAddressCountry)
 	if !ok {
 		return ""
 	}

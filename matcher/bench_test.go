@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/regions"
 )
@@ -17,11 +16,11 @@ import (
 func benchForm() ([]Field, *profile.UserProfile) {
 	p := &profile.UserProfile{Concepts: map[string]profile.Entry{}}
 	for k, v := range map[string]string{
-		heuristics.ConceptName: "Jane Q. Public", heuristics.ConceptEmail: "jane@example.com",
-		heuristics.ConceptTelephone: "+12025550123", heuristics.ConceptStreetAddress: "1600 Pennsylvania Ave NW\nSuite 200",
-		heuristics.ConceptAddressLocality: "Washington", heuristics.ConceptAddressRegion: "District of Columbia",
-		heuristics.ConceptPostalCode: "20500", heuristics.ConceptAddressCountry: "US", heuristics.ConceptBirthDate: "1985-07-04",
-		heuristics.ConceptHonorificPrefix: "Dr", heuristics.ConceptOrganization: "Example Corp", heuristics.ConceptJobTitle: "Engineer",
+		profile.ConceptName: "Jane Q. Public", profile.ConceptEmail: "jane@example.com",
+		profile.ConceptTelephone: "+12025550123", profile.ConceptStreetAddress: "1600 Pennsylvania Ave NW\nSuite 200",
+		profile.ConceptAddressLocality: "Washington", profile.ConceptAddressRegion: "District of Columbia",
+		profile.ConceptPostalCode: "20500", profile.ConceptAddressCountry: "US", profile.ConceptBirthDate: "1985-07-04",
+		profile.ConceptHonorificPrefix: "Dr", profile.ConceptOrganization: "Example Corp", profile.ConceptJobTitle: "Engineer",
 	} {
 		p.Concepts[k] = entryOf(v, 0.9)
 	}
@@ -42,7 +41,7 @@ func benchForm() ([]Field, *profile.UserProfile) {
 	var fields []Field
 	for i := 0; len(fields) < 50; i++ {
 		tok := tokens[i%len(tokens)]
-		c, _ := heuristics.ConceptForToken(tok)
+		c, _ := profile.ConceptForToken(tok)
 		f := Field{Index: len(fields), Path: fmt.Sprintf("f%d", i), InputType: "text", Lang: "en-US",
 			Evidence: []Evidence{{Kind: EvidenceHeuristic, Concept: c, Token: tok, Strength: 0.8}}}
 		switch tok {

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // Limits on sidecar documents: they come from web pages and are untrusted.
@@ -327,7 +327,7 @@ func (s *Sidecars) Resolve(f *Field) (Identity, bool) {
 		}
 		// A literal that names an autofill field is that field's concept: a
 		// form author writing semanticType "email" means schema.org/email.
-		if c, ok := heuristics.ConceptForToken(strings.ToLower(tok)); ok {
+		if c, ok := profile.ConceptForToken(strings.ToLower(tok)); ok {
 			id.Equivalents = []Equivalent{{Concept: c}}
 			id.Token = strings.ToLower(tok)
 		}

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -111,10 +110,10 @@ func fuzzOne(t *testing.T, data []byte, extra string, mode uint16) {
 func (g *goldenVector) buildNoSidecars() ([]Field, *profile.UserProfile, Options) {
 	g.Ontologies, g.Registries = nil, nil
 	for i := range g.Fields {
-		if _, ok := heuristics.ConceptForToken(g.Fields[i].AC); !ok {
+		if _, ok := profile.ConceptForToken(g.Fields[i].AC); !ok {
 			g.Fields[i].AC = ""
 		}
-		if _, ok := heuristics.ConceptForToken(g.Fields[i].Guess); !ok {
+		if _, ok := profile.ConceptForToken(g.Fields[i].Guess); !ok {
 			g.Fields[i].Guess = ""
 		}
 	}
@@ -144,7 +143,7 @@ func checkInvariants(t *testing.T, fields []Field, got []Proposal, opts Options)
 			t.Errorf("field %d (%+v): proposed %q into a field that must not be filled", i, f, v)
 		}
 		for _, e := range f.Evidence {
-			if heuristics.IsSensitiveToken(e.Token) {
+			if profile.IsSensitiveToken(e.Token) {
 				t.Errorf("field %d: proposed %q into a sensitive field (%s)", i, v, e.Token)
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -82,14 +81,14 @@ func (g *goldenVector) build(t testing.TB) ([]Field, *profile.UserProfile, Optio
 			f.Lang = g.Lang
 		}
 		if gf.AC != "" {
-			c, ok := heuristics.ConceptForToken(gf.AC)
+			c, ok := profile.ConceptForToken(gf.AC)
 			if !ok {
 				t.Fatalf("%s: field %d: unknown autocomplete token %q", g.Name, i, gf.AC)
 			}
 			f.Evidence = append(f.Evidence, Evidence{Kind: EvidenceAutocomplete, Concept: c, Token: gf.AC})
 		}
 		if gf.Guess != "" {
-			c, ok := heuristics.ConceptForToken(gf.Guess)
+			c, ok := profile.ConceptForToken(gf.Guess)
 			if !ok {
 				t.Fatalf("%s: field %d: unknown token %q", g.Name, i, gf.Guess)
 			}
@@ -205,7 +204,7 @@ func TestGoldenCoverage(t *testing.T) {
 		if g.Lang != "" {
 			langs[baseLang(g.Lang)] = true
 		}
-		if c, ok := g.Profile[heuristics.ConceptAddressCountry].(string); ok {
+		if c, ok := g.Profile[profile.ConceptAddressCountry].(string); ok {
 			countries[strings.ToUpper(c)] = true
 		}
 	}

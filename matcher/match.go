@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -149,7 +148,7 @@ func Match(fields []Field, p *profile.UserProfile, opts Options) []Proposal {
 			r.lineParts[part] = true
 		case part == "tel-extension":
 			r.telExt = true
-		case part == "address-level3" || CanonicalConcept(ids[i].Concept) == heuristics.ConceptDependentLocal:
+		case part == "address-level3" || CanonicalConcept(ids[i].Concept) == profile.ConceptDependentLocal:
 			r.hasLevel3 = true
 		}
 	}
@@ -194,19 +193,19 @@ func gate(f *Field) string {
 // sensitiveConcepts are concepts never filled from profile data, whatever
 // the field's token says.
 var sensitiveConcepts = map[string]bool{
-	heuristics.ConceptPassword: true, heuristics.ConceptOneTimeCode: true, heuristics.ConceptUsername: true,
-	heuristics.ConceptCCName: true, heuristics.ConceptCCGivenName: true, heuristics.ConceptCCAdditionalName: true,
-	heuristics.ConceptCCFamilyName: true, heuristics.ConceptCCNumber: true, heuristics.ConceptCCExp: true,
-	heuristics.ConceptCCExpMonth: true, heuristics.ConceptCCExpYear: true, heuristics.ConceptCCCSC: true,
-	heuristics.ConceptCCType: true,
+	profile.ConceptPassword: true, profile.ConceptOneTimeCode: true, profile.ConceptUsername: true,
+	profile.ConceptCCName: true, profile.ConceptCCGivenName: true, profile.ConceptCCAdditionalName: true,
+	profile.ConceptCCFamilyName: true, profile.ConceptCCNumber: true, profile.ConceptCCExp: true,
+	profile.ConceptCCExpMonth: true, profile.ConceptCCExpYear: true, profile.ConceptCCCSC: true,
+	profile.ConceptCCType: true,
 }
 
 func isSensitive(f *Field, id Identity) bool {
-	if heuristics.IsSensitiveToken(id.Token) || heuristics.IsSensitiveToken(f.Part) || sensitiveConcepts[id.Concept] {
+	if profile.IsSensitiveToken(id.Token) || profile.IsSensitiveToken(f.Part) || sensitiveConcepts[id.Concept] {
 		return true
 	}
 	for _, e := range f.Evidence {
-		if heuristics.IsSensitiveToken(e.Token) || sensitiveConcepts[e.Concept] {
+		if profile.IsSensitiveToken(e.Token) || sensitiveConcepts[e.Concept] {
 			return true
 		}
 	}

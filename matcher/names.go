@@ -4,7 +4,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -151,13 +150,13 @@ func splitName(name, lang string) (nameParts, bool) {
 // are looked up before deriveName is called.
 func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64, bool) {
 	switch canon {
-	case heuristics.ConceptName:
-		given, eg, okG := r.entry(heuristics.ConceptGivenName)
-		family, ef, okF := r.entry(heuristics.ConceptFamilyName)
+	case profile.ConceptName:
+		given, eg, okG := r.entry(profile.ConceptGivenName)
+		family, ef, okF := r.entry(profile.ConceptFamilyName)
 		if !okG || !okF {
 			return "", profile.Entry{}, 0, false
 		}
-		add, _, _ := r.entry(heuristics.ConceptAdditionalName)
+		add, _, _ := r.entry(profile.ConceptAdditionalName)
 		e := eg
 		if confOf(ef) < confOf(eg) {
 			e = ef
@@ -166,8 +165,8 @@ func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64
 			return family + " " + given, e, 1, true
 		}
 		return strings.Join(strings.Fields(given+" "+add+" "+family), " "), e, 1, true
-	case heuristics.ConceptGivenName, heuristics.ConceptFamilyName, heuristics.ConceptAdditionalName, heuristics.ConceptHonorificPrefix:
-		full, e, ok := r.entry(heuristics.ConceptName)
+	case profile.ConceptGivenName, profile.ConceptFamilyName, profile.ConceptAdditionalName, profile.ConceptHonorificPrefix:
+		full, e, ok := r.entry(profile.ConceptName)
 		if !ok {
 			return "", profile.Entry{}, 0, false
 		}
@@ -176,8 +175,8 @@ func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64
 			return "", profile.Entry{}, 0, false
 		}
 		v := map[string]string{
-			heuristics.ConceptGivenName: p.given, heuristics.ConceptFamilyName: p.family,
-			heuristics.ConceptAdditionalName: p.additional, heuristics.ConceptHonorificPrefix: p.prefix,
+			profile.ConceptGivenName: p.given, profile.ConceptFamilyName: p.family,
+			profile.ConceptAdditionalName: p.additional, profile.ConceptHonorificPrefix: p.prefix,
 		}[canon]
 		return v, e, factorDerived, v != ""
 	}

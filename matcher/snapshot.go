@@ -7,6 +7,7 @@ import (
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // FieldsFromSnapshot turns the controls of an HTML snapshot and their
@@ -62,7 +63,7 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 		}
 		tok := ""
 		if ai := c.AutocompleteInfo; ai != nil && !ai.Off && ai.Field != "" {
-			if concept, ok := heuristics.ConceptForToken(ai.Field); ok {
+			if concept, ok := profile.ConceptForToken(ai.Field); ok {
 				tok = ai.Field
 				f.Evidence = append(f.Evidence, Evidence{Kind: EvidenceAutocomplete, Concept: concept, Token: tok})
 			}

@@ -21,10 +21,10 @@ func TestFieldsFromSnapshot(t *testing.T) {
 		{Index: 5, Type: "text", Name: "off", AutocompleteInfo: &form.AutocompleteInfo{Off: true}},
 	}}
 	cls := []heuristics.Result{
-		{Index: 0, Token: "given-name", Concept: heuristics.ConceptGivenName, Confidence: 1},
-		{Index: 1, Token: "family-name", Concept: heuristics.ConceptFamilyName, Confidence: 0.8},
+		{Index: 0, Token: "given-name", Concept: profile.ConceptGivenName, Confidence: 1},
+		{Index: 1, Token: "family-name", Concept: profile.ConceptFamilyName, Confidence: 0.8},
 		{}, {}, {},
-		{Index: 5, Token: "email", Concept: heuristics.ConceptEmail, Confidence: 0.6},
+		{Index: 5, Token: "email", Concept: profile.ConceptEmail, Confidence: 0.6},
 	}
 	fs := FieldsFromSnapshot(s, cls)
 	if len(fs) != len(s.Controls) {
@@ -65,8 +65,8 @@ func TestFieldsFromSnapshot(t *testing.T) {
 // it whole.
 func TestSurnameParts(t *testing.T) {
 	p := &profile.UserProfile{Concepts: map[string]profile.Entry{
-		heuristics.ConceptGivenName:  {Value: []byte(`"José"`), Confidence: 1},
-		heuristics.ConceptFamilyName: {Value: []byte(`"García de la Fuente"`), Confidence: 1},
+		profile.ConceptGivenName:  {Value: []byte(`"José"`), Confidence: 1},
+		profile.ConceptFamilyName: {Value: []byte(`"García de la Fuente"`), Confidence: 1},
 	}}
 	tests := []struct {
 		page string
@@ -140,8 +140,8 @@ func TestPostcodeParts(t *testing.T) {
 	for _, tt := range tests {
 		page := fmt.Sprintf(`<html lang=%q><form><label for=z>Postcode</label><input id=z name=zip1 maxlength=%d> - <input name=zip2 maxlength=%d><label for=c>City</label><input id=c name=city></form></html>`, tt.lang, tt.max1, tt.max2)
 		p := &profile.UserProfile{Concepts: map[string]profile.Entry{
-			heuristics.ConceptPostalCode:     {Value: []byte(`"` + tt.postcode + `"`), Confidence: 1},
-			heuristics.ConceptAddressCountry: {Value: []byte(`"` + tt.cc + `"`), Confidence: 1},
+			profile.ConceptPostalCode:     {Value: []byte(`"` + tt.postcode + `"`), Confidence: 1},
+			profile.ConceptAddressCountry: {Value: []byte(`"` + tt.cc + `"`), Confidence: 1},
 		}}
 		got := fillPage(t, page, p)
 		for i, want := range []string{tt.first, tt.second} {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/nyaruka/phonenumbers"
 
-	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -289,8 +288,8 @@ func TestThreshold(t *testing.T) {
 // TestEntryConfidenceZero guards the documented rule that an entry stating
 // no confidence counts as 1 rather than making the value unusable.
 func TestEntryConfidenceZero(t *testing.T) {
-	p := &profile.UserProfile{Concepts: map[string]profile.Entry{heuristics.ConceptEmail: entryOf("a@b.example", 0)}}
-	f := Field{InputType: "email", Evidence: []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptEmail, Token: "email"}}}
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{profile.ConceptEmail: entryOf("a@b.example", 0)}}
+	f := Field{InputType: "email", Evidence: []Evidence{{Kind: EvidenceAutocomplete, Concept: profile.ConceptEmail, Token: "email"}}}
 	if got := Match([]Field{f}, p, Options{})[0]; got.Confidence != 0.95 {
 		t.Errorf("Match confidence = %v, want 0.95", got.Confidence)
 	}
@@ -298,7 +297,7 @@ func TestEntryConfidenceZero(t *testing.T) {
 
 // TestNoProfile: a nil profile matches nothing and does not panic.
 func TestNoProfile(t *testing.T) {
-	f := Field{InputType: "email", Evidence: []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptEmail, Token: "email"}}}
+	f := Field{InputType: "email", Evidence: []Evidence{{Kind: EvidenceAutocomplete, Concept: profile.ConceptEmail, Token: "email"}}}
 	if got := Match([]Field{f}, nil, Options{})[0]; got.Value != nil || got.Skip != SkipNoValue {
 		t.Errorf("Match(nil profile) = %q, skip %q, want nothing, skip %q", str(got.Value), got.Skip, SkipNoValue)
 	}
@@ -319,11 +318,11 @@ func TestResolveOrder(t *testing.T) {
 		"rows[2].qty": {Concept: "urn:x:full-path"},
 		"rows[*].qty": {Concept: "urn:x:wildcard-qty"},
 	}}
-	reg := &Registry{Concepts: map[string]Binding{"x-postcode": {Concept: heuristics.ConceptPostalCode}}}
+	reg := &Registry{Concepts: map[string]Binding{"x-postcode": {Concept: profile.ConceptPostalCode}}}
 	sc := &Sidecars{Ontologies: []*Ontology{first, last}, Registries: []*Registry{reg}}
-	ac := Evidence{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptGivenName, Token: "given-name"}
-	sure := Evidence{Kind: EvidenceHeuristic, Concept: heuristics.ConceptEmail, Token: "email", Strength: 1}
-	weak := Evidence{Kind: EvidenceHeuristic, Concept: heuristics.ConceptTelephone, Token: "tel", Strength: 0.4}
+	ac := Evidence{Kind: EvidenceAutocomplete, Concept: profile.ConceptGivenName, Token: "given-name"}
+	sure := Evidence{Kind: EvidenceHeuristic, Concept: profile.ConceptEmail, Token: "email", Strength: 1}
+	weak := Evidence{Kind: EvidenceHeuristic, Concept: profile.ConceptTelephone, Token: "tel", Strength: 0.4}
 	tests := []struct {
 		name    string
 		f       Field
@@ -336,12 +335,12 @@ func TestResolveOrder(t *testing.T) {
 		{"wildcard path", Field{Path: "rows[3].amount"}, "urn:x:wildcard", EvidenceOntology},
 		{"full path before wildcard", Field{Path: "rows[2].qty"}, "urn:x:full-path", EvidenceOntology},
 		{"ontology before registry and literal", Field{Path: "a", SemanticType: "x-postcode", Evidence: []Evidence{ac}}, "urn:x:last", EvidenceOntology},
-		{"registry entry named by semanticType", Field{Path: "zip", SemanticType: "x-postcode", Evidence: []Evidence{ac}}, heuristics.ConceptPostalCode, EvidenceRegistry},
+		{"registry entry named by semanticType", Field{Path: "zip", SemanticType: "x-postcode", Evidence: []Evidence{ac}}, profile.ConceptPostalCode, EvidenceRegistry},
 		{"semanticType literal before autocomplete", Field{Path: "zip", SemanticType: "urn:x:literal", Evidence: []Evidence{ac, sure}}, "urn:x:literal", EvidenceSemanticType},
 		// A heuristic as sure as it can be must not outvote the page
 		// author's autocomplete token (it once did: the strongest claim won).
-		{"autocomplete before a sure heuristic", Field{Evidence: []Evidence{sure, ac}}, heuristics.ConceptGivenName, EvidenceAutocomplete},
-		{"surest heuristic", Field{Evidence: []Evidence{weak, sure}}, heuristics.ConceptEmail, EvidenceHeuristic},
+		{"autocomplete before a sure heuristic", Field{Evidence: []Evidence{sure, ac}}, profile.ConceptGivenName, EvidenceAutocomplete},
+		{"surest heuristic", Field{Evidence: []Evidence{weak, sure}}, profile.ConceptEmail, EvidenceHeuristic},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,8 +359,8 @@ func TestResolveOrder(t *testing.T) {
 // not be checked never does, wherever it stands in the group (a disabled
 // button after the first once got the group's value).
 func TestRadioGroup(t *testing.T) {
-	p := &profile.UserProfile{Concepts: map[string]profile.Entry{heuristics.ConceptHonorificPrefix: entryOf("Dr", 1)}}
-	ev := []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptHonorificPrefix, Token: "honorific-prefix"}}
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{profile.ConceptHonorificPrefix: entryOf("Dr", 1)}}
+	ev := []Evidence{{Kind: EvidenceAutocomplete, Concept: profile.ConceptHonorificPrefix, Token: "honorific-prefix"}}
 	radio := func(value string, gated func(*Field)) Field {
 		f := Field{InputType: "radio", Group: "title", Evidence: ev, Options: []Option{{Value: value, Text: value}}}
 		if gated != nil {
@@ -525,7 +524,7 @@ func TestKeySpellingsMeet(t *testing.T) {
 // × entry × evidence × adaptation, with each kind of evidence at its
 // documented strength.
 func TestConfidenceFormula(t *testing.T) {
-	const c = heuristics.ConceptEmail
+	const c = profile.ConceptEmail
 	sc := &Sidecars{
 		Ontologies: []*Ontology{{Concepts: map[string]Binding{"bound": {Concept: c}}}},
 		Registries: []*Registry{{Concepts: map[string]Binding{"x-mail": {Concept: c, Equivalents: []Equivalent{{Concept: "urn:x:mail", Type: RelClose}}}}}},
@@ -563,8 +562,8 @@ func TestConfidenceFormula(t *testing.T) {
 // two lists of the same length and values but other texts or disabled
 // options must not share one.
 func TestOptionIndexByContent(t *testing.T) {
-	p := &profile.UserProfile{Concepts: map[string]profile.Entry{heuristics.ConceptAddressCountry: entryOf("CA", 1)}}
-	ev := []Evidence{{Kind: EvidenceAutocomplete, Concept: heuristics.ConceptAddressCountry, Token: "country"}}
+	p := &profile.UserProfile{Concepts: map[string]profile.Entry{profile.ConceptAddressCountry: entryOf("CA", 1)}}
+	ev := []Evidence{{Kind: EvidenceAutocomplete, Concept: profile.ConceptAddressCountry, Token: "country"}}
 	tests := []struct {
 		name string
 		opts []Option

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/profile"
 )
 
 // maxExpectedBytes bounds one expected-labels file.
@@ -172,7 +173,7 @@ func isTarget(tok string) bool {
 	if tok == "" || heuristics.IsGuardToken(tok) {
 		return false
 	}
-	_, ok := heuristics.ConceptForToken(tok)
+	_, ok := profile.ConceptForToken(tok)
 	return ok
 }
 
@@ -193,7 +194,7 @@ func judge(t truth, pred string) (strict, lenient bool) {
 	if pred == "address-line2" && apartment(t.label) {
 		return false, true
 	}
-	if c, ok := heuristics.ConceptForToken(pred); ok && slices.Contains(t.alts, c) {
+	if c, ok := profile.ConceptForToken(pred); ok && slices.Contains(t.alts, c) {
 		return false, true
 	}
 	return false, false

@@ -1,4 +1,8 @@
-package heuristics
+package profile
+
+// The concept vocabulary lives here, beside the profiles it keys, so that
+// classification (heuristics) and matching (matcher) both depend on it rather
+// than on each other.
 
 // Concept IRIs. schema.org where a property exists; "ext:" names otherwise
 // (credentials and payment data, which Tessera recognises only to keep profile
