@@ -519,6 +519,21 @@ func TestChromiumExecuteTool(t *testing.T) {
 		`{"guest":"a","langs":["fr","fr"]}`,
 		`{"guest":"a","k":["1",1]}`,
 		`{"guest":"a","m":[2,"2"]}`,
+		// The constraints the browser checks on submit (issue 12).
+		`{"guest":"a","mail":"ada@example.com"}`,
+		`{"guest":"a","mail":"not-an-email"}`,
+		`{"guest":"a","cc":"ada@example.com,bob@example.org"}`,
+		`{"guest":"a","cc":"ada@example.com,nope"}`,
+		`{"guest":"a","site":"https://example.com/"}`,
+		`{"guest":"a","site":"example.com"}`,
+		`{"guest":"a","from":"2026-06-01"}`,
+		`{"guest":"a","from":"2025-12-31"}`,
+		`{"guest":"a","from":"2027-01-01"}`,
+		`{"guest":"a","at":"10:30"}`,
+		`{"guest":"a","at":"08:00"}`,
+		`{"guest":"a","mon":"2025-12"}`,
+		`{"guest":"a","odd":3}`,
+		`{"guest":"a","odd":4}`,
 	}
 	for _, args := range calls {
 		t.Run(args, func(t *testing.T) {

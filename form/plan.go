@@ -412,9 +412,12 @@ func htmlValue(typ, v string) string {
 	return v
 }
 
-// htmlProblems checks what the schema cannot say: a required control
-// given "" (or a required checkbox false), value syntaxes of date, time,
-// color and email controls, date bounds, and URLs.
+// htmlProblems checks what the schema cannot say, as the browser's form
+// validation does on submit (both dialects: a plan the page would refuse
+// on submit is no plan): a required control given "" (or a required
+// checkbox false), value syntaxes of date, time, color, email (each address
+// of a multiple one) and url controls, the min and max of date-like
+// controls and the step of number controls.
 func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
 	var out []ParamProblem
 	for _, p := range t.params {
@@ -430,6 +433,11 @@ func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
 		}
 		var values []string
 		switch x := v.(type) {
+		case json.Number:
+			if pr, bad := t.stepProblem(p, x); bad {
+				out = append(out, pr)
+			}
+			continue
 		case string:
 			values = []string{x}
 		case []any:
@@ -447,24 +455,102 @@ func (t Tool) htmlProblems(obj map[string]any) []ParamProblem {
 		if p.kind != kindScalar && p.kind != kindRepeated {
 			continue
 		}
+		minV, maxV := t.dateBounds(p)
 		for _, s := range values {
 			hv := s
 			if t.Meta.Dialect == DialectDraft {
 				hv = htmlValue(p.typ, s)
 			}
 			switch {
-			case !htmlValueValid(p.typ, hv) && !(p.typ == "email" && t.Meta.Dialect == DialectToolname):
+			case p.typ == "email":
+				if bad, ok := t.badEmail(p, hv); ok {
+					out = append(out, ParamProblem{p.name(), "format", fmt.Sprintf("%q is not a valid email address", bad)})
+				}
+			case !htmlValueValid(p.typ, hv):
 				out = append(out, ParamProblem{p.name(), "format", fmt.Sprintf("%q is not a valid %s value", s, p.typ)})
-			case p.typ == "url" && t.Meta.Dialect == DialectDraft && !absoluteURL(s):
+			case p.typ == "url" && hv != "" && !absoluteURL(stripURL(hv)):
 				out = append(out, ParamProblem{p.name(), "format", fmt.Sprintf("%q is not an absolute URL", s)})
-			case p.minDate != "" && hv < p.minDate:
-				out = append(out, ParamProblem{p.name(), "range", fmt.Sprintf("%q is before %s", s, p.minDate)})
-			case p.maxDate != "" && hv > p.maxDate:
-				out = append(out, ParamProblem{p.name(), "range", fmt.Sprintf("%q is after %s", s, p.maxDate)})
+			case hv == "":
+			case minV != "" && hv < minV:
+				out = append(out, ParamProblem{p.name(), "range", fmt.Sprintf("%q is before %s", s, minV)})
+			case maxV != "" && hv > maxV:
+				out = append(out, ParamProblem{p.name(), "range", fmt.Sprintf("%q is after %s", s, maxV)})
 			}
 		}
 	}
 	return out
+}
+
+// dateBounds returns the min and max of p's date-like control when valid
+// in its value syntax (HTML ignores others), as the draft schema states
+// them and as the browser checks them in both dialects.
+func (t Tool) dateBounds(p *param) (minV, maxV string) {
+	if p.minDate != "" || p.maxDate != "" || len(p.controls) == 0 {
+		return p.minDate, p.maxDate
+	}
+	switch p.typ {
+	case "date", "time", "datetime-local", "month", "week":
+	default:
+		return "", ""
+	}
+	k := t.snap.Controls[p.controls[0]].Constraints
+	if htmlValueValid(p.typ, k.Min) {
+		minV = k.Min
+	}
+	if htmlValueValid(p.typ, k.Max) {
+		maxV = k.Max
+	}
+	return minV, maxV
+}
+
+// badEmail returns the first address of v that an email control refuses
+// (typeMismatch), after the browser's value sanitization: newlines
+// stripped, surrounding whitespace trimmed, and for a multiple control each
+// comma-separated address trimmed. An empty value is valid.
+func (t Tool) badEmail(p *param, v string) (string, bool) {
+	v = stripURL(v)
+	if v == "" {
+		return "", false
+	}
+	addrs := []string{v}
+	if len(p.controls) > 0 && t.snap.Controls[p.controls[0]].Multiple {
+		addrs = strings.Split(v, ",")
+	}
+	for _, a := range addrs {
+		if a = strings.Trim(a, htmlSpace); !htmlValueValid("email", a) {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// htmlSpace is HTML's ASCII whitespace.
+const htmlSpace = " \t\n\f\r"
+
+// stripURL is the value sanitization of email and url inputs: newlines
+// removed, leading and trailing ASCII whitespace trimmed.
+func stripURL(v string) string {
+	v = strings.NewReplacer("\n", "", "\r", "").Replace(v)
+	return strings.Trim(v, htmlSpace)
+}
+
+// stepProblem reports a number that is not base + a whole number of steps
+// of p's number control (stepMismatch), which the schema's multipleOf
+// cannot say when the step base (min, else value) is no multiple of the
+// step.
+func (t Tool) stepProblem(p *param, x json.Number) (ParamProblem, bool) {
+	if !p.number || len(p.controls) == 0 {
+		return ParamProblem{}, false
+	}
+	b := numericBounds(&t.snap.Controls[p.controls[0]])
+	v, err := x.Float64()
+	if err != nil || !b.hasStep || isMultiple(b.base, b.step) {
+		return ParamProblem{}, false // a multipleOf in the schema checks it
+	}
+	if !isMultiple(v-b.base, b.step) {
+		return ParamProblem{p.name(), "range", fmt.Sprintf("%s is not %v plus a multiple of %v", x, b.base, b.step)}, true
+	}
+	return ParamProblem{}, false
 }
 
 // requiredEmpty reports whether v leaves a required control of p empty:

@@ -33,6 +33,39 @@ const planDraftPage = `<form tool-name="ship" action="/ship" method="post">
   <input type="checkbox" name="opts" value="a"><input type="checkbox" name="opts" value="b">
 </form>`
 
+// planConstraintsPage holds the constraints the browser checks on submit
+// that Chromium's toolname schema does not state.
+const planConstraintsPage = `<form toolname="sub" tooldescription="Subscribe">
+  <input type="email" name="mail">
+  <input type="email" name="cc" multiple>
+  <input type="url" name="site">
+  <input type="date" name="from" min="2026-01-01" max="2026-12-31">
+  <input type="time" name="at" min="09:00" max="17:00">
+  <input type="month" name="mon" min="2026-01">
+  <input type="number" name="odd" min="1" step="2">
+</form>`
+
+// TestPlanConstraintsAccepted checks that valid values of the same controls
+// pass, after the browser's sanitization of email and url values.
+func TestPlanConstraintsAccepted(t *testing.T) {
+	for _, args := range []string{
+		`{"mail":"ada@example.com"}`,
+		`{"mail":" ada@example.com\n"}`,
+		`{"mail":""}`,
+		`{"cc":"ada@example.com, bob@example.org"}`,
+		`{"site":"https://example.com/"}`,
+		`{"from":"2026-06-01"}`,
+		`{"at":"10:30"}`,
+		`{"mon":"2026-01"}`,
+		`{"odd":3}`,
+		`{"odd":"5"}`,
+	} {
+		if _, err := tool(t, planConstraintsPage, "sub").Plan(json.RawMessage(args)); err != nil {
+			t.Errorf("Plan(%s) = %v, want a plan", args, err)
+		}
+	}
+}
+
 // problemsOf returns "param:reason" for each problem of a rejection.
 func problemsOf(t *testing.T, err error) []string {
 	t.Helper()
@@ -99,6 +132,18 @@ func TestPlanRejections(t *testing.T) {
 		{planDraftPage, "ship", `{"addr":{"city":"X"}}`, []string{"addr.zip:required"}},
 		{planDraftPage, "ship", `{"addr":{"zip":"1","planet":"Mars"}}`, []string{"addr.planet:unknown"}},
 		{planDraftPage, "ship", `{"addr":{"zip":"1"},"opts":"a"}`, []string{"opts:type"}},
+		// What the browser's form validation refuses on submit, in the
+		// toolname dialect too (issue 12; TestChromiumExecuteTool checks
+		// the same calls in Chromium).
+		{planConstraintsPage, "sub", `{"mail":"not-an-email"}`, []string{"mail:format"}},
+		{planConstraintsPage, "sub", `{"cc":"ada@example.com, nope"}`, []string{"cc:format"}},
+		{planConstraintsPage, "sub", `{"site":"example.com"}`, []string{"site:format"}},
+		{planConstraintsPage, "sub", `{"from":"2025-12-31"}`, []string{"from:range"}},
+		{planConstraintsPage, "sub", `{"from":"2027-01-01"}`, []string{"from:range"}},
+		{planConstraintsPage, "sub", `{"at":"08:00"}`, []string{"at:range"}},
+		{planConstraintsPage, "sub", `{"mon":"2025-12"}`, []string{"mon:range"}},
+		{planConstraintsPage, "sub", `{"odd":4}`, []string{"odd:range"}},
+		{planConstraintsPage, "sub", `{"odd":"4"}`, []string{"odd:range"}},
 		{`<form tool-name="t"><input type="file" name="f" multiple required></form>`, "t", `{"f":[]}`, []string{"f:required"}},
 		{`<form tool-name="t"><input type="file" name="f" multiple></form>`, "t", `{"f":"aGk="}`, []string{"f:type"}},
 	}
