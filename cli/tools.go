@@ -13,9 +13,10 @@ import (
 	"github.com/tessera-app/tessera/form"
 )
 
-// runTools lists a page's declarative WebMCP tools as MCP Tool objects, or
-// with --call plans one call: the fill plan on success, the rejection
-// (exit status 1) when any argument is bad.
+// runTools lists a page's declarative WebMCP tools as an MCP ListToolsResult
+// (the Tool objects in document order, the declarations left out and why in
+// _meta, each also on stderr), or with --call plans one call: the fill plan
+// on success, the rejection (exit status 1) when any argument is bad.
 func runTools(ctx context.Context, env *Env, args []string) error {
 	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -52,15 +53,21 @@ func runTools(ctx context.Context, env *Env, args []string) error {
 	}
 	cat, catErr := form.Tools(snap)
 	if *call == "" {
-		tools := cat.Tools
-		if tools == nil {
-			tools = []form.Tool{} // a page without tools lists none: [], not null
+		list := toolsList{Tools: cat.Tools}
+		if list.Tools == nil {
+			list.Tools = []form.Tool{} // a page without tools lists none: [], not null
 		}
-		if err := toolsWriteJSON(env.Stdout, tools); err != nil {
+		// A problem of one declaration (an invalid name, a duplicate) does
+		// not hide the page's valid tools: it is reported beside them.
+		for _, te := range toolErrors(catErr) {
+			fmt.Fprintf(env.Stderr, "tessera: tools: %s: %v\n", page, te)
+			if list.Meta == nil {
+				list.Meta = &toolsMeta{}
+			}
+			list.Meta.Problems = append(list.Meta.Problems, toolProblem{Name: te.Name, Elements: te.Refs, Problem: te.Err.Error()})
+		}
+		if err := toolsWriteJSON(env.Stdout, list); err != nil {
 			return fmt.Errorf("tools: %w", err)
-		}
-		if catErr != nil {
-			return fmt.Errorf("tools: %s: %w", page, catErr)
 		}
 		return nil
 	}
@@ -88,6 +95,45 @@ func runTools(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("tools: %w", err)
 	}
 	return nil
+}
+
+// toolsList is the output of tools without --call: an MCP ListToolsResult,
+// whose _meta names the declarations left out of it.
+type toolsList struct {
+	Tools []form.Tool `json:"tools"`
+	Meta  *toolsMeta  `json:"_meta,omitempty"`
+}
+
+// toolsMeta is the _meta block of a list with problems.
+type toolsMeta struct {
+	Problems []toolProblem `json:"problems"`
+}
+
+// toolProblem is one declaration of the page left out of the list: its tool
+// name, the elements involved (both for a duplicate), and why.
+type toolProblem struct {
+	Name     string   `json:"name"`
+	Elements []string `json:"elements"`
+	Problem  string   `json:"problem"`
+}
+
+// toolErrors returns the *form.ToolError values joined in err, in order.
+func toolErrors(err error) []*form.ToolError {
+	if err == nil {
+		return nil
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var out []*form.ToolError
+	for _, e := range errs {
+		var te *form.ToolError
+		if errors.As(e, &te) {
+			out = append(out, te)
+		}
+	}
+	return out
 }
 
 // toolsFlagSet reports whether the flag name was given on the command line.

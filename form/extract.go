@@ -191,6 +191,9 @@ type extractor struct {
 	// the elements indexed so far.
 	order    map[*html.Node]int
 	elements int
+	// declarers counts the forms and tool elements added so far: the next
+	// one's Form.Order or ToolElement.Order.
+	declarers int
 	// buttons are the named, enabled <button> elements with a form owner.
 	buttons []namedButton
 	// texts caches the text of elements referenced by ARIA id lists.
@@ -335,6 +338,7 @@ func (x *extractor) addForm(n, root *html.Node) {
 	i := len(x.snap.Forms)
 	f := Form{
 		Index:    i,
+		Order:    x.declarers,
 		Ref:      ref(n, "f", i),
 		ID:       attr(n, "id"),
 		Name:     attr(n, "name"),
@@ -344,6 +348,7 @@ func (x *extractor) addForm(n, root *html.Node) {
 		Controls: []int{},
 	}
 	x.snap.Forms = append(x.snap.Forms, f)
+	x.declarers++
 	x.pointerTable = nil
 	if n.FirstChild == nil && n.Parent != nil && isTablePart(n.Parent) {
 		if t := ancestor(n, atom.Table); t != nil {
@@ -382,6 +387,7 @@ func (x *extractor) owner(n, root *html.Node) int {
 
 func (x *extractor) addToolElement(n, root *html.Node) {
 	t := ToolElement{
+		Order:     x.declarers,
 		Ref:       ref(n, "t", len(x.snap.Tools)),
 		Tag:       n.Data,
 		Href:      attr(n, "href"),
@@ -395,6 +401,7 @@ func (x *extractor) addToolElement(n, root *html.Node) {
 		t.FormMethod = strings.ToLower(strings.TrimSpace(attr(n, "formmethod")))
 	}
 	x.snap.Tools = append(x.snap.Tools, t)
+	x.declarers++
 }
 
 // inputTypes are the input types browsers know; others read as "text".

@@ -30,7 +30,10 @@ type Snapshot struct {
 
 // A Form is one <form> element.
 type Form struct {
-	Index  int    `json:"index"`
+	Index int `json:"index"`
+	// Order is the form's place in document order among the elements that
+	// may declare a tool (forms and ToolElements), counted from 0.
+	Order  int    `json:"order"`
 	Ref    string `json:"ref"`
 	ID     string `json:"id,omitempty"`
 	Name   string `json:"name,omitempty"`
@@ -51,6 +54,9 @@ type Form struct {
 
 // A ToolElement is an <a> or <button> that declares a draft-dialect tool.
 type ToolElement struct {
+	// Order is the element's place in document order among the elements
+	// that may declare a tool (forms and ToolElements), counted from 0.
+	Order int               `json:"order"`
 	Ref   string            `json:"ref"`
 	Tag   string            `json:"tag"`
 	Href  string            `json:"href,omitempty"`

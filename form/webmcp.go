@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -63,8 +64,9 @@ var (
 	draftRE    = lazyRE(`^[A-Za-z0-9_.-]{1,64}$`)
 )
 
-// A Catalog is the set of declarative tools of one document, in the order
-// Chromium's getTools lists them (by name).
+// A Catalog is the set of declarative tools of one document, in document
+// order (ModelContextTools lists the toolname ones by name, as Chromium's
+// getTools does).
 type Catalog struct {
 	Tools []Tool `json:"tools"`
 }
@@ -95,6 +97,8 @@ type Tool struct {
 	snap   *Snapshot
 	params []*param
 	href   string
+	// order is the declaring element's Form.Order or ToolElement.Order.
+	order int
 }
 
 // Annotations are MCP ToolAnnotations, from the draft's hint attributes.
@@ -141,23 +145,25 @@ func (t Tool) MarshalJSON() ([]byte, error) {
 
 // Tools discovers the declarative tools of a snapshot in both dialects and
 // synthesises their schemas. The catalog holds every valid tool (the first
-// of duplicates); the error, when not nil, joins a *ToolError for every
-// duplicate or invalid name.
+// of duplicates) in document order across <form>, <a> and <button>, a form's
+// toolname tool before its tool-* tool; the error, when not nil, joins a
+// *ToolError for every duplicate or invalid name, in document order too.
+//
+// Toolname forms claim their names before any tool-* declaration, so that a
+// draft tool never hides a tool Chromium lists.
 func Tools(s *Snapshot) (Catalog, error) {
 	var tools []Tool
 	var errs []error
 	seen := map[string]string{}
-	add := func(t Tool) {
+	add := func(t Tool, order int) {
 		if first, dup := seen[t.Name]; dup {
 			errs = append(errs, &ToolError{Name: t.Name, Refs: []string{first, t.Meta.Element}, Err: ErrDuplicateTool})
 			return
 		}
 		seen[t.Name] = t.Meta.Element
+		t.order = order
 		tools = append(tools, t)
 	}
-	// Declarations in document order, forms and links interleaved by their
-	// kind: forms first keeps duplicates reported against the form, which is
-	// what Chromium keeps.
 	for i := range s.Forms {
 		f := &s.Forms[i]
 		if name, ok := f.Attrs["toolname"]; ok && name != "" {
@@ -165,30 +171,41 @@ func Tools(s *Snapshot) (Catalog, error) {
 				if !toolnameRE().MatchString(name) {
 					errs = append(errs, &ToolError{Name: name, Refs: []string{f.Ref}, Err: ErrInvalidToolName})
 				} else {
-					add(toolnameTool(s, f))
+					add(toolnameTool(s, f), f.Order)
 				}
 			}
 		}
-		if name, ok := f.Attrs["tool-name"]; ok {
+	}
+	// The tool-* declarations in document order: forms and elements merged
+	// by their Order.
+	fi, ei := 0, 0
+	for fi < len(s.Forms) || ei < len(s.Tools) {
+		if ei == len(s.Tools) || fi < len(s.Forms) && s.Forms[fi].Order < s.Tools[ei].Order {
+			f := &s.Forms[fi]
+			fi++
+			name, ok := f.Attrs["tool-name"]
+			if !ok {
+				continue
+			}
 			if !draftRE().MatchString(name) {
 				errs = append(errs, &ToolError{Name: name, Refs: []string{f.Ref}, Err: ErrInvalidToolName})
 				continue
 			}
 			t, perrs := draftFormTool(s, f)
 			errs = append(errs, perrs...)
-			add(t)
+			add(t, f.Order)
+			continue
 		}
-	}
-	for i := range s.Tools {
-		e := &s.Tools[i]
+		e := &s.Tools[ei]
+		ei++
 		name := e.Attrs["tool-name"]
 		if !draftRE().MatchString(name) {
 			errs = append(errs, &ToolError{Name: name, Refs: []string{e.Ref}, Err: ErrInvalidToolName})
 			continue
 		}
-		add(draftElementTool(s, e))
+		add(draftElementTool(s, e), e.Order)
 	}
-	sort.SliceStable(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	sort.SliceStable(tools, func(i, j int) bool { return tools[i].order < tools[j].order })
 	return Catalog{Tools: tools}, errors.Join(errs...)
 }
 
@@ -216,6 +233,7 @@ type ModelContextAnnotations struct {
 // lists them: sorted by name, duplicates and invalid names silently dropped.
 func ModelContextTools(s *Snapshot) []ModelContextTool {
 	cat, _ := Tools(s)
+	slices.SortStableFunc(cat.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	out := []ModelContextTool{}
 	for _, t := range cat.Tools {
 		if t.Meta.Dialect != DialectToolname {

@@ -472,3 +472,68 @@ func TestInvalidUTF8Names(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftDocumentOrder checks that tool-* tools are listed in document
+// order across <form>, <a> and <button>, whatever their names, while the
+// toolname tools Chromium lists stay sorted by name there.
+func TestDraftDocumentOrder(t *testing.T) {
+	tests := []struct {
+		name, page string
+		want       []string
+	}{
+		{"link, form, button", `<a href="/z" tool-name="zeta">Z</a>
+<form tool-name="alpha"><input name="q"></form>
+<button tool-name="mid">M</button>`, []string{"zeta", "alpha", "mid"}},
+		{"button inside a later form", `<form tool-name="b_form"><button tool-name="a_button">A</button></form>
+<a href="/" tool-name="0_link">0</a>`, []string{"b_form", "a_button", "0_link"}},
+		{"forms and links interleaved", `<form tool-name="y1"></form><a href="/" tool-name="x2">x</a>
+<form tool-name="w3"></form><a href="/" tool-name="v4">v</a>`, []string{"y1", "x2", "w3", "v4"}},
+		{"toolname forms too", `<form toolname="zz" tooldescription="d"></form><a href="/" tool-name="aa">a</a>`, []string{"zz", "aa"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var names []string
+			for _, tl := range catalog(t, tt.page).Tools {
+				names = append(names, tl.Name)
+			}
+			if !reflect.DeepEqual(names, tt.want) {
+				t.Errorf("tools = %q, want %q", names, tt.want)
+			}
+		})
+	}
+	s, err := Extract(strings.NewReader(`<form toolname="b" tooldescription="d"></form><form toolname="a" tooldescription="d"></form>`), ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range ModelContextTools(s) {
+		names = append(names, m.Name)
+	}
+	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("ModelContextTools = %q, want %q (Chromium sorts by name)", names, want)
+	}
+}
+
+// TestInvalidNameKeepsOthers checks that one invalid tool name leaves the
+// page's valid tools listed, in document order, with the invalid one
+// reported.
+func TestInvalidNameKeepsOthers(t *testing.T) {
+	s, err := Extract(strings.NewReader(`<form tool-name="search"><input name="q"></form>
+<a href="/x" tool-name="bad name">X</a>
+<button tool-name="go">Go</button>`), ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Tools(s)
+	var te *ToolError
+	if !errors.Is(err, ErrInvalidToolName) || !errors.As(err, &te) || te.Name != "bad name" || !reflect.DeepEqual(te.Refs, []string{"t0"}) {
+		t.Errorf("Tools error = %v, want the invalid name \"bad name\" at t0", err)
+	}
+	var names []string
+	for _, tl := range cat.Tools {
+		names = append(names, tl.Name)
+	}
+	if want := []string{"search", "go"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("tools = %q, want %q", names, want)
+	}
+}
