@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/profile"
@@ -318,6 +319,14 @@ func cliProfileSet(ctx context.Context, a *App, s *session, params json.RawMessa
 		return nil, cliError("profile.set", err)
 	}
 	key := parseKey(p.Key)
+	if !key.Field {
+		// The command line applies the same rule before it calls.
+		iri, err := matcher.ResolveConceptKey(key.Name)
+		if err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.set: %v", err)
+		}
+		key = vault.ConceptKey(iri)
+	}
 	created, err := setEntry(v, p.Profile, p.Label, key, p.Value, a.cfg.Now())
 	if err != nil {
 		return nil, cliError("profile.set", err)

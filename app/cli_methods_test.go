@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -219,6 +220,9 @@ func TestCLIProfiles(t *testing.T) {
 		{"set JSON value", "profile.set", `{"profile":"home","key":"concept:https://schema.org/address","value":{"postalCode":"1015 CJ"}}`, "", nil},
 		{"set null", "profile.set", `{"profile":"home","key":"x","value":null}`, nativemsg.CodeInvalidParams, nil},
 		{"set no key", "profile.set", `{"profile":"home","value":"v"}`, nativemsg.CodeInvalidParams, nil},
+		// The command line's rule for concept keys (matcher.ResolveConceptKey).
+		{"set unknown property", "profile.set", `{"profile":"home","key":"https://schema.org/fooBar","value":"v"}`, nativemsg.CodeInvalidParams, []string{`unknown schema.org property`}},
+		{"set lower-cased property", "profile.set", `{"profile":"home","key":"concept:https://schema.org/birthdate","value":"1990-01-01"}`, nativemsg.CodeInvalidParams, []string{`did you mean \"birthDate\"`}},
 		{"list", "profile.list", `{}`, "", []string{`"label":"Home stuff"`, `"entries":3`}},
 		{"show without passphrase", "profile.show", `{"profile":"home"}`, nativemsg.CodeForbidden, []string{"--passphrase-file"}},
 		{"show wrong passphrase", "profile.show", `{"profile":"home","passphrase":"not the one"}`, nativemsg.CodeInvalidValue, []string{"wrong passphrase"}},
@@ -381,6 +385,17 @@ func TestScriptHint(t *testing.T) {
 		got := scriptHint(state)
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("scriptHint(%q) = %q, want it to say %q", state, got, want)
+		}
+	}
+}
+
+// TestCatalogConceptsAreKnown checks that every concept the window offers
+// passes the rule profile.set applies to concept keys, so the window and
+// the command line accept the same concepts.
+func TestCatalogConceptsAreKnown(t *testing.T) {
+	for _, c := range conceptCatalog {
+		if got, err := matcher.ResolveConceptKey(c.IRI); err != nil || got != c.IRI {
+			t.Errorf("ResolveConceptKey(%q) = %q, %v; want it unchanged", c.IRI, got, err)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -63,7 +64,8 @@ func profileUsage(w io.Writer) {
        tessera profile export [--to RECIPIENT]... [--bundle-passphrase-file FILE [--work-factor N]] [--plain] [--out FILE [--force]] [ID...]
 All take --passphrase-file FILE (- for stdin); without it the OS keyring
 unlocks the vault. All but export take --json. KEY is a concept IRI, a schema.org property name
-(email), or with --field a form field path. set reads the value from stdin or
+(email; set refuses one Tessera does not know and names the nearest), or with
+--field a form field path. set reads the value from stdin or
 --value-file, never from the command line, where other users and shell history
 see it. show and export reveal values, so they need --passphrase-file even
 when the keyring unlocks, or, while the Tessera app runs with a window, your
@@ -321,7 +323,15 @@ func profileSet(ctx context.Context, env *Env, args []string) error {
 	} else if !json.Valid(value) {
 		return fmt.Errorf("%w: profile set: the value is not valid JSON", ErrUsage)
 	}
-	id, key := c.args[0], entryKey(c.args[1], *field)
+	id, key := c.args[0], vault.FieldKey(c.args[1])
+	if !*field {
+		// The app's profile.set applies the same rule.
+		iri, err := matcher.ResolveConceptKey(c.args[1])
+		if err != nil {
+			return fmt.Errorf("%w: profile set: %v (or give --field for a form field path)", ErrUsage, err)
+		}
+		key = vault.ConceptKey(iri)
+	}
 	var res struct {
 		Profile string `json:"profile"`
 		Key     string `json:"key"`
