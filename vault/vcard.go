@@ -26,6 +26,7 @@ const (
 	cBirthDate       = "https://schema.org/birthDate"
 	cEmail           = "https://schema.org/email"
 	cFamilyName      = "https://schema.org/familyName"
+	cGender          = "https://schema.org/gender"
 	cGivenName       = "https://schema.org/givenName"
 	cHonorificPrefix = "https://schema.org/honorificPrefix"
 	cHonorificSuffix = "https://schema.org/honorificSuffix"
@@ -46,8 +47,8 @@ const MaxVCards = 1000
 // per card, mapping properties to schema.org concepts: N and FN to the name
 // parts, NICKNAME, EMAIL, TEL (E.164 when the number parses, with the
 // card's country as the default region), ADR to street, locality, region,
-// postal code and country, ORG, TITLE, BDAY (ISO date when it parses) and
-// URL. Of a repeated property the preferred value is taken; cards with none
+// postal code and country, ORG, TITLE, BDAY (ISO date when it parses),
+// GENDER (see gender) and URL. Of a repeated property the preferred value is taken; cards with none
 // of these are skipped. Profiles get fresh ids; now stamps their import
 // source.
 func ParseVCards(r io.Reader, now string) ([]profile.UserProfile, error) {
@@ -114,6 +115,7 @@ func cardProfile(card vcard.Card, now string) (profile.UserProfile, error) {
 	set(cOrganization, firstComponent(card.PreferredValue(vcard.FieldOrganization), ';'))
 	set(cURL, card.PreferredValue(vcard.FieldURL))
 	set(cBirthDate, isoDate(card.PreferredValue(vcard.FieldBirthday)))
+	set(cGender, gender(card))
 	region := ""
 	if a := preferredAddress(card); a != nil {
 		street := a.StreetAddress
@@ -196,4 +198,19 @@ func isoDate(s string) string {
 		}
 	}
 	return s
+}
+
+// gender reads a vCard 4.0 GENDER as schema.org's gender text: "Male" or
+// "Female" for the sex M or F (schema.org's GenderType names, which forms'
+// options match), else the identity text the card gives ("O;nonbinary"
+// is "nonbinary"); "" for none, unknown or not applicable without one.
+func gender(card vcard.Card) string {
+	sex, identity := card.Gender()
+	switch sex {
+	case vcard.SexMale:
+		return "Male"
+	case vcard.SexFemale:
+		return "Female"
+	}
+	return identity
 }
