@@ -206,7 +206,7 @@ func optionShape(c *form.Control) shape {
 	if n == 0 {
 		return shapeNone
 	}
-	var country, dial, month, gender, honor int
+	var country, dial, month, gender, honor, titleOnly int
 	states := map[string]int{} // options naming a region, by country
 	var nums []int
 	for i, t := range texts {
@@ -227,6 +227,9 @@ func optionShape(c *form.Control) shape {
 		}
 		if honorificWords()[t] {
 			honor++
+			if !genderWords()[t] {
+				titleOnly++
+			}
 		}
 		if v, err := atoi(values[i]); err == nil && len(values[i]) == 4 && v >= 1900 && v <= 2100 {
 			// "22" shown for the value "2022": the value says the year.
@@ -248,6 +251,10 @@ func optionShape(c *form.Control) shape {
 		return shapeRegion
 	case n >= 12 && n <= 13 && month >= 12:
 		return shapeMonth
+	case titleOnly > 0 && honor >= 2 && honor >= gender && honor*10 >= n*6:
+		// "Frau / Herr / Divers" (a German Anrede) holds gender words, but
+		// a title no gender list has ("Herr", "Mr") makes it a title picker.
+		return shapeHonorific
 	case gender >= 2 && gender*10 >= n*6:
 		return shapeGender
 	case honor >= 2 && honor*10 >= n*6:
@@ -394,7 +401,13 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			return "sex", 0.8, "options:gender"
 		}
 	case shapeHonorific:
-		if hint == "" || hint == "honorific-prefix" || hint == "sex" {
+		switch hint {
+		case "honorific-prefix":
+			// The label asks for a title and the options are titles: two
+			// signals agree, so this is not the mislabelled box lowValue
+			// guards against (a German "Anrede" with Frau/Herr/Divers).
+			return "honorific-prefix", 0.8, "options:honorific"
+		case "", "sex":
 			return "honorific-prefix", lowValue, "options:honorific"
 		}
 	}

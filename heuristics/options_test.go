@@ -1,0 +1,34 @@
+package heuristics
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tessera-app/tessera/form"
+)
+
+// TestTitlePickerWithGenderWords checks that a title picker whose options
+// include words gender lists have ("Frau", "Divers") is still a title
+// picker when a title no gender list has ("Herr", "Mr") is among them,
+// while a gender list with one shared word stays a gender list (issue 12,
+// part 5: a German Anrede was read as gender and left empty).
+func TestTitlePickerWithGenderWords(t *testing.T) {
+	tests := []struct {
+		page, want string
+	}{
+		{`<label for="a">Anrede</label><select id="a" name="anrede"><option value="">Bitte wählen</option><option value="frau">Frau</option><option value="herr">Herr</option><option value="divers">Divers</option></select>`, "honorific-prefix"},
+		{`<label for="a">Anrede</label><select id="a" name="salutation"><option>Frau</option><option>Herr</option></select>`, "honorific-prefix"},
+		{`<label for="g">Geschlecht</label><select id="g" name="g"><option>Mann</option><option>Frau</option><option>Divers</option></select>`, "sex"},
+		{`<label for="g">Gender</label><select id="g" name="g"><option>M</option><option>F</option></select>`, "sex"},
+		{`<label for="t">Title</label><select id="t" name="t"><option>Mr</option><option>Mrs</option><option>Ms</option></select>`, "honorific-prefix"},
+	}
+	for _, tt := range tests {
+		snap, err := form.Extract(strings.NewReader(`<!doctype html><html lang="de"><form>`+tt.page+`</form></html>`), form.ExtractOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Classify(snap)[0].Token; got != tt.want {
+			t.Errorf("Classify(%s) token = %q, want %q", tt.page, got, tt.want)
+		}
+	}
+}
