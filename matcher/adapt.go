@@ -126,6 +126,7 @@ var postcodeSplit = map[string]int{"JP": 3, "PT": 4, "PL": 2, "BR": 5, "US": 5}
 // for: at its separator ("123-4567", "1000 001"), else where the country's
 // postcodes divide. A postcode that cannot be divided is all first part.
 func splitPostcode(v, country string) (first, second string) {
+	v = postcodeDigits(v)
 	groups := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == ' ' || r == '‐' || r == '－' })
 	switch {
 	case len(groups) == 2:
@@ -136,6 +137,19 @@ func splitPostcode(v, country string) (first, second string) {
 		}
 	}
 	return v, ""
+}
+
+// postcodeDigits drops the Japanese postal mark a stored postcode may
+// start with ("〒150-0002") and makes full-width digits ASCII, so that the
+// boxes of a divided postcode get digits they accept.
+func postcodeDigits(v string) string {
+	v = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "〒"))
+	return strings.Map(func(r rune) rune {
+		if r >= '０' && r <= '９' {
+			return '0' + (r - '０')
+		}
+		return r
+	}, v)
 }
 
 func postalForms(v string) forms {
