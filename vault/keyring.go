@@ -3,6 +3,9 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -48,16 +51,29 @@ func KeyringFromEnv(getenv func(string) string) Keyring {
 
 type systemKeyring struct{ timeout time.Duration }
 
+// errNoSessionBus is the error of every keyring call without a session
+// bus (see noSessionBus).
+var errNoSessionBus = fmt.Errorf("%w: no D-Bus session bus", ErrKeyringUnavailable)
+
 func (k systemKeyring) Get(service, user string) (string, error) {
+	if noSessionBus(os.Getenv) {
+		return "", errNoSessionBus
+	}
 	return callTimeout(k.timeout, func() (string, error) { return keyring.Get(service, user) })
 }
 
 func (k systemKeyring) Set(service, user, secret string) error {
+	if noSessionBus(os.Getenv) {
+		return errNoSessionBus
+	}
 	_, err := callTimeout(k.timeout, func() (struct{}, error) { return struct{}{}, keyring.Set(service, user, secret) })
 	return err
 }
 
 func (k systemKeyring) Delete(service, user string) error {
+	if noSessionBus(os.Getenv) {
+		return errNoSessionBus
+	}
 	_, err := callTimeout(k.timeout, func() (struct{}, error) { return struct{}{}, keyring.Delete(service, user) })
 	return err
 }
@@ -94,4 +110,26 @@ func keyringErr(err error) error {
 	default:
 		return fmt.Errorf("%w: %v", ErrKeyringUnavailable, err)
 	}
+}
+
+// noSessionBus reports whether, where the keyring is the Secret Service
+// (neither macOS nor Windows), there is no session bus to reach it: no
+// DBUS_SESSION_BUS_ADDRESS and no $XDG_RUNTIME_DIR/bus. The D-Bus library
+// would then run dbus-launch --autolaunch, whose dbus-daemon, and the
+// gnome-keyring-daemon it activates, outlive this process: nothing Tessera
+// starts may outlive its owner, so the keyring is unavailable instead.
+func noSessionBus(getenv func(string) string) bool {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return false
+	}
+	if getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		return false
+	}
+	if dir := getenv("XDG_RUNTIME_DIR"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "bus")); err == nil {
+			return false
+		}
+	}
+	return true
 }
