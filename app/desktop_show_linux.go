@@ -14,7 +14,7 @@ import (
 // window. It speaks the D-Bus interface of Wails' single-instance lock
 // itself because Wails' own client ends the process with status 1.
 func showRunning(dir string) error {
-	conn, err := dbus.ConnectSessionBus()
+	conn, err := connectSessionBus()
 	if err != nil {
 		return fmt.Errorf("session bus: %w", err)
 	}

@@ -48,7 +48,7 @@ func sessionLockEvents(ctx context.Context) (<-chan lockEvent, error) {
 			}
 		}()
 	}
-	watch(dbus.ConnectSessionBus, [][]dbus.MatchOption{
+	watch(connectSessionBus, [][]dbus.MatchOption{
 		{dbus.WithMatchInterface("org.freedesktop.ScreenSaver"), dbus.WithMatchMember("ActiveChanged")},
 		{dbus.WithMatchInterface("org.gnome.ScreenSaver"), dbus.WithMatchMember("ActiveChanged")},
 	}, func(s *dbus.Signal) (lockEvent, bool) {
