@@ -72,6 +72,15 @@ webmcp_browser() { go test -count=1 -tags browser -run TestChromiumWebMCPGoldens
 
 ui() { scripts/ui-selftest.sh; }
 
+# Nothing Tessera starts may outlive its owner: no orphaned D-Bus or keyring
+# daemon (parent 1) started since this script began may survive the stages.
+survivors() {
+  local left
+  left=$(ps -u "$(id -u)" -o pid=,ppid=,etimes=,comm= |
+    awk -v t="$SECONDS" '$2 == 1 && $3 <= t && ($4 == "dbus-daemon" || $4 ~ /^gnome-keyring/)')
+  if [ -n "$left" ]; then echo "left running (pid ppid age name):" >&2; echo "$left" >&2; return 1; fi
+}
+
 stage "dependencies" deps
 stage "extension build + unit tests" extension
 stage "frontend build" frontend
@@ -83,4 +92,5 @@ stage "end-to-end: real Chromium + extension + host + app" e2e
 stage "end-to-end: real Firefox ESR + extension + host + app" e2e_firefox
 stage "WebMCP synthesis vs Chromium's native WebMCP" webmcp_browser
 stage "UI self-test under Xvfb" ui
+stage "no daemon outlives the tests" survivors
 echo "tessera test stages: $passed passed, 0 failed"
