@@ -530,7 +530,7 @@ func (a *App) askReveal(ctx context.Context, s *session, v cliVault, method stri
 		rows[r.ID] = id
 		c.Rows = append(c.Rows, r)
 	}
-	d, _ := a.ask(ctx, c, nil)
+	d := a.ask(ctx, c, nil)
 	var approved []string
 	if d.Approve {
 		for _, r := range d.Rows {

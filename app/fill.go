@@ -53,11 +53,7 @@ func (a *App) registerFillMethods() {
 	a.handlers["fill.continue"] = continueFill
 	a.handlers["fill.report"] = reportFill
 	a.handlers["learn.request"] = requestLearn
-	if _, ok := a.handlers["vault.unlock"]; !ok {
-		a.handlers["vault.unlock"] = func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-			return a.requestUnlockScreen(s)
-		}
-	}
+	// vault.unlock, shared with the CLI, is registered in cli_methods.go.
 }
 
 // fillVault is what the fill methods need of the vault.
@@ -649,23 +645,40 @@ type pendingFill struct {
 	profile string
 }
 
-func (a *App) confirmation(kind string, an *analysis, s *session, prof *profile.UserProfile, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
+// newConfirmation is a dialog of kind about page an, asked by s, with the
+// rows still to add.
+func newConfirmation(kind string, an *analysis, s *session, profileID string, sums []ProfileSummary) Confirmation {
 	c := Confirmation{
 		Kind: kind, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
 		Client:         clientInfo(s),
 		Profiles:       sums,
-		Profile:        prof.ID,
+		Profile:        profileID,
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
 	for _, fa := range an.frames {
 		c.Frames = append(c.Frames, FrameInfo{ID: fa.in.Frame, Origin: fa.in.Origin, CrossOrigin: fa.cross})
 	}
-	targets := map[string]fillCandidate{}
+	return c
+}
+
+// numberRows gives each candidate its row id and returns the rows and what
+// each row would fill.
+func numberRows(cands []fillCandidate) ([]Row, map[string]fillCandidate) {
+	rows := make([]Row, 0, len(cands))
+	targets := make(map[string]fillCandidate, len(cands))
 	for i, fc := range cands {
 		fc.row.ID = "r" + strconv.Itoa(i+1)
-		c.Rows = append(c.Rows, fc.row)
+		rows = append(rows, fc.row)
 		targets[fc.row.ID] = fc
 	}
+	return rows, targets
+}
+
+// fillConfirmation is a fill or continuation dialog offering cands.
+func fillConfirmation(kind string, an *analysis, s *session, profileID string, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
+	c := newConfirmation(kind, an, s, profileID, sums)
+	var targets map[string]fillCandidate
+	c.Rows, targets = numberRows(cands)
 	return c, targets
 }
 
@@ -689,9 +702,8 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 	fill, attention, _ := candidates(pf.an, prof, pf.skip)
 	var targets map[string]fillCandidate
 	c, err := a.confirms.replace(id, func(c *Confirmation) error {
-		var n Confirmation
-		n, targets = a.confirmation(c.Kind, pf.an, &session{}, prof, c.Profiles, append(fill, attention...))
-		c.Rows, c.Profile = n.Rows, n.Profile
+		c.Rows, targets = numberRows(append(fill, attention...))
+		c.Profile = prof.ID
 		return nil
 	})
 	if err != nil {
@@ -705,9 +717,9 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 
 // ask shows c and waits for the person. Without anything to show it on (a
 // headless app) the answer is a decline.
-func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) (Decision, *pendingFill) {
+func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) Decision {
 	if a.confirms.presenter() == nil {
-		return Decision{Reason: DeclineNoWindow}, pf
+		return Decision{Reason: DeclineNoWindow}
 	}
 	var id string
 	d := a.confirms.ask(ctx, c, a.confirmTimeout, func(qid string) {
@@ -720,7 +732,7 @@ func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) (Decisio
 	a.mu.Lock()
 	delete(a.pending, id)
 	a.mu.Unlock()
-	return d, pf
+	return d
 }
 
 func declined(method string, d Decision) *nativemsg.Error {
@@ -763,7 +775,7 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 		a.fills.add(st)
 		return FillResult{Fill: st.id, Profile: prof.ID, Fields: []FillField{}}, nil
 	}
-	c, targets := a.confirmation(ConfirmFill, an, s, prof, sums, append(fill, attention...))
+	c, targets := fillConfirmation(ConfirmFill, an, s, prof.ID, sums, append(fill, attention...))
 	c.Rememberable = a.canRemember()
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
 	d, remembered := Decision{}, false
@@ -775,7 +787,7 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 			st.TouchSiteRule(an.origin)
 		}
 	} else {
-		d, pf = a.ask(ctx, c, pf)
+		d = a.ask(ctx, c, pf)
 	}
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: an.origin, Site: an.site, ProfileID: pf.profile, Client: s.client.Name, Reason: d.Reason})
@@ -879,10 +891,10 @@ func continueFill(ctx context.Context, a *App, s *session, params json.RawMessag
 		ask = append(ask, fc)
 	}
 	if len(ask) > 0 {
-		c, targets := a.confirmation(ConfirmContinue, an, s, prof, sums, append(ask, attention...))
+		c, targets := fillConfirmation(ConfirmContinue, an, s, prof.ID, sums, append(ask, attention...))
 		c.Profiles = nil // the profile was chosen for this fill
 		pf := &pendingFill{an: an, targets: targets, profile: prof.ID, skip: skip}
-		d, pf := a.ask(ctx, c, pf)
+		d := a.ask(ctx, c, pf)
 		if d.Approve {
 			out.Fields = append(out.Fields, a.release(v, st, pf, d, s)...)
 		} else {

@@ -53,21 +53,14 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	if len(rows) == 0 {
 		return LearnResult{}, nil
 	}
-	c := Confirmation{
-		Kind: ConfirmLearn, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
-		Client: clientInfo(s), Profiles: sums, Profile: prof.ID,
-		ApproveDelayMs: int(DefaultApproveDelay.Milliseconds()),
-	}
-	for _, fa := range an.frames {
-		c.Frames = append(c.Frames, FrameInfo{ID: fa.in.Frame, Origin: fa.in.Origin, CrossOrigin: fa.cross})
-	}
+	c := newConfirmation(ConfirmLearn, an, s, prof.ID, sums)
 	byID := map[string]learnRow{}
 	for i, r := range rows {
 		r.row.ID = "r" + strconv.Itoa(i+1)
 		c.Rows = append(c.Rows, r.row)
 		byID[r.row.ID] = r
 	}
-	d, _ := a.ask(ctx, c, &pendingFill{an: an, profile: prof.ID})
+	d := a.ask(ctx, c, &pendingFill{an: an, profile: prof.ID})
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
 		return nil, declined("learn.request", d)
