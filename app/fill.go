@@ -518,23 +518,42 @@ type Proposal struct {
 	Fields  []ProposedField `json:"fields"`
 }
 
+// pageRequest is a page request parsed, its profile chosen and its page
+// analysed: what propose, request and learn all start from.
+type pageRequest struct {
+	v    fillVault
+	prof *profile.UserProfile
+	sums []ProfileSummary
+	an   *analysis
+}
+
+// preparePage parses params, picks the profile (pick names it from the
+// params; "" is the first) and analyses the page.
+func (a *App) preparePage(method string, params json.RawMessage, pick func(pageParams) string) (pageRequest, *nativemsg.Error) {
+	var r pageRequest
+	p, e := parsePage(method, params)
+	if e != nil {
+		return r, e
+	}
+	if r.v, e = a.fillVault(); e != nil {
+		return r, e
+	}
+	if r.prof, r.sums, e = a.choose(r.v, method, pick(p)); e != nil {
+		return r, e
+	}
+	r.an, e = analyse(p)
+	return r, e
+}
+
+// askedProfile picks the profile the params name.
+func askedProfile(p pageParams) string { return p.Profile }
+
 func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("fill.propose", params)
+	r, e := a.preparePage("fill.propose", params, askedProfile)
 	if e != nil {
 		return nil, e
 	}
-	v, e := a.fillVault()
-	if e != nil {
-		return nil, e
-	}
-	prof, _, e := a.choose(v, "fill.propose", p.Profile)
-	if e != nil {
-		return nil, e
-	}
-	an, e := analyse(p)
-	if e != nil {
-		return nil, e
-	}
+	v, prof, an := r.v, r.prof, r.an
 	fill, attention, _ := candidates(an, prof, nil)
 	out := Proposal{Site: an.site, Profile: prof.ID, Fields: []ProposedField{}}
 	for _, c := range append(fill, attention...) {
@@ -742,30 +761,23 @@ func declined(method string, d Decision) *nativemsg.Error {
 }
 
 func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("fill.request", params)
-	if e != nil {
-		return nil, e
-	}
-	v, e := a.fillVault()
-	if e != nil {
-		return nil, e
-	}
-	rule, hasRule := a.remembered(originOf(p.Page.URL))
-	profileID := p.Profile
-	if profileID == "" && hasRule {
-		profileID = rule.Profile
-	}
-	prof, sums, e := a.choose(v, "fill.request", profileID)
+	var rule vault.SiteRule
+	var hasRule bool
+	r, e := a.preparePage("fill.request", params, func(p pageParams) string {
+		// A remembered site fills from the profile it was remembered with.
+		rule, hasRule = a.remembered(originOf(p.Page.URL))
+		if p.Profile == "" && hasRule {
+			return rule.Profile
+		}
+		return p.Profile
+	})
 	if e != nil {
 		if e.Data.Code == nativemsg.CodeVaultLocked {
 			a.showUnlock()
 		}
 		return nil, e
 	}
-	an, e := analyse(p)
-	if e != nil {
-		return nil, e
-	}
+	v, prof, sums, an := r.v, r.prof, r.sums, r.an
 	fill, attention, _ := candidates(an, prof, nil)
 	st := &fillState{sess: s, origin: an.origin, site: an.site, keys: map[string]bool{}, seen: map[string]bool{}, given: map[string]bool{}}
 	markSeen(an, st.seen)

@@ -33,27 +33,16 @@ type learnRow struct {
 // profile does not hold are offered in a learn dialog, and only the rows
 // the person approves are saved.
 func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("learn.request", params)
+	r, e := a.preparePage("learn.request", params, askedProfile)
 	if e != nil {
 		return nil, e
 	}
-	v, e := a.fillVault()
-	if e != nil {
-		return nil, e
-	}
-	prof, sums, e := a.choose(v, "learn.request", p.Profile)
-	if e != nil {
-		return nil, e
-	}
-	an, e := analyse(p)
-	if e != nil {
-		return nil, e
-	}
+	v, prof, an := r.v, r.prof, r.an
 	rows := learnRows(an, prof)
 	if len(rows) == 0 {
 		return LearnResult{}, nil
 	}
-	c := newConfirmation(ConfirmLearn, an, s, prof.ID, sums)
+	c := newConfirmation(ConfirmLearn, an, s, prof.ID, r.sums)
 	byID := map[string]learnRow{}
 	for i, r := range rows {
 		r.row.ID = "r" + strconv.Itoa(i+1)
