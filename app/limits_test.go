@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -133,23 +132,6 @@ func TestStrangerConnections(t *testing.T) {
 	}
 	os.Stdout.WriteString("ready\n")
 	time.Sleep(30 * time.Second)
-}
-
-func copyOfTestBinary(t *testing.T) string {
-	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp := filepath.Join(t.TempDir(), "stranger")
-	if err := os.WriteFile(cp, b, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return cp
 }
 
 // Running out of file descriptors makes accept fail for a while; the

@@ -115,18 +115,7 @@ func TestCLIVerifiedByExecutable(t *testing.T) {
 		return
 	}
 	// A copy of this very binary is another file: not Tessera.
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp := filepath.Join(t.TempDir(), "impostor")
-	if err := os.WriteFile(cp, b, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	cp := copyOfTestBinary(t)
 	a, _ := serve(t, Config{Vault: fixedVault("unlocked")})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -191,4 +180,23 @@ func TestUnsupportedPlatformServedUnverified(t *testing.T) {
 	if len(st.Clients) != 1 || st.Clients[0].Verified || st.Clients[0].Why == "" {
 		t.Fatalf("clients = %+v, want one shown as not verified, with why", st.Clients)
 	}
+}
+
+// copyOfTestBinary copies this test binary to another file: the same code,
+// but not this executable.
+func copyOfTestBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "stranger")
+	if err := os.WriteFile(cp, b, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return cp
 }
