@@ -107,19 +107,8 @@ func startApp(t *testing.T, e env) {
 			t.Logf("app log:\n%s", b)
 		}
 	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		c, err := nativemsg.Dial(ctx, e.runtime)
-		cancel()
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("app did not listen within 10 s: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := nativemsg.WaitListening(context.Background(), e.runtime, 10*time.Second); err != nil {
+		t.Fatal(err)
 	}
 }
 

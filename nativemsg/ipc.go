@@ -3,7 +3,9 @@ package nativemsg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"time"
 )
 
 // ErrPeerRejected is returned (wrapped) when a connection comes from another
@@ -68,5 +70,25 @@ func (l *checkedListener) Accept() (net.Conn, error) {
 			continue
 		}
 		return c, nil
+	}
+}
+
+// WaitListening waits up to timeout for an app to accept connections on the
+// channel in dir (a Dial that succeeds), as whatever starts the app in the
+// background needs to. It returns the last dial error when none did.
+func WaitListening(ctx context.Context, dir string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		dctx, cancel := context.WithTimeout(ctx, time.Second)
+		c, err := Dial(dctx, dir)
+		cancel()
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("app did not listen within %v: %w", timeout, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

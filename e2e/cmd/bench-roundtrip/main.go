@@ -154,20 +154,11 @@ func startApp(tessera string, env []string, dir, logPath string) (stop func(), e
 		cmd.Wait()
 		log.Close()
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		c, err := nativemsg.Dial(ctx, dir)
-		cancel()
-		if err == nil {
-			c.Close()
-			return stop, nil
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return nil, fmt.Errorf("app did not listen within 10 s: %w", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := nativemsg.WaitListening(context.Background(), dir, 10*time.Second); err != nil {
+		stop()
+		return nil, err
 	}
+	return stop, nil
 }
 
 // measure starts a browser on udd, waits for the extension's session and

@@ -272,19 +272,10 @@ func startApp(tessera string, env []string, dir, logPath string) (stop func(), e
 		}
 		log.Close()
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		c, err := nativemsg.Dial(ctx, dir)
-		cancel()
-		if err == nil {
-			c.Close()
-			return stop, nil
-		}
-		if time.Now().After(deadline) {
-			stop()
-			b, _ := os.ReadFile(logPath)
-			return nil, fmt.Errorf("app did not listen within 10 s: %w\n%s", err, b)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := nativemsg.WaitListening(context.Background(), dir, 10*time.Second); err != nil {
+		stop()
+		b, _ := os.ReadFile(logPath)
+		return nil, fmt.Errorf("%w\n%s", err, b)
 	}
+	return stop, nil
 }
