@@ -65,6 +65,9 @@ type Client struct {
 	// Tessera's own executable for the CLI and agents.
 	Verified bool   `json:"verified"`
 	Browser  string `json:"browser,omitempty"`
+	// Paired reports whether a browser session proved a key the person
+	// paired (pairing.go).
+	Paired bool `json:"paired,omitempty"`
 	// Why says why a peer is not verified.
 	Why string `json:"why,omitempty"`
 }
@@ -90,6 +93,9 @@ type App struct {
 	nextID   uint64
 	// handlers maps each method (after hello) to its handler.
 	handlers map[string]handler
+
+	// pairs are the extension installs the person paired.
+	pairs *pairStore
 
 	// confirms is the queue of dialogs waiting for the person.
 	confirms confirmQueue

@@ -49,12 +49,20 @@ func New(cfg Config) (*App, error) {
 		cfg.WriteTimeout = writeTimeout
 	}
 	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
+	pairs, err := loadPairStore(cfg.Home)
+	if err != nil {
+		// Nothing is paired then; the person pairs again.
+		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
+	}
+	a.pairs = pairs
 	a.confirms.now = cfg.Now
 	a.confirms.acted = a.personActed
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
 	a.handlers = map[string]handler{
-		"session.ping": ping,
-		"profile.list": listProfiles,
+		"session.ping":    ping,
+		"profile.list":    listProfiles,
+		PairProveMethod:   pairProve,
+		PairRequestMethod: pairRequest,
 	}
 	a.registerFillMethods()
 	a.registerCLIMethods()
@@ -179,6 +187,13 @@ type session struct {
 	host bool
 	// verified reports whether the session may use more than hello.
 	verified bool
+	// challenge is the session's random pairing challenge (browsers only);
+	// paired reports whether the session proved a paired key (pairID),
+	// and pairAsking whether its pairing dialog waits (pairing.go).
+	challenge  []byte
+	paired     atomic.Bool
+	pairID     string
+	pairAsking atomic.Bool
 }
 
 // send writes one frame; results larger than the browser's frame limit are
@@ -319,6 +334,10 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 		}
 		if !s.verified {
 			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeNotVerified, "this connection is not verified: %s", s.client.Why)))
+			continue
+		}
+		if needsPairing(s, m.Method) {
+			s.send(nativemsg.ErrorResponse(m.ID, nativemsg.NewError(nativemsg.CodeNotPaired, "%s: this browser is not paired with Tessera: pair it from the extension's popup", m.Method)))
 			continue
 		}
 		if s.client.Kind == KindCLI {
@@ -484,6 +503,9 @@ type HelloResult struct {
 	// session can do nothing but hello (NOT_VERIFIED), and Why says why.
 	Verified bool   `json:"verified"`
 	Why      string `json:"why,omitempty"`
+	// Challenge is, for a browser session, the random challenge its
+	// extension signs to prove its paired key (base64; pairing.go).
+	Challenge string `json:"challenge,omitempty"`
 }
 
 func (a *App) hello(s *session, params json.RawMessage) outcome {
@@ -510,8 +532,13 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	if verified && errors.Is(s.peerErr, nativemsg.ErrVerifyUnsupported) {
 		shown, why = false, nativemsg.ErrVerifyUnsupported.Error()
 	}
+	var challenge []byte
+	if kind == KindBrowser {
+		challenge = newChallenge()
+	}
 	a.mu.Lock()
 	s.verified = verified
+	s.challenge = challenge
 	s.client = Client{ID: s.id, Kind: kind, Name: truncate(p.Client.Name, 64), Origin: s.origin, Connected: a.cfg.Now(), Verified: shown, Why: why}
 	if s.host {
 		s.client.Browser = s.peer.Browser
@@ -529,6 +556,9 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	a.mu.Unlock()
 	r.Session = s.id
 	r.Verified, r.Why = verified, why
+	if verified && challenge != nil {
+		r.Challenge = base64.StdEncoding.EncodeToString(challenge)
+	}
 	return outcome{result: r}
 }
 

@@ -48,7 +48,8 @@ func cliApp(t *testing.T, kr vault.Keyring) (*vault.Vault, func(kind string) *rp
 	log := &syncBuffer{}
 	// Every peer is Tessera's own executable started by a browser; a browser
 	// session comes through its host, which attaches first.
-	_, dial := serve(t, Config{Vault: v, Log: log, Inspect: browserPeer})
+	a, dial := serve(t, Config{Vault: v, Log: log, Inspect: browserPeer})
+	dial = pairedDial(t, a, dial)
 	return v, func(kind string) *rpcConn {
 		c := &rpcConn{t: t, c: dial()}
 		if kind == KindBrowser {

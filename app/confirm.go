@@ -64,6 +64,9 @@ type Confirmation struct {
 	// Rememberable reports whether "remember for this site" may be offered
 	// (never for a cross-origin frame or an attention row).
 	Rememberable bool `json:"rememberable"`
+	// Pair is, for a pairing dialog (ConfirmPair), the code and the
+	// browser to confirm; such a dialog has no rows.
+	Pair *PairInfo `json:"pair,omitempty"`
 }
 
 // FrameInfo is one frame of a page as the dialog names it.

@@ -195,6 +195,7 @@ func TestRevealOnlyForCLI(t *testing.T) {
 	}
 	t.Cleanup(func() { v.Close() })
 	a, dial := serve(t, Config{Vault: v, Inspect: browserPeer})
+	dial = pairedDial(t, a, dial)
 	d := &decider{a: a, decide: approveDefaults}
 	a.SetPresenter(d)
 	for _, kind := range []string{KindBrowser, KindAgent} {

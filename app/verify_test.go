@@ -23,16 +23,20 @@ func browserPeer(net.Conn) (nativemsg.PeerInfo, error) {
 // attachFrame is what the real host sends first.
 var attachFrame = `{"jsonrpc":"2.0","method":"host.attach","params":{"origin":"chrome-extension://` + nativemsg.ChromeExtensionID + `/"}}`
 
-// serveBrowser is serve for connections that come through a browser's host:
-// each dialled connection first sends host.attach, as the real host does.
+// serveBrowser is serve for connections that come through a browser's host
+// of a paired extension install: each dialled connection first sends
+// host.attach, as the real host does, and proves the install's key after
+// a browser's hello (pairedConn).
 func serveBrowser(t *testing.T, cfg Config) (*App, func() net.Conn) {
 	t.Helper()
 	if cfg.Inspect == nil {
 		cfg.Inspect = browserPeer
 	}
 	a, dial := serve(t, cfg)
+	// The extension install is paired: its sessions prove it after hello.
+	paired := pairedDial(t, a, dial)
 	return a, func() net.Conn {
-		c := dial()
+		c := paired()
 		send(t, c, attachFrame)
 		return c
 	}
