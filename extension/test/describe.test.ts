@@ -2,7 +2,7 @@ import { describe as group, expect, it } from 'vitest';
 import { countOutcomes, describe, describeFill } from '../src/popup/describe';
 import type { ConnState } from '../src/shared/native';
 
-const states: ConnState[] = ['connecting', 'not-installed', 'forbidden', 'app-unavailable', 'incompatible', 'disconnected', 'connected'];
+const states: ConnState[] = ['connecting', 'not-installed', 'forbidden', 'app-unavailable', 'incompatible', 'disconnected', 'pairing', 'unpaired', 'connected'];
 
 group('describe', () => {
   it('gives every state its own title', () => {
@@ -30,6 +30,14 @@ group('describe', () => {
       if (tc.hint) expect(d.hint).toMatch(tc.hint);
     });
   }
+
+  it('shows the pairing code while pairing, and offers to pair when unpaired', () => {
+    const d = describe({ state: 'pairing', code: '123 456' });
+    expect(d.code).toBe('123 456');
+    expect(d.pair).toBeFalsy();
+    expect(describe({ state: 'unpaired' }).pair).toBe(true);
+    expect(describe({ state: 'connected', vault: 'locked' }).code).toBeUndefined();
+  });
 
   it('offers a retry only when not connected', () => {
     expect(describe({ state: 'connected', vault: 'locked' }).retry).toBe(false);

@@ -17,6 +17,7 @@ function setup(reconnect: () => never | { state: 'connected' } = () => ({ state:
     reconnect: { from: ['page'], handle: reconnect },
     fill: { from: ['page'], handle: fill },
     unlock: { from: ['page'], handle: unlock },
+    pair: { from: ['page'], handle: () => ({ state: 'unpaired' as const }) },
     submitted: { from: ['content'], handle: submitted },
   };
   return { status, fill, unlock, submitted, route: makeRouter(self, table) };

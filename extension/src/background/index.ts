@@ -7,6 +7,7 @@
 import type { FillReport } from '../shared/fill';
 import { type PopupUpdate, STATUS_PORT, TEST_PORT, type UnlockResult } from '../shared/messages';
 import { NativeClient, type Status } from '../shared/native';
+import { Pairing, idbInstallStore } from '../shared/pairing';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
 import { engineFor } from './engine';
@@ -27,6 +28,7 @@ const client = new NativeClient({
   connect: () => chrome.runtime.connectNative(HOST_NAME),
   lastError: engine.portError,
   client: { kind: 'browser', name: engine.name, version: engine.version, extension: chrome.runtime.getManifest().version },
+  pairing: new Pairing(idbInstallStore()),
 });
 
 const popups = new Set<chrome.runtime.Port>();
@@ -55,6 +57,13 @@ const table: HandlerTable = {
   },
   fill: { from: ['page'], handle: (req) => filler.fill(req.tab) },
   unlock: { from: ['page'], handle: async () => (await client.call('vault.unlock')) as UnlockResult },
+  pair: {
+    from: ['page'],
+    handle: () => {
+      client.pairNow();
+      return client.status;
+    },
+  },
   submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
 };
 

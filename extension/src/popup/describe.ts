@@ -18,6 +18,9 @@ export interface Description {
   retry: boolean;
   /** unlock reports whether an "Unlock in Tessera" button makes sense (connected, vault locked). */
   unlock: boolean;
+  /** pair reports whether a "Pair with Tessera" button makes sense (unpaired); code is the pairing code to show. */
+  pair?: boolean;
+  code?: string;
 }
 
 const VAULT_TEXT: Record<NonNullable<Status['vault']>, string> = {
@@ -40,6 +43,26 @@ export function describe(s: Status): Description {
       };
     case 'connecting':
       return { tone: 'busy', title: 'Connecting to the Tessera app…', hint: '', vault: '', retry: false, unlock: false };
+    case 'pairing':
+      return {
+        tone: 'busy',
+        title: 'Pair this browser with Tessera',
+        hint: 'The Tessera app asks you to pair this browser. Approve there only if it shows this same code:',
+        vault: '',
+        retry: false,
+        unlock: false,
+        code: s.code ?? '',
+      };
+    case 'unpaired':
+      return {
+        tone: 'warn',
+        title: 'This browser is not paired with Tessera',
+        hint: 'Tessera serves a browser only after you pair it in the app.',
+        vault: '',
+        retry: false,
+        unlock: false,
+        pair: true,
+      };
     case 'not-installed':
       return {
         tone: 'error',

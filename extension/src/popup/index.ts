@@ -23,6 +23,9 @@ function renderStatus(s: Status): void {
   $('detail').textContent = s.detail ?? '';
   $('retry').hidden = !d.retry;
   $('unlock').hidden = !d.unlock;
+  $('pair').hidden = !d.pair;
+  $('code').textContent = d.code ?? '';
+  $('code').hidden = d.code === undefined;
 }
 
 function renderFill(p: FillProgress): void {
@@ -49,6 +52,7 @@ port.onMessage.addListener((u: PopupUpdate) => {
 });
 
 $('retry').addEventListener('click', () => void send({ type: 'reconnect' }));
+$('pair').addEventListener('click', () => void send({ type: 'pair' }));
 $('unlock').addEventListener('click', () => {
   void send({ type: 'unlock' }).then((r) => {
     // A headless app cannot show its unlock screen; its message says how to unlock.

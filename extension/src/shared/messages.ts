@@ -19,6 +19,7 @@
  *   {type:'status'} / {type:'reconnect'}       → Status
  *   {type:'fill', tab: number}                 → FillReport
  *   {type:'unlock'}                            → UnlockResult
+ *   {type:'pair'}                              → Status (asks the app to pair this install)
  *
  * On the STATUS_PORT the service worker pushes PopupUpdate messages.
  */
@@ -37,6 +38,7 @@ export type BackgroundRequest =
   | { type: 'reconnect' }
   | { type: 'fill'; tab: number }
   | { type: 'unlock' }
+  | { type: 'pair' }
   | { type: 'submitted'; frame: FrameCapture };
 
 /** UnlockResult is vault.unlock's answer from a browser session (PROTOCOL.md §4 vault.unlock). */
@@ -52,6 +54,7 @@ export interface BackgroundResponse {
   reconnect: Status;
   fill: FillReport;
   unlock: UnlockResult;
+  pair: Status;
   submitted: { accepted: boolean };
 }
 

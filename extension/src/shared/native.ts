@@ -16,6 +16,7 @@ import {
   isHelloResult,
 } from './rpc';
 import { MAX_REQUEST_BYTES, utf8Length } from './fill';
+import { type Pairing, type PairProof, fromB64 } from './pairing';
 
 /**
  * ConnState is where the connection to the app stands:
@@ -25,7 +26,11 @@ import { MAX_REQUEST_BYTES, utf8Length } from './fill';
  * - app-unavailable: the host runs but cannot reach or start the app;
  * - incompatible: the app speaks no protocol version we do;
  * - disconnected: the port closed for another reason; a retry is scheduled;
- * - connected: hello succeeded; calls are accepted.
+ * - pairing: hello succeeded and the person is asked in the app to pair this
+ *   install; Status.code is the code both show;
+ * - unpaired: hello succeeded but this install is not paired (declined,
+ *   unpaired in the app, or nobody answered); the popup offers to pair;
+ * - connected: hello succeeded (and the install proved its pairing); calls are accepted.
  */
 export type ConnState =
   | 'connecting'
@@ -34,6 +39,8 @@ export type ConnState =
   | 'app-unavailable'
   | 'incompatible'
   | 'disconnected'
+  | 'pairing'
+  | 'unpaired'
   | 'connected';
 
 /** Status is the connection state with what is known about the app. */
@@ -44,6 +51,8 @@ export interface Status {
   session?: string;
   /** detail is the last error message, for the popup's fine print. */
   detail?: string;
+  /** code is, while pairing, the code the app's pairing dialog shows too. */
+  code?: string;
 }
 
 /** PortLike is the part of chrome.runtime.Port the client uses. */
@@ -65,6 +74,8 @@ export interface NativeDeps {
   lastError(port: PortLike): string | undefined;
   /** client describes this browser and extension in session.hello. */
   client: { kind: 'browser'; name: string; version: string; extension: string };
+  /** pairing holds this install's key; without it the client proves nothing (tests of other duties). */
+  pairing?: Pairing;
 }
 
 /** NativeOptions tunes timeouts and backoff (milliseconds). */
@@ -92,6 +103,16 @@ const FORBIDDEN_RE = /native messaging host is forbidden|does not have permissio
 // notifications (PROTOCOL.md §5). MAX_CHUNKS bounds what one response may
 // make the worker buffer (64 × 600 KiB).
 const CHUNK_METHOD = 'session.chunk';
+
+// PAIR_TIMEOUT_MS covers the app's pairing dialog (it declines itself after 2 minutes).
+const PAIR_TIMEOUT_MS = 150_000;
+
+/** Session is what hello told about the session now open, for pairing. */
+interface Session {
+  gen: number;
+  base: Pick<Status, 'app' | 'vault' | 'session'>;
+  challenge: Uint8Array;
+}
 const MAX_CHUNKS = 64;
 
 interface ChunkParams {
@@ -134,6 +155,7 @@ export class NativeClient {
   private readonly pending = new Map<string, Pending>();
   private readonly chunks = new Map<string, string[]>();
   private current: Status = { state: 'disconnected' };
+  private session: Session | null = null;
   private readonly statusListeners = new Set<(s: Status) => void>();
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
 
@@ -158,7 +180,9 @@ export class NativeClient {
     this.attempt = 0;
     if (this.port === null) {
       this.open();
-    } else if (this.current.state !== 'connected' && this.current.state !== 'connecting') {
+    } else if (this.current.state === 'unpaired') {
+      this.pairNow();
+    } else if (this.current.state !== 'connected' && this.current.state !== 'connecting' && this.current.state !== 'pairing') {
       void this.hello(this.generation);
     }
   }
@@ -280,7 +304,84 @@ export class NativeClient {
       return;
     }
     this.attempt = 0;
-    this.setStatus({ state: 'connected', app: result.app, vault: result.vault.state, session: result.session });
+    const base = { app: result.app, vault: result.vault.state, session: result.session };
+    const challenge = typeof result.challenge === 'string' ? fromB64(result.challenge) : null;
+    if (this.deps.pairing === undefined || challenge === null || challenge.length < 16) {
+      this.setStatus({ state: 'connected', ...base });
+      return;
+    }
+    this.session = { gen, base, challenge };
+    await this.pair(false);
+  }
+
+  /** pairNow asks the person in the app to pair this install (the popup's "Pair" button). */
+  pairNow(): void {
+    if (this.current.state === 'unpaired' && this.session?.gen === this.generation) void this.pair(true);
+  }
+
+  /**
+   * pair proves this install's key for the open session; when the app does
+   * not know the key, it asks the person to pair, unless ask is false and
+   * the person has already answered (declined, or unpaired it since).
+   */
+  private async pair(ask: boolean): Promise<void> {
+    const s = this.session;
+    const p = this.deps.pairing;
+    if (s === null || p === undefined) return;
+    const still = (): boolean => s.gen === this.generation && this.session === s;
+    let proof: PairProof;
+    try {
+      proof = await p.proof(s.challenge, s.base.session!);
+    } catch (e) {
+      if (still()) this.setStatus({ state: 'unpaired', ...s.base, detail: `this browser cannot keep Tessera's pairing key: ${String(e)}` });
+      return;
+    }
+    if (!ask) {
+      try {
+        await this.send('pair.prove', proof, this.opts.callTimeoutMs);
+        if (!still()) return;
+        await p.setState('paired');
+        this.setStatus({ state: 'connected', ...s.base });
+        return;
+      } catch (e) {
+        if (!still()) return;
+        if (!(e instanceof RpcError) || e.code !== Codes.NotPaired) {
+          this.pairFailed(e);
+          return;
+        }
+      }
+      const known = await p.state();
+      if (known === 'paired' || known === 'declined') {
+        const detail = known === 'paired' ? 'This browser was unpaired in the Tessera app.' : 'Pairing was declined in the Tessera app.';
+        if (still()) this.setStatus({ state: 'unpaired', ...s.base, detail });
+        return;
+      }
+    }
+    const code = await p.code(s.challenge);
+    if (!still()) return;
+    this.setStatus({ state: 'pairing', ...s.base, code });
+    try {
+      await this.send('pair.request', proof, PAIR_TIMEOUT_MS);
+      if (!still()) return;
+      await p.setState('paired');
+      this.setStatus({ state: 'connected', ...s.base });
+    } catch (e) {
+      if (!still()) return;
+      if (!(e instanceof RpcError) || e.code !== Codes.NotPaired) {
+        this.pairFailed(e);
+        return;
+      }
+      await p.setState(e.data?.reason === 'denied' ? 'declined' : 'asked');
+      if (still()) this.setStatus({ state: 'unpaired', ...s.base, detail: e.message });
+    }
+  }
+
+  /** pairFailed ends a session whose pairing broke off for another reason than the app's no. */
+  private pairFailed(e: unknown): void {
+    if (e instanceof RpcError && e.code === Codes.Disconnected) return;
+    this.setStatus({ state: 'disconnected', detail: e instanceof Error ? e.message : String(e) });
+    this.closePort();
+    this.scheduleRetry(() => this.open());
   }
 
   private receive(msg: unknown): void {
@@ -358,6 +459,7 @@ export class NativeClient {
   private dropped(gen: number, err: string | undefined): void {
     if (gen !== this.generation) return;
     this.port = null;
+    this.session = null;
     this.generation++;
     this.failPending(err ?? 'the native host closed the connection');
     let next: Status;
@@ -372,6 +474,7 @@ export class NativeClient {
   private closePort(): void {
     const port = this.port;
     this.port = null;
+    this.session = null;
     this.generation++;
     this.failPending('connection closed');
     try {

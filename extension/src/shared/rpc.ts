@@ -18,6 +18,8 @@ export interface HelloResult {
   app: { name: string; version: string };
   vault: { state: VaultState };
   session: string;
+  /** challenge is the session's pairing challenge (base64), for a verified browser session. */
+  challenge?: string;
 }
 
 /** RpcRequest is a request the extension sends. */
@@ -62,6 +64,8 @@ export const Codes = {
   VaultLocked: 'VAULT_LOCKED',
   VaultUninitialized: 'VAULT_UNINITIALIZED',
   Declined: 'DECLINED',
+  /** NotPaired: this install has not proven a key the person paired (PROTOCOL.md §2.1). */
+  NotPaired: 'NOT_PAIRED',
 } as const;
 
 /** RpcError is how a failed native call rejects. */
