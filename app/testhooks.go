@@ -20,6 +20,11 @@ import (
 //	TESSERA_TEST_DECISION=deny      press Deny
 //	TESSERA_TEST_DECISION=timeout   answer nothing; the dialog times out
 //	TESSERA_TEST_CONFIRM_TIMEOUT=2s how long a dialog waits (Go duration)
+//	TESSERA_TEST_PAIR=approve       how the pairing dialog is answered:
+//	                                approve (the default), deny or timeout,
+//	                                whatever TESSERA_TEST_DECISION says
+//	TESSERA_TEST_PAIR_DELAY=3s      answer the pairing dialog only after
+//	                                this long (Go duration)
 //	TESSERA_TEST_EVENTS=FILE        one JSON line per event: presented,
 //	                                decided, withdrawn, unlock (t: unix ns)
 
@@ -35,8 +40,11 @@ func confirmTimeout(getenv func(string) string) time.Duration {
 type scripted struct {
 	a        *App
 	decision string
-	mu       sync.Mutex
-	events   *os.File
+	// pair and pairDelay answer pairing dialogs.
+	pair      string
+	pairDelay time.Duration
+	mu        sync.Mutex
+	events    *os.File
 }
 
 func scriptedPresenter(a *App, getenv func(string) string) Presenter {
@@ -46,7 +54,14 @@ func scriptedPresenter(a *App, getenv func(string) string) Presenter {
 	default:
 		return nil
 	}
-	p := &scripted{a: a, decision: d}
+	p := &scripted{a: a, decision: d, pair: "approve"}
+	switch pd := getenv("TESSERA_TEST_PAIR"); pd {
+	case "approve", "deny", "timeout":
+		p.pair = pd
+	}
+	if dl, err := time.ParseDuration(getenv("TESSERA_TEST_PAIR_DELAY")); err == nil && dl > 0 {
+		p.pairDelay = dl
+	}
 	if f := getenv("TESSERA_TEST_EVENTS"); f != "" {
 		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 			p.events = fh
@@ -67,15 +82,23 @@ func (p *scripted) event(name string, c Confirmation) {
 			checked++
 		}
 	}
-	b, _ := json.Marshal(map[string]any{"event": name, "id": c.ID, "kind": c.Kind, "rows": len(c.Rows), "checked": checked, "site": c.Site, "t": time.Now().UnixNano()})
+	ev := map[string]any{"event": name, "id": c.ID, "kind": c.Kind, "rows": len(c.Rows), "checked": checked, "site": c.Site, "t": time.Now().UnixNano()}
+	if c.Pair != nil {
+		ev["code"], ev["browser"] = c.Pair.Code, c.Pair.Browser
+	}
+	b, _ := json.Marshal(ev)
 	fmt.Fprintf(p.events, "%s\n", b)
 }
 
 // Present answers c as TESSERA_TEST_DECISION says.
 func (p *scripted) Present(c Confirmation) {
 	p.event("presented", c)
+	decision, delay := p.decision, time.Duration(0)
+	if c.Kind == ConfirmPair {
+		decision, delay = p.pair, p.pairDelay
+	}
 	var d Decision
-	switch p.decision {
+	switch decision {
 	case "approve":
 		d = Decision{ID: c.ID, Approve: true}
 		for _, r := range c.Rows {
@@ -89,6 +112,7 @@ func (p *scripted) Present(c Confirmation) {
 		return
 	}
 	go func() {
+		time.Sleep(delay)
 		p.event("decided", c)
 		p.a.confirms.decide(d)
 	}()

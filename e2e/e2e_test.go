@@ -145,6 +145,8 @@ type status struct {
 	Vault   string `json:"vault"`
 	Session string `json:"session"`
 	Detail  string `json:"detail"`
+	// Code is the pairing code while the state is "pairing".
+	Code string `json:"code"`
 }
 
 func waitState(t *testing.T, sw context.Context, state string) status {
@@ -189,12 +191,22 @@ func checkHello(t *testing.T, s status) {
 }
 
 // TestHelloFromRunningApp: service worker -> tessera host -> running app.
+// A production app without a window says hello but cannot pair the
+// install (nobody to ask), so it stays unpaired; a paired install is
+// served.
 func TestHelloFromRunningApp(t *testing.T) {
 	e := newEnv(t)
 	install(t, e)
 	startApp(t, e)
-	sw := serviceWorker(t, startBrowser(t, e))
-	checkHello(t, waitState(t, sw, "connected"))
+	s := waitState(t, serviceWorker(t, startBrowser(t, e)), "unpaired")
+	checkHello(t, s)
+	if !strings.Contains(s.Detail, "no-window") {
+		t.Errorf("unpaired detail = %q, want the pairing declined for want of a window", s.Detail)
+	}
+
+	f := newFillEnv(t, "approve", "")
+	checkHello(t, f.status)
+	sw := f.sw
 
 	got, err := Eval[json.RawMessage](sw, `tesseraTest.call('session.ping', {payload: {n: 42, s: "é"}})`)
 	if err != nil {
@@ -210,27 +222,26 @@ func TestHelloFromRunningApp(t *testing.T) {
 }
 
 // TestHostStartsApp: no app running; the host starts it (tessera --hidden)
-// and hello still succeeds.
+// and hello still succeeds (the app, headless here, cannot pair the
+// install: nobody to ask).
 func TestHostStartsApp(t *testing.T) {
 	e := newEnv(t)
 	install(t, e)
 	t.Cleanup(func() { StopStrays(art.Tessera) })
 	sw := serviceWorker(t, startBrowser(t, e))
-	s := waitState(t, sw, "connected")
-	if t.Failed() || s.State != "connected" {
+	s := waitState(t, sw, "unpaired")
+	if t.Failed() || s.State != "unpaired" {
 		b, _ := os.ReadFile(filepath.Join(e.runtime, "app.log"))
 		t.Logf("host-started app log:\n%s", b)
 	}
 	checkHello(t, s)
 }
 
-// TestPopupShowsConnected reads the popup as a person sees it.
+// TestPopupShowsConnected reads the popup as a person sees it, once the
+// install is paired.
 func TestPopupShowsConnected(t *testing.T) {
-	e := newEnv(t)
-	install(t, e)
-	startApp(t, e)
-	b := startBrowser(t, e)
-	tab, cancel, err := b.Tab(ExtensionOrigin + "popup.html")
+	f := newFillEnv(t, "approve", "")
+	tab, cancel, err := f.b.Tab(ExtensionOrigin + "popup.html")
 	if err != nil {
 		t.Fatal(err)
 	}

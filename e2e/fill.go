@@ -184,6 +184,8 @@ type AppOptions struct {
 	Decision string
 	// ConfirmTimeout is TESSERA_TEST_CONFIRM_TIMEOUT ("" for the default).
 	ConfirmTimeout string
+	// Env is added to the app's environment (TESSERA_TEST_PAIR, ...).
+	Env []string
 	// Log receives the app's output (nil: discarded).
 	Log io.Writer
 }
@@ -211,6 +213,7 @@ func (w *World) StartApp(opts AppOptions) (*App, error) {
 	if opts.ConfirmTimeout != "" {
 		a.cmd.Env = append(a.cmd.Env, "TESSERA_TEST_CONFIRM_TIMEOUT="+opts.ConfirmTimeout)
 	}
+	a.cmd.Env = append(a.cmd.Env, opts.Env...)
 	a.cmd.Stdout, a.cmd.Stderr = opts.Log, opts.Log
 	if err := a.cmd.Start(); err != nil {
 		return nil, err
@@ -258,12 +261,15 @@ func (a *App) Stop() {
 type AppEvent struct {
 	Event string `json:"event"`
 	ID    string `json:"id"`
-	// Kind is the dialog's: fill, continue or learn.
+	// Kind is the dialog's: fill, continue, learn or pair.
 	Kind string `json:"kind,omitempty"`
 	// Rows and Checked count the dialog's rows and those checked.
 	Rows    int    `json:"rows"`
 	Checked int    `json:"checked"`
 	Site    string `json:"site,omitempty"`
+	// Code and Browser are a pairing dialog's code and verified browser.
+	Code    string `json:"code,omitempty"`
+	Browser string `json:"browser,omitempty"`
 	T       int64  `json:"t"`
 }
 

@@ -80,6 +80,8 @@ type fillEnv struct {
 	b      *Browser
 	sw     context.Context
 	pages  *Pages
+	// status is the extension's connection status once set up.
+	status status
 }
 
 // newFillEnv sets the world up, starts the testhooks app with decision (and
@@ -92,6 +94,15 @@ func newFillEnv(t *testing.T, decision, confirmTimeout string) *fillEnv {
 
 // newFillEnvWith is newFillEnv with the tessera binary to run.
 func newFillEnvWith(t *testing.T, tessera, decision, confirmTimeout string) *fillEnv {
+	t.Helper()
+	return newFillEnvOpts(t, tessera, AppOptions{Decision: decision, ConfirmTimeout: confirmTimeout}, "connected")
+}
+
+// newFillEnvOpts is newFillEnv with the tessera binary to run, the app's
+// options, and the connection state to wait for: "connected" once the
+// extension install is paired (a testhooks app approves the pairing
+// dialog unless TESSERA_TEST_PAIR says otherwise), "unpaired" when it is not.
+func newFillEnvOpts(t *testing.T, tessera string, opts AppOptions, state string) *fillEnv {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -111,7 +122,8 @@ func newFillEnvWith(t *testing.T, tessera, decision, confirmTimeout string) *fil
 		t.Fatal(err)
 	}
 	t.Cleanup(f.pages.Close)
-	if f.app, err = f.w.StartApp(AppOptions{Decision: decision, ConfirmTimeout: confirmTimeout, Log: f.appLog}); err != nil {
+	opts.Log = f.appLog
+	if f.app, err = f.w.StartApp(opts); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -144,7 +156,7 @@ func newFillEnvWith(t *testing.T, tessera, decision, confirmTimeout string) *fil
 		}
 	})
 	f.sw = serviceWorker(t, f.b)
-	waitState(t, f.sw, "connected")
+	f.status = waitState(t, f.sw, state)
 	return f
 }
 
@@ -573,14 +585,18 @@ func testDeclined(t *testing.T, decision, timeout, reason string) {
 }
 
 // TestProductionIgnoresDecision: the app built without -tags testhooks
-// is given TESSERA_TEST_DECISION=approve; nothing answers its dialog, so a
-// headless app declines (no window) and the page stays empty.
+// is given TESSERA_TEST_DECISION=approve and TESSERA_TEST_PAIR=approve;
+// nothing answers its dialogs, so a headless app declines the pairing (no
+// window), the extension stays unpaired, and the page stays empty.
 func TestProductionIgnoresDecision(t *testing.T) {
-	f := newFillEnvWith(t, art.Tessera, "approve", "")
+	f := newFillEnvOpts(t, art.Tessera, AppOptions{Decision: "approve", Env: []string{"TESSERA_TEST_PAIR=approve"}}, "unpaired")
+	if !strings.Contains(f.status.Detail, "no-window") {
+		t.Errorf("unpaired status = %+v, want the pairing declined for want of a window", f.status)
+	}
 	tab, url := f.open(t, "/checkout.html")
 	r := f.fill(t, url)
-	if r.Status != "declined" || r.Reason != "no-window" {
-		t.Errorf("fill = %+v, want status declined, reason no-window", r)
+	if r.Status != "failed" {
+		t.Errorf("fill = %+v, want failed: the extension is not paired", r)
 	}
 	checkPage(t, readPage(t, tab), nil)
 	if evs, err := f.app.ReadEvents(); err != nil || len(evs) > 0 {
