@@ -96,6 +96,8 @@ type App struct {
 
 	// pairs are the extension installs the person paired.
 	pairs *pairStore
+	// trusted are the browser executables the person approved.
+	trusted *trustStore
 
 	// confirms is the queue of dialogs waiting for the person.
 	confirms confirmQueue

@@ -55,6 +55,11 @@ func New(cfg Config) (*App, error) {
 		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
 	}
 	a.pairs = pairs
+	trusted, err := loadTrustStore(cfg.Home)
+	if err != nil {
+		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
+	}
+	a.trusted = trusted
 	a.confirms.now = cfg.Now
 	a.confirms.acted = a.personActed
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
@@ -194,6 +199,9 @@ type session struct {
 	paired     atomic.Bool
 	pairID     string
 	pairAsking atomic.Bool
+	// trustedExe is the browser executable the person approved that
+	// started this session's host, when the built-in rule did not.
+	trustedExe string
 }
 
 // send writes one frame; results larger than the browser's frame limit are
@@ -409,6 +417,9 @@ func (a *App) notification(s *session, m *nativemsg.Message) {
 	if json.Unmarshal(m.Params, &p) != nil || !nativemsg.OriginAllowed(p.Origin) {
 		return
 	}
+	// A host started by a browser the built-in rule refuses may still be
+	// one the person approved (trusted.go).
+	a.trustParent(s)
 	switch {
 	case errors.Is(s.peerErr, nativemsg.ErrVerifyUnsupported):
 		s.host = true
