@@ -350,7 +350,7 @@ func pairRequest(ctx context.Context, a *App, s *session, params json.RawMessage
 		info.Exe = s.peer.Parent.Exe
 	}
 	c := Confirmation{
-		Kind: ConfirmPair, Site: "this computer", Origin: s.origin, Client: clientInfo(s), Pair: &info,
+		Kind: ConfirmPair, Site: browserWords(s.client.Browser), Origin: s.origin, Client: clientInfo(s), Pair: &info,
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
 	d := a.ask(ctx, c, nil)
@@ -364,6 +364,14 @@ func pairRequest(ctx context.Context, a *App, s *session, params json.RawMessage
 	a.markPaired(s, id)
 	a.changed()
 	return PairResult{Paired: true, ID: id}, nil
+}
+
+// browserWords names a verified browser family for the dialog's headline.
+func browserWords(family string) string {
+	if family == "" {
+		return "a browser"
+	}
+	return family
 }
 
 // markPaired makes s a paired session of install id.

@@ -14,6 +14,7 @@
 // so a key behaves the same whatever sent it and focus never leaves the
 // dialog while it is open.
 import { confirmations, errorText, type Confirmation, type FrameInfo, type Row } from "./wails";
+import { pairBody } from "./pairdialog";
 
 /** Builds an element with attributes and children; strings become text nodes. */
 function h<K extends keyof HTMLElementTagNameMap>(
@@ -82,6 +83,7 @@ const kindWording = {
   fill: { title: "Fill this form?", lede: "Tessera would fill these fields on", approve: (n: number) => (n === 1 ? "Fill 1 field" : `Fill ${n} fields`) },
   continue: { title: "The page asked for more fields", lede: "After your approval the page showed more fields on", approve: (n: number) => (n === 1 ? "Fill 1 more field" : `Fill ${n} more fields`) },
   learn: { title: "Save to your profile?", lede: "You submitted new or changed values on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
+  pair: { title: "Pair this browser with Tessera?", lede: "The Tessera extension asks to be paired, in the verified browser", approve: () => "Pair" },
   reveal: { title: "Show these profiles' values?", lede: "The tessera command asks to show or export every value of these profiles on", approve: (n: number) => (n === 1 ? "Show 1 profile" : `Show ${n} profiles`) },
 } as const;
 
@@ -231,6 +233,7 @@ export class ConfirmDialog {
   }
 
   private body(c: Confirmation): HTMLElement {
+    if (c.kind === "pair") return pairBody(c);
     const rows = c.rows ?? [];
     const fill = rows.filter((r) => r.section !== "attention");
     const attention = rows.filter((r) => r.section === "attention");
@@ -384,7 +387,8 @@ export class ConfirmDialog {
       this.end("Timed out: nothing was sent. Ask again from the browser when you are ready.", "timeout");
       return;
     }
-    const n = this.selected().length;
+    // A pairing dialog has no rows: its one thing to approve is the pairing.
+    const n = c.kind === "pair" ? 1 : this.selected().length;
     const approve = this.el<HTMLButtonElement>("cf-approve");
     approve.textContent = (kindWording[c.kind] ?? kindWording.fill).approve(n);
     const wasFocused = document.activeElement === approve;
@@ -396,7 +400,7 @@ export class ConfirmDialog {
   private async decide(approve: boolean): Promise<void> {
     const c = this.c;
     if (!c || this.busy || this.ended || !this.dlg.open) return;
-    if (approve && (Date.now() < this.approveAt || this.selected().length === 0)) return;
+    if (approve && (Date.now() < this.approveAt || (c.kind !== "pair" && this.selected().length === 0))) return;
     this.busy = true;
     this.update();
     const remember = this.dlg.querySelector<HTMLInputElement>("#cf-remember");

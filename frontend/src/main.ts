@@ -11,6 +11,7 @@ import { ActivityView } from "./activity";
 import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
+import { SecurityCards } from "./security";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
@@ -146,6 +147,7 @@ function main(): void {
   panel.profiles = new ProfilesView(() => vp.loadProfiles());
   activityView = new ActivityView();
   settingsView = new SettingsView();
+  new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");

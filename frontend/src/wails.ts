@@ -93,7 +93,7 @@ export interface Row {
 }
 
 /** Confirmation kinds (app.ConfirmFill, app.ConfirmContinue, app.ConfirmLearn). */
-export type ConfirmKind = "fill" | "continue" | "learn";
+export type ConfirmKind = "fill" | "continue" | "learn" | "pair";
 
 /** One dialog: what would be released to (or learnt from) which site (app.Confirmation). */
 export interface Confirmation {
@@ -113,6 +113,25 @@ export interface Confirmation {
   expires: string;
   approveDelayMs: number;
   rememberable: boolean;
+  /** pair is, for a pairing dialog, the code and browser to confirm (app.PairInfo). */
+  pair?: { code: string; browser: string; exe?: string; fingerprint: string };
+}
+
+/** A paired extension install (app.PairedBrowser). */
+export interface PairedBrowser {
+  id: string;
+  origin: string;
+  browser: string;
+  exe?: string;
+  name?: string;
+  paired: string;
+  lastUsed?: string;
+}
+
+/** The trusted browsers and those refused lately (app.TrustedBrowsersView). */
+export interface TrustedBrowsersView {
+  trusted: { path: string; sha256: string; approved: string }[];
+  refused: { path: string; why: string; changed?: boolean; seen: string }[];
 }
 
 /** The answer to a confirmation (app.Decision). */
@@ -297,6 +316,11 @@ interface UIBinding {
   Decide(d: Decision): Promise<void>;
   SwitchProfile(id: string, profile: string): Promise<Confirmation>;
   RememberedSites(): Promise<SiteView[] | null>;
+  PairedBrowsers(): Promise<PairedBrowser[] | null>;
+  UnpairBrowser(id: string): Promise<PairedBrowser[] | null>;
+  TrustedBrowsers(): Promise<TrustedBrowsersView>;
+  TrustBrowser(path: string): Promise<TrustedBrowsersView>;
+  UntrustBrowser(path: string): Promise<TrustedBrowsersView>;
   ForgetSite(origin: string): Promise<void>;
   Browsers(): Promise<BrowsersView>;
   RegisterBrowser(name: string): Promise<BrowsersView>;
@@ -372,6 +396,15 @@ export const settings = {
   browsers: (): Promise<BrowsersView> => ui().Browsers(),
   register: (name: string): Promise<BrowsersView> => ui().RegisterBrowser(name),
   vault: (): Promise<VaultSettings> => ui().VaultSettings(),
+};
+
+/** Paired and trusted browsers (app/pairing.go, app/trusted.go). */
+export const security = {
+  paired: async (): Promise<PairedBrowser[]> => (await ui().PairedBrowsers()) ?? [],
+  unpair: (id: string): Promise<PairedBrowser[] | null> => ui().UnpairBrowser(id),
+  trusted: (): Promise<TrustedBrowsersView> => ui().TrustedBrowsers(),
+  trust: (path: string): Promise<TrustedBrowsersView> => ui().TrustBrowser(path),
+  untrust: (path: string): Promise<TrustedBrowsersView> => ui().UntrustBrowser(path),
 };
 
 /** Returns the message of a rejected bridge call: Wails rejects with the Go error's text. */
