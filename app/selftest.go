@@ -175,6 +175,7 @@ func (st *selfTest) run(sh shell) {
 		"settings": st.selfTestSettingsExpectations(),
 		"dialog": map[string]any{
 			"fill":      selfTestConfirmations[selfTestAskFill].c,
+			"pair":      selfTestConfirmations[selfTestAskPair].c,
 			"toggle":    selfTestToggle,
 			"sensitive": selfTestSensitive,
 			"shot":      []int{selfTestShotWidth, selfTestShotHeight},
@@ -497,6 +498,7 @@ const (
 	selfTestAskLearn    = "learn"    // answered with Tab to Approve, Enter
 	selfTestAskTimeout  = "timeout"  // left to time out
 	selfTestAskDisplay  = "display"  // left open for the screenshot
+	selfTestAskPair     = "pair"     // answered with Tab to Approve, Enter
 	// With $TESSERA_SELFTEST_REAL_KEYS=1, two more answered with key
 	// presses on the X display (xdotool) instead of events sent by the page.
 	selfTestAskKeys     = "keys"      // as fill
@@ -590,6 +592,11 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		},
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
+	pair := Confirmation{
+		Kind: ConfirmPair, Site: "chromium", Origin: selfTestClientOrigin, Client: browser,
+		Pair:           &PairInfo{Code: "482 019", Browser: "chromium", Exe: "/usr/lib/chromium/chromium", Fingerprint: "3f9a0c1d2e4b5a67"},
+		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
+	}
 	// The screenshot's confirmation is the fill without the markup label.
 	shot := fill
 	shot.Rows = slices.Clone(fill.Rows)
@@ -600,6 +607,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		selfTestAskLearn:    {learn, time.Minute, Decision{Approve: true, Rows: []string{"r1"}}},
 		selfTestAskTimeout:  {fill, 3 * time.Second, Decision{Reason: DeclineTimeout}},
 		selfTestAskDisplay:  {shot, 10 * time.Minute, Decision{}},
+		selfTestAskPair:     {pair, time.Minute, Decision{Approve: true}},
 		selfTestAskKeys:     {fill, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
 		selfTestAskKeysDeny: {more, time.Minute, Decision{Reason: DeclineDenied}},
 	}
@@ -638,7 +646,7 @@ func (st *selfTest) ask(kind string) error {
 func (st *selfTest) dialogChecks(wait time.Duration) []SelfTestCheck {
 	var checks []SelfTestCheck
 	deadline := time.After(wait)
-	kinds := []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskTimeout}
+	kinds := []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskPair, selfTestAskTimeout}
 	if st.realKeys() {
 		kinds = append(kinds, selfTestAskKeys, selfTestAskKeysDeny)
 	}
@@ -848,6 +856,19 @@ const dialogSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown 
   tabTo((e) => e && e.id === "cf-approve");
   press("Enter");
   check("the learn dialog closes on Approve", await until(closed), "");
+
+  // 3b. Pairing a browser: the code and the executable shown, Pair with Enter.
+  const P = D.pair;
+  await ask("pair");
+  check("a pairing dialog asks to pair the browser", await until(() => isOpen("pair")) && text("#cf-title") === "Pair this browser with Tessera?", text("#cf-title"));
+  check("the pairing code is shown large", text("#cf-pair-code") === P.pair.code && parseFloat(getComputedStyle($("#cf-pair-code")).fontSize) >= 24, text("#cf-pair-code"));
+  check("the verified browser and its executable are named", text("#cf-site") === P.site && dlg().textContent.includes(P.pair.exe) && /verified/.test(text("#cf-client")), text("#cf-site"));
+  check("Deny has the focus on the pairing dialog", act() && act().id === "cf-deny", name(act()));
+  await enabledAfter();
+  check("Approve says Pair", text("#cf-approve") === "Pair", text("#cf-approve"));
+  tabTo((e) => e && e.id === "cf-approve");
+  press("Enter");
+  check("the pairing dialog closes on Pair", await until(closed), "");
 
   // 4. Left alone, a dialog times out.
   await ask("timeout");

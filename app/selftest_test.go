@@ -112,34 +112,39 @@ func TestSelfTestDialogChecks(t *testing.T) {
 		// answer answers the confirmation of kind shown with id; nil
 		// leaves it to time out.
 		answer map[string]func(id string) Decision
-		ok     []bool // fill, continue, learn, timeout
+		ok     []bool // fill, continue, learn, pair, timeout
 	}{
-		{"nothing asked", nil, []bool{false, false, false, false}},
+		{"nothing asked", nil, []bool{false, false, false, false, false}},
 		{"as the page answers", map[string]func(string) Decision{
 			selfTestAskFill:     func(id string) Decision { return Decision{ID: id, Approve: true, Rows: fillRows} },
 			selfTestAskContinue: func(id string) Decision { return Decision{ID: id} },
 			selfTestAskLearn:    func(id string) Decision { return Decision{ID: id, Approve: true, Rows: []string{"r1"}} },
+			selfTestAskPair:     func(id string) Decision { return Decision{ID: id, Approve: true} },
 			selfTestAskTimeout:  nil,
-		}, []bool{true, true, true, true}},
+		}, []bool{true, true, true, true, true}},
+		// A pairing dialog whose Pair did not reach the app as an approval.
+		{"pairing declined", map[string]func(string) Decision{
+			selfTestAskPair: func(id string) Decision { return Decision{ID: id} },
+		}, []bool{false, false, false, false, false}},
 		// A dialog that ignored the Space on the toggled row.
 		{"defaults approved", map[string]func(string) Decision{
 			selfTestAskFill: func(id string) Decision {
 				return Decision{ID: id, Approve: true, Rows: []string{"r1", "r2", "r3", "r4", "r5"}}
 			},
-		}, []bool{false, false, false, false}},
+		}, []bool{false, false, false, false, false}},
 		// A dialog that sent every row, the attention rows too.
 		{"every row approved", map[string]func(string) Decision{
 			selfTestAskFill: func(id string) Decision {
 				return Decision{ID: id, Approve: true, Rows: append(slices.Clone(fillRows), "r7", "r8")}
 			},
-		}, []bool{false, false, false, false}},
+		}, []bool{false, false, false, false, false}},
 		{"remember sent with the fill", map[string]func(string) Decision{
 			selfTestAskFill: func(id string) Decision { return Decision{ID: id, Approve: true, Rows: fillRows, Remember: true} },
-		}, []bool{false, false, false, false}},
+		}, []bool{false, false, false, false, false}},
 		// Escape approved instead of denying.
 		{"continuation approved", map[string]func(string) Decision{
 			selfTestAskContinue: func(id string) Decision { return Decision{ID: id, Approve: true, Rows: []string{"r1", "r2"}} },
-		}, []bool{false, false, false, false}},
+		}, []bool{false, false, false, false, false}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,7 +153,7 @@ func TestSelfTestDialogChecks(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := newSelfTest(a, newUI(a), windowConfig{})
-			for _, kind := range []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskTimeout} {
+			for _, kind := range []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskPair, selfTestAskTimeout} {
 				answer, asked := tt.answer[kind]
 				if !asked {
 					continue
