@@ -132,6 +132,27 @@ const settingsSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   check("settings: the auto-lock time, fixed for now, and the screen lock with its switch",
     facts.includes("After " + S.autoLock + " minutes") && /fixed for now/.test(facts) && facts.includes("TESSERA_LOCK_ON_SESSION=off"), facts);
 
+  // Paired and trusted browsers: Unpair, Trust, Remove through the cards.
+  const exe = await window.go.app.SelfTest.SeedSecurity();
+  const paired = () => [...document.querySelectorAll("#paired-browsers li.site")];
+  const refusedLi = () => [...document.querySelectorAll("#refused-browsers li.site")].find((li) => li.textContent.includes(exe));
+  const trustedLi = () => [...document.querySelectorAll("#trusted-browsers li.site")].find((li) => li.textContent.includes(exe));
+  check("settings: the paired browser is listed with its browser and executable",
+    await until(() => paired().length === 1 && paired()[0].textContent.includes("chromium") && paired()[0].textContent.includes("/usr/lib/chromium/chromium")),
+    text("#paired-browsers"));
+  check("settings: the browser refused lately is listed with its path and why, with Trust",
+    await until(() => !!refusedLi() && /not a known browser/.test(refusedLi().textContent) && refusedLi().querySelector("button")?.textContent === "Trust"),
+    text("#refused-browsers"));
+  paired()[0].querySelector("button").click();
+  check("settings: Unpair forgets the install",
+    await until(() => paired().length === 0) && (await window.go.app.SelfTest.SecurityState()).paired === 0, text("#paired-browsers"));
+  refusedLi().querySelector("button").click();
+  check("settings: Trust approves the browser by its path and hash",
+    await until(() => !!trustedLi() && !refusedLi()) && (await window.go.app.SelfTest.SecurityState()).trusted === 1, text("#trusted-browsers"));
+  trustedLi().querySelector("button").click();
+  check("settings: Remove withdraws the approval",
+    await until(() => !trustedLi()) && (await window.go.app.SelfTest.SecurityState()).trusted === 0, text("#trusted-browsers"));
+
   await window.go.app.SelfTest.RememberSites(S.profile);
   open("status");
   open("settings");

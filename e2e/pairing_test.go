@@ -48,6 +48,26 @@ func TestPairingCodesMatch(t *testing.T) {
 	if _, err := Eval[any](f.sw, `tesseraTest.call('profile.list', {})`); err != nil {
 		t.Errorf("profile.list after pairing: %v", err)
 	}
+
+	// Every later session proves the pairing, with no dialog: the app
+	// stops, the host starts another one (without the test presenter:
+	// nothing could approve a pairing there), and the extension is served.
+	f.app.Stop()
+	t.Cleanup(func() { StopStrays(fillArt.tessera) })
+	s, err := Eval[status](f.sw, `(async () => {
+		const sleep = () => new Promise((r) => setTimeout(r, 10));
+		for (let i = 0; i < 1000 && tesseraTest.status().state === 'connected'; i++) await sleep();
+		if (tesseraTest.status().state === 'connected') return { state: 'never-dropped' };
+		for (let i = 0; i < 3000; i++) {
+			const s = tesseraTest.status();
+			if (s.state === 'connected' || s.state === 'unpaired' || s.state === 'pairing') return s;
+			await sleep();
+		}
+		return tesseraTest.status();
+	})()`)
+	if err != nil || s.State != "connected" {
+		t.Fatalf("after the app restarted: status %+v (%v), want connected by proof alone", s, err)
+	}
 }
 
 // TestPairingDeclined: the person declines the pairing; the extension
