@@ -278,11 +278,16 @@ func TestPairApprovedThenProven(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("paired store = %v (%v), want a 0600 file", fi, err)
 	}
-	_, _, dial3 := pairingApp(t, home, nil)
-	c3 := dial3()
+	// The next run, with the vault locked: the proof needs no vault.
+	_, raw3 := serve(t, Config{Home: home, Vault: fixedVault("locked"), Inspect: browserPeer})
+	c3 := raw3()
+	send(t, c3, attachFrame)
 	r3, ch3 := browserHello(t, c3)
 	if m := call(t, c3, "p", PairProveMethod, k.params(t, ch3, r3.Session)); code(m) != "" {
-		t.Fatalf("pair.prove after a restart = %v", m)
+		t.Fatalf("pair.prove after a restart, vault locked = %v", m)
+	}
+	if m := call(t, c3, "s", "vault.status", `{}`); m["result"] == nil {
+		t.Errorf("vault.status of a proven session, vault locked = %v", m)
 	}
 }
 
