@@ -29,7 +29,7 @@ type testInstall struct {
 	raw  []byte
 }
 
-func newInstall(t *testing.T) testInstall {
+func newInstall(t testing.TB) testInstall {
 	t.Helper()
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -43,7 +43,7 @@ func newInstall(t *testing.T) testInstall {
 }
 
 // sign signs msg as WebCrypto's ECDSA with SHA-256 does (IEEE P1363).
-func (k testInstall) sign(t *testing.T, msg []byte) []byte {
+func (k testInstall) sign(t testing.TB, msg []byte) []byte {
 	t.Helper()
 	h := sha256.Sum256(msg)
 	r, s, err := ecdsa.Sign(rand.Reader, k.priv, h[:])
@@ -58,7 +58,7 @@ func (k testInstall) sign(t *testing.T, msg []byte) []byte {
 
 // params are pair.prove's or pair.request's params proving k for the
 // session sid with challenge.
-func (k testInstall) params(t *testing.T, challenge []byte, sid string) string {
+func (k testInstall) params(t testing.TB, challenge []byte, sid string) string {
 	t.Helper()
 	b, _ := json.Marshal(PairParams{
 		Key:       base64.StdEncoding.EncodeToString(k.raw),
@@ -463,3 +463,16 @@ func TestPairCodeVector(t *testing.T) {
 var regexpCode = regexp.MustCompile(`^\d{3} \d{3}$`)
 
 const pairCodeVector = "918 152"
+
+// BenchmarkPairProof is the app's cost of checking one session's proof
+// (decode, parse the key, verify the ECDSA signature).
+func BenchmarkPairProof(b *testing.B) {
+	k := newInstall(b)
+	s := &session{id: "s1", challenge: newChallenge()}
+	params := json.RawMessage(k.params(b, s.challenge, s.id))
+	for b.Loop() {
+		if _, e := checkProof(s, PairProveMethod, params); e != nil {
+			b.Fatal(e)
+		}
+	}
+}
