@@ -253,6 +253,11 @@ func TestFirefoxFill(t *testing.T) {
 		if r.Status.State != "connected" || r.Status.App.Name == "" {
 			t.Fatalf("extension status = %+v, want connected to the app", r.Status)
 		}
+		// Issue 18: connected means paired; the app's pairing dialog named
+		// the verified Firefox and showed a code.
+		if ev, err := f.app.WaitEvent("decided", "pair", 1, 5*time.Second); err != nil || ev.Browser != "firefox" || ev.Code == "" {
+			t.Errorf("pairing dialog = %+v (%v), want one naming firefox, with a code", ev, err)
+		}
 		// PROTOCOL.md §2.1: the app serves the host only when its parent
 		// is a root-owned browser executable; Firefox must start the
 		// host itself, with the manifest path and the add-on id.
