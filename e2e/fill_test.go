@@ -595,8 +595,8 @@ func TestProductionIgnoresDecision(t *testing.T) {
 	}
 	tab, url := f.open(t, "/checkout.html")
 	r := f.fill(t, url)
-	if r.Status != "failed" {
-		t.Errorf("fill = %+v, want failed: the extension is not paired", r)
+	if r.Status != "failed" || r.Reason != "NOT_PAIRED" {
+		t.Errorf("fill = %+v, want failed, NOT_PAIRED: the extension is not paired", r)
 	}
 	checkPage(t, readPage(t, tab), nil)
 	if evs, err := f.app.ReadEvents(); err != nil || len(evs) > 0 {

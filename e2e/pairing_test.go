@@ -78,8 +78,8 @@ func TestPairingDeclined(t *testing.T) {
 		t.Errorf("status = %+v, want unpaired, declined", f.status)
 	}
 	tab, url := f.open(t, "/checkout.html")
-	if r := f.fill(t, url); r.Status != "failed" {
-		t.Errorf("fill of an unpaired install = %+v, want failed", r)
+	if r := f.fill(t, url); r.Status != "failed" || r.Reason != "NOT_PAIRED" {
+		t.Errorf("fill of an unpaired install = %+v, want failed, NOT_PAIRED", r)
 	}
 	checkPage(t, readPage(t, tab), nil)
 	if evs, _ := f.app.ReadEvents(); len(evs) == 0 || evs[len(evs)-1].Kind != "pair" {

@@ -101,6 +101,7 @@ describe('NativeClient pairing', () => {
     env.port.deliver({ jsonrpc: '2.0', id: env.port.last().id, error: { code: -32031, message: 'declined', data: { code: 'NOT_PAIRED', reason: 'denied' } } });
     await until(() => c.status.state === 'unpaired');
     expect(store.rec?.state).toBe('declined');
+    await expect(c.call('profile.list')).rejects.toMatchObject({ code: 'NOT_PAIRED' });
     // A new session proves, fails, and does not ask by itself.
     env.port.drop(env);
     await vi.advanceTimersByTimeAsync(200);

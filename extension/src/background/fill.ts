@@ -295,6 +295,8 @@ export class Filler {
         return failed(e.code, 'There is no Tessera vault yet: set one up in the Tessera app.');
       case Codes.NotConnected:
         return failed(e.code, 'Not connected to the Tessera app.');
+      case Codes.NotPaired:
+        return failed(e.code, 'This browser is not paired with Tessera: pair it from the Tessera button in the toolbar.');
       default:
         return failed(e.code, e.message);
     }

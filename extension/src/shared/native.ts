@@ -205,6 +205,9 @@ export class NativeClient {
    * session is open, TIMEOUT, DISCONNECTED, or the app's own error code).
    */
   call(method: string, params?: unknown, timeoutMs = this.opts.callTimeoutMs): Promise<unknown> {
+    if (this.current.state === 'unpaired' || this.current.state === 'pairing') {
+      return Promise.reject(new RpcError(Codes.NotPaired, 'this browser is not paired with the Tessera app'));
+    }
     if (this.current.state !== 'connected') {
       return Promise.reject(new RpcError(Codes.NotConnected, `not connected to the Tessera app (${this.current.state})`));
     }
