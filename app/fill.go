@@ -428,6 +428,7 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 }
 
 var conceptLabels = map[string]string{
+	"phonetic-name": "Name reading", "phonetic-given-name": "First name reading", "phonetic-family-name": "Last name reading",
 	"name": "Full name", "honorific-prefix": "Title", "given-name": "First name", "additional-name": "Middle name",
 	"family-name": "Last name", "honorific-suffix": "Suffix", "nickname": "Nickname", "email": "Email",
 	"tel": "Phone", "tel-national": "Phone (national)", "tel-country-code": "Phone country code",
