@@ -176,7 +176,7 @@ func Classify(s *form.Snapshot) []Result {
 			r.Token = ""
 		}
 		if r.Token == "" {
-			r.Concept = ""
+			r.Concept, r.Optional = "", false
 		} else {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
