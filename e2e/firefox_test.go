@@ -49,6 +49,10 @@ type ffPage struct {
 	// Type and Submit make it a learn page: typed and submitted, not filled.
 	Type   [][2]string `json:"type,omitempty"`
 	Submit string      `json:"submit,omitempty"`
+	// Trigger ("popup", "menu", "shortcut") fills the page the way a person
+	// does, on the editable box Field (see firefox_triggers_test.go).
+	Trigger string `json:"trigger,omitempty"`
+	Field   string `json:"field,omitempty"`
 }
 
 // ffConfig is run.mjs's CONFIG.
@@ -60,6 +64,8 @@ type ffConfig struct {
 	ReadPage  string   `json:"readPage"`
 	Pages     []ffPage `json:"pages"`
 	Bench     *ffBench `json:"bench,omitempty"`
+	AddonID   string   `json:"addonId,omitempty"`
+	UUID      string   `json:"uuid,omitempty"`
 }
 
 type ffBench struct {
@@ -88,6 +94,11 @@ type ffRun struct {
 		State  PageState  `json:"state"`
 		Probe  any        `json:"probe"`
 		Error  string     `json:"error"`
+		// What the triggers saw: the popup's words on the fill, the
+		// context menu item chosen, the element the keys went to.
+		Popup string `json:"popup"`
+		Menu  string `json:"menu"`
+		Keys  string `json:"keys"`
 	} `json:"pages"`
 	Bench *struct {
 		N   int     `json:"n"`

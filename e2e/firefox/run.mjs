@@ -12,6 +12,8 @@
 //              --browser firefox` with that HOME)
 //   host       the host manifest's name (com.tessera.app); its process is
 //              looked up by the manifest path Firefox passes it
+//   addonId, uuid  the add-on's id and the moz-extension uuid to give it
+//              (for the popup trigger)
 //   readPage   a JS expression resolving to the page's state (e2e.readPageJS)
 //   pages      [{name, url, arm, probe, type, submit}]: each is opened in a
 //              new tab; arm calls window.__arm() first; the tab is filled
@@ -20,6 +22,11 @@
 //              the page is not filled: the texts are typed with real key
 //              events, submit is clicked and the answer page (#received)
 //              awaited; result is then {submitted: true}
+//              With trigger ("popup", "menu" or "shortcut") and field (a
+//              selector of an editable box) the fill starts the way a person
+//              starts it instead (see fillBy); Firefox then runs with
+//              --remote-allow-system-access and the add-on's moz-extension
+//              uuid fixed to cfg.uuid
 //   bench      {url, n}: session.ping round trips from the background,
 //              started from a tab at url (optional); Firefox then runs with
 //              full timer precision (it rounds performance.now() to 1 ms by
@@ -106,14 +113,106 @@ async function hostProcess() {
   return null;
 }
 
+// chromeEval evaluates expression in the browser window's own (chrome)
+// document, which WebDriver BiDi reaches only with system access.
+async function chromeEval(browser, expression) {
+  const tree = await browser.connection.send('browsingContext.getTree', { 'moz:scope': 'chrome' });
+  const win = tree.result.contexts.find((c) => c.url === 'chrome://browser/content/browser.xhtml');
+  if (!win) throw new Error('no browser window among the chrome contexts');
+  const r = await browser.connection.send('script.evaluate', { target: { context: win.context }, awaitPromise: true, expression });
+  if (r.result.type === 'exception') throw new Error(`chrome: ${r.result.exceptionDetails?.text}`);
+  return r.result.result?.value;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// fillBy starts a fill of page the way a person does, and resolves with its
+// report once the extension says it has ended (the latest fill, read over
+// the page bridge):
+//   popup     the toolbar popup's own page (moz-extension://uuid/popup.html)
+//             opened in a background tab, so that the page stays the
+//             window's active tab as it is when the toolbar button is
+//             pressed, and its "Fill this page" button clicked; r.popup is
+//             then what the popup says of the fill
+//   menu      a real right-click on field opens Firefox's content context
+//             menu; its "Fill with Tessera" item is chosen as a click does
+//             (XULPopupElement.activateItem)
+//   shortcut  field focused, Ctrl+Shift+L pressed as real key events in the
+//             browser window (nsITextInputProcessor, as Firefox's own tests
+//             press keys), so Firefox's shortcut handling runs the command
+async function fillBy(browser, page, p, r) {
+  const before = JSON.stringify(await bridge(page, 'lastFill', [], 5000));
+  let popup;
+  switch (p.trigger) {
+    case 'popup':
+      popup = await browser.newPage({ background: true });
+      // puppeteer never sees an extension page's load: wait for the page.
+      popup.goto(`moz-extension://${cfg.uuid}/popup.html`).catch(() => {});
+      await popup.waitForFunction(() => document.getElementById('status')?.dataset.state === 'connected', { timeout: 30000 });
+      await popup.click('#fill-page');
+      break;
+    case 'menu':
+      await page.click(p.field, { button: 'right' });
+      r.menu = await chromeEval(
+        browser,
+        `new Promise((resolve, reject) => {
+          const menu = document.getElementById('contentAreaContextMenu');
+          const t0 = Date.now();
+          (function look() {
+            const item = [...menu.querySelectorAll('menuitem')].find((i) => i.label === 'Fill with Tessera' && !i.hidden);
+            if (menu.state === 'open' && item) {
+              menu.activateItem(item);
+              return resolve(item.id);
+            }
+            if (Date.now() - t0 > 10000) return reject(new Error('context menu ' + menu.state + ' without the Tessera item'));
+            setTimeout(look, 50);
+          })();
+        })`,
+      );
+      break;
+    case 'shortcut':
+      await page.focus(p.field);
+      r.keys = await chromeEval(
+        browser,
+        `(() => {
+          const tip = Cc['@mozilla.org/text-input-processor;1'].createInstance(Ci.nsITextInputProcessor);
+          if (!tip.beginInputTransactionForTests(window)) throw new Error('no input transaction');
+          const key = (key, code, keyCode) => new KeyboardEvent('', { key, code, keyCode });
+          const ctrl = key('Control', 'ControlLeft', 17), shift = key('Shift', 'ShiftLeft', 16), l = key('L', 'KeyL', 76);
+          tip.keydown(ctrl); tip.keydown(shift); tip.keydown(l); tip.keyup(l); tip.keyup(shift); tip.keyup(ctrl);
+          return Services.focus.focusedElement?.localName ?? '';
+        })()`,
+      );
+      break;
+    default:
+      throw new Error(`unknown trigger ${p.trigger}`);
+  }
+  for (const deadline = Date.now() + 90000; Date.now() < deadline; await sleep(100)) {
+    const last = await bridge(page, 'lastFill', [], 5000);
+    if (last?.phase === 'done' && JSON.stringify(last) !== before) {
+      if (popup) {
+        r.popup = await popup.evaluate(() => `${document.getElementById('fill-title').textContent} | ${document.getElementById('fill-detail').textContent}`);
+        await popup.close().catch(() => {});
+      }
+      return last.report;
+    }
+  }
+  throw new Error(`${p.trigger}: no fill ended within 90 s`);
+}
+
 let browser;
 try {
+  const triggers = (cfg.pages ?? []).some((p) => p.trigger);
   browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: cfg.firefox,
     headless: true,
     env: { ...process.env, HOME: cfg.home },
-    extraPrefsFirefox: cfg.bench ? { 'privacy.reduceTimerPrecision': false } : {},
+    args: triggers ? ['--remote-allow-system-access'] : [],
+    extraPrefsFirefox: {
+      ...(cfg.bench ? { 'privacy.reduceTimerPrecision': false } : {}),
+      ...(triggers ? { 'extensions.webextensions.uuids': JSON.stringify({ [cfg.addonId]: cfg.uuid }) } : {}),
+    },
   });
   out.browser = await browser.version();
   out.addon = await browser.installExtension(cfg.extension);
@@ -138,7 +237,7 @@ try {
         continue;
       }
       if (p.arm) await page.evaluate('window.__arm()');
-      r.result = await bridge(page, 'fill', [], 90000);
+      r.result = p.trigger ? await fillBy(browser, page, p, r) : await bridge(page, 'fill', [], 90000);
       // Let late page handlers run before reading.
       await new Promise((resolve) => setTimeout(resolve, 100));
       r.state = await page.evaluate(cfg.readPage);
