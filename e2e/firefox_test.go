@@ -71,6 +71,23 @@ type ffConfig struct {
 type ffBench struct {
 	URL string `json:"url"`
 	N   int    `json:"n"`
+	// AppPid is the app's process, whose CPU and wake-ups run.mjs reads
+	// beside the host's (0: none, the echo floor).
+	AppPid int `json:"appPid,omitempty"`
+}
+
+// ffProc is what a process spent over a benchmark run (run.mjs procStats).
+type ffProc struct {
+	CPUMs       float64 `json:"cpuMs"`
+	Voluntary   int     `json:"voluntary"`
+	Involuntary int     `json:"involuntary"`
+	Threads     int     `json:"threads"`
+}
+
+// perCall says what p spent per call of a run of calls (warm-up included).
+func (p ffProc) perCall(calls int) string {
+	c := float64(calls)
+	return fmt.Sprintf("%.0f µs CPU, %.2f wake-ups, %.2f preemptions per call (%d threads)", p.CPUMs*1000/c, float64(p.Voluntary)/c, float64(p.Involuntary)/c, p.Threads)
 }
 
 // ffRun is what run.mjs prints.
@@ -101,9 +118,10 @@ type ffRun struct {
 		Keys  string `json:"keys"`
 	} `json:"pages"`
 	Bench *struct {
-		N   int     `json:"n"`
-		P50 float64 `json:"p50"`
-		P99 float64 `json:"p99"`
+		N     int               `json:"n"`
+		P50   float64           `json:"p50"`
+		P99   float64           `json:"p99"`
+		Procs map[string]ffProc `json:"procs"`
 	} `json:"bench"`
 	Error string `json:"error"`
 }
@@ -461,9 +479,11 @@ func TestFirefoxRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	bench := &ffBench{URL: f.pages.URL + "/checkout.html", N: n}
+	appBench := *bench
+	appBench.AppPid = f.app.Pid()
 	met := true
 	for r := 1; r <= rounds; r++ {
-		app := runFirefox(t, ffConfig{Home: home, Bench: bench}, f.w.Env()).Bench
+		app := runFirefox(t, ffConfig{Home: home, Bench: &appBench}, f.w.Env()).Bench
 		echo := runFirefox(t, ffConfig{Home: echoHome, Bench: bench}, f.w.Env()).Bench
 		if app == nil || echo == nil || app.N != n || echo.N != n {
 			t.Fatalf("round %d: bench results %+v and %+v, want %d calls each", r, app, echo, n)
@@ -471,6 +491,16 @@ func TestFirefoxRoundTrip(t *testing.T) {
 		r50, r99 := app.P50/echo.P50, app.P99/echo.P99
 		t.Logf("round %d, %d session.ping calls: tessera host + app p50 %.3f ms p99 %.3f ms; echo host p50 %.3f ms p99 %.3f ms; ratio %.2fx %.2fx (target <= 2x)",
 			r, n, app.P50, app.P99, echo.P50, echo.P99, r50, r99)
+		calls := n + min(100, n) // bench.ts warms up with min(100, n) calls
+		for _, p := range []struct {
+			name string
+			proc ffProc
+			ok   bool
+		}{{"tessera host", app.Procs["host"], app.Procs["host"].Threads > 0}, {"app", app.Procs["app"], app.Procs["app"].Threads > 0}, {"echo host", echo.Procs["host"], echo.Procs["host"].Threads > 0}} {
+			if p.ok {
+				t.Logf("round %d: %s: %s", r, p.name, p.proc.perCall(calls))
+			}
+		}
 		met = met && r50 <= 2 && r99 <= 2
 	}
 	if os.Getenv("TESSERA_FIREFOX_BENCH_CHECK") == "1" && !met {

@@ -27,7 +27,7 @@
 //              starts it instead (see fillBy); Firefox then runs with
 //              --remote-allow-system-access and the add-on's moz-extension
 //              uuid fixed to cfg.uuid
-//   bench      {url, n}: session.ping round trips from the background,
+//   bench      {url, n, appPid}: session.ping round trips from the background,
 //              started from a tab at url (optional); Firefox then runs with
 //              full timer precision (it rounds performance.now() to 1 ms by
 //              default)
@@ -200,6 +200,46 @@ async function fillBy(browser, page, p, r) {
   throw new Error(`${p.trigger}: no fill ended within 90 s`);
 }
 
+// procStats reads, for each named pid, its CPU time (ms, all threads) and
+// context switches summed over its threads: voluntary ones are the
+// process waiting and being woken, involuntary ones it being preempted.
+async function procStats(pids) {
+  const out = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    if (!pid) continue;
+    const s = { cpuMs: 0, voluntary: 0, involuntary: 0, threads: 0 };
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      s.cpuMs = ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, USER_HZ 100
+      for (const tid of await readdir(`/proc/${pid}/task`)) {
+        const st = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8').catch(() => '');
+        s.voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(st)?.[1] ?? 0);
+        s.involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(st)?.[1] ?? 0);
+        s.threads++;
+      }
+    } catch {
+      continue;
+    }
+    out[name] = s;
+  }
+  return out;
+}
+
+function diffStats(a, b) {
+  const out = {};
+  for (const k of Object.keys(b)) {
+    if (!a[k]) continue;
+    out[k] = {
+      cpuMs: b[k].cpuMs - a[k].cpuMs,
+      voluntary: b[k].voluntary - a[k].voluntary,
+      involuntary: b[k].involuntary - a[k].involuntary,
+      threads: b[k].threads,
+    };
+  }
+  return out;
+}
+
 let browser;
 try {
   const triggers = (cfg.pages ?? []).some((p) => p.trigger);
@@ -250,9 +290,13 @@ try {
   }
   if (cfg.bench) {
     const page = await open(browser, cfg.bench.url);
-    out.bench = await bridge(page, 'waitFor', ['connected', 30000], 35000).then(() =>
-      bridge(page, 'bench', [cfg.bench.n], 120000),
-    );
+    await bridge(page, 'waitFor', ['connected', 30000], 35000);
+    // Where the time goes: the CPU and the wake-ups of the host (and of
+    // the app, cfg.bench.appPid) over the timed calls and their warm-up.
+    const pids = { host: (await hostProcess())?.pid, app: cfg.bench.appPid };
+    const before = await procStats(pids);
+    out.bench = await bridge(page, 'bench', [cfg.bench.n], 120000);
+    out.bench.procs = diffStats(before, await procStats(pids));
   }
 } catch (e) {
   out.error = e.stack ?? String(e);
