@@ -4,7 +4,10 @@
 // overall, recall on profile and payment fields and precision of the fields
 // Tessera would fill, strict and lenient, for the pages as served and with
 // every autocomplete attribute removed (corpus README, "How classification
-// will be scored").
+// will be scored"). A box offered unticked (the page marks it optional:
+// heuristics.Result.Optional) is not filled unless the person ticks it, so
+// it counts as no prediction; the "unticked" column says how many there
+// were.
 //
 //	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain]
 package main
