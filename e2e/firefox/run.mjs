@@ -27,13 +27,15 @@
 //              starts it instead (see fillBy); Firefox then runs with
 //              --remote-allow-system-access and the add-on's moz-extension
 //              uuid fixed to cfg.uuid
-//   bench      {url, n, appPid}: session.ping round trips from the background,
+//   bench      {url, n, appPid, floorHome, chunk}: session.ping round trips from the background,
 //              started from a tab at url (optional); Firefox then runs with
 //              full timer precision (it rounds performance.now() to 1 ms by
-//              default)
+//              default). With floorHome the echo host registered there is
+//              timed in a second Firefox, in turns of chunk calls with this
+//              one (see interleaved); its summary is then floor
 //
 // Output on stdout, one JSON object: {addon, browser, status, host, pages:
-// [{name, url, result, state, probe, error}], bench, error}. The browser's
+// [{name, url, result, state, probe, error}], bench, floor, error}. The browser's
 // environment is this process's: the Go test passes TESSERA_* through it to
 // the host.
 import { readFile, readdir, readlink } from 'node:fs/promises';
@@ -89,8 +91,8 @@ async function open(browser, url) {
 
 // hostProcess finds the native host Firefox started for the manifest in
 // cfg.home: its arguments and its parent's executable.
-async function hostProcess() {
-  const manifest = `${cfg.home}/.mozilla/native-messaging-hosts/${cfg.host}.json`;
+async function hostProcess(home = cfg.home) {
+  const manifest = `${home}/.mozilla/native-messaging-hosts/${cfg.host}.json`;
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     let argv, stat;
@@ -240,6 +242,54 @@ function diffStats(a, b) {
   return out;
 }
 
+// summarise is bench.ts's summary (nearest-rank percentiles) of samples.
+function summarise(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p) => s[Math.min(Math.max(Math.ceil((p / 100) * s.length), 1), s.length) - 1];
+  return { n: s.length, p50: at(50), p99: at(99), mean: s.reduce((a, b) => a + b, 0) / s.length, min: s[0], max: s.at(-1) };
+}
+
+// interleaved measures the floor in the same minute as Tessera: a second
+// Firefox, whose HOME (cfg.bench.floorHome) registers the echo host under
+// the same name, runs beside this one, and the two take turns, chunk calls
+// each, until each has made n; both are summarised over all their calls.
+// The machine's load then weighs on both alike. out.bench is Tessera's,
+// out.floor the echo host's.
+async function interleaved(browser) {
+  const floorBrowser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: cfg.firefox,
+    headless: true,
+    env: { ...process.env, HOME: cfg.bench.floorHome },
+    extraPrefsFirefox: { 'privacy.reduceTimerPrecision': false },
+  });
+  try {
+    await floorBrowser.installExtension(cfg.extension);
+    const sides = [
+      { name: 'bench', page: await open(browser, cfg.bench.url), home: cfg.home, appPid: cfg.bench.appPid, samples: [] },
+      { name: 'floor', page: await open(floorBrowser, cfg.bench.url), home: cfg.bench.floorHome, samples: [] },
+    ];
+    for (const side of sides) {
+      await bridge(side.page, 'waitFor', ['connected', 30000], 35000);
+      await bridge(side.page, 'timings', [0, 100], 60000); // warm-up
+      side.pids = { host: (await hostProcess(side.home))?.pid, app: side.appPid };
+      side.before = await procStats(side.pids);
+    }
+    const chunk = cfg.bench.chunk ?? 100;
+    while (sides[0].samples.length < cfg.bench.n) {
+      for (const side of sides) {
+        const k = Math.min(chunk, cfg.bench.n - side.samples.length);
+        side.samples.push(...(await bridge(side.page, 'timings', [k, 0], 120000)));
+      }
+    }
+    for (const side of sides) {
+      out[side.name] = { ...summarise(side.samples), procs: diffStats(side.before, await procStats(side.pids)) };
+    }
+  } finally {
+    await floorBrowser.close().catch(() => {});
+  }
+}
+
 let browser;
 try {
   const triggers = (cfg.pages ?? []).some((p) => p.trigger);
@@ -288,7 +338,9 @@ try {
       await page?.close().catch(() => {});
     }
   }
-  if (cfg.bench) {
+  if (cfg.bench?.floorHome) {
+    await interleaved(browser);
+  } else if (cfg.bench) {
     const page = await open(browser, cfg.bench.url);
     await bridge(page, 'waitFor', ['connected', 30000], 35000);
     // Where the time goes: the CPU and the wake-ups of the host (and of
