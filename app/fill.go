@@ -364,6 +364,11 @@ func newCandidate(fa *frameAnalysis, c *form.Control, f *matcher.Field, cls heur
 		switch {
 		case !r.Checked:
 			r.Reason = "low confidence"
+		case cls.Optional:
+			// The page marks the box optional and it asks for data forms
+			// seldom need (an employer, a gender): offered, never filled
+			// unless the person ticks it.
+			r.Checked, r.Reason = false, "optional on this page"
 		case kind == "text" && c.Value != "" && c.Value != value:
 			// Like the browsers' autofill, never overwrite what the person
 			// typed unless they ask to.
@@ -423,6 +428,7 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 }
 
 var conceptLabels = map[string]string{
+	"phonetic-name": "Name reading", "phonetic-given-name": "First name reading", "phonetic-family-name": "Last name reading",
 	"name": "Full name", "honorific-prefix": "Title", "given-name": "First name", "additional-name": "Middle name",
 	"family-name": "Last name", "honorific-suffix": "Suffix", "nickname": "Nickname", "email": "Email",
 	"tel": "Phone", "tel-national": "Phone (national)", "tel-country-code": "Phone country code",

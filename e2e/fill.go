@@ -199,6 +199,9 @@ type App struct {
 	done   chan error
 }
 
+// Pid is the app's process id.
+func (a *App) Pid() int { return a.cmd.Process.Pid }
+
 // StartApp starts `tessera --headless` (a testhooks build) in w and waits
 // until its channel accepts connections.
 func (w *World) StartApp(opts AppOptions) (*App, error) {

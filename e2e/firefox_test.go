@@ -49,6 +49,10 @@ type ffPage struct {
 	// Type and Submit make it a learn page: typed and submitted, not filled.
 	Type   [][2]string `json:"type,omitempty"`
 	Submit string      `json:"submit,omitempty"`
+	// Trigger ("popup", "menu", "shortcut") fills the page the way a person
+	// does, on the editable box Field (see firefox_triggers_test.go).
+	Trigger string `json:"trigger,omitempty"`
+	Field   string `json:"field,omitempty"`
 }
 
 // ffConfig is run.mjs's CONFIG.
@@ -60,11 +64,44 @@ type ffConfig struct {
 	ReadPage  string   `json:"readPage"`
 	Pages     []ffPage `json:"pages"`
 	Bench     *ffBench `json:"bench,omitempty"`
+	AddonID   string   `json:"addonId,omitempty"`
+	UUID      string   `json:"uuid,omitempty"`
 }
 
 type ffBench struct {
 	URL string `json:"url"`
 	N   int    `json:"n"`
+	// AppPid is the app's process, whose CPU and wake-ups run.mjs reads
+	// beside the host's (0: none, the echo floor).
+	AppPid int `json:"appPid,omitempty"`
+	// FloorHome, when set, is a HOME registering the echo host: run.mjs
+	// then times it in a second Firefox, in turns of Chunk calls (default
+	// 100) with Tessera's, so that both meet the same load.
+	FloorHome string `json:"floorHome,omitempty"`
+	Chunk     int    `json:"chunk,omitempty"`
+}
+
+// ffBenchResult is a round-trip benchmark's summary (bench.ts BenchResult)
+// with what the processes on the path spent.
+type ffBenchResult struct {
+	N     int               `json:"n"`
+	P50   float64           `json:"p50"`
+	P99   float64           `json:"p99"`
+	Procs map[string]ffProc `json:"procs"`
+}
+
+// ffProc is what a process spent over a benchmark run (run.mjs procStats).
+type ffProc struct {
+	CPUMs       float64 `json:"cpuMs"`
+	Voluntary   int     `json:"voluntary"`
+	Involuntary int     `json:"involuntary"`
+	Threads     int     `json:"threads"`
+}
+
+// perCall says what p spent per call of a run of calls (warm-up included).
+func (p ffProc) perCall(calls int) string {
+	c := float64(calls)
+	return fmt.Sprintf("%.0f µs CPU, %.2f wake-ups, %.2f preemptions per call (%d threads)", p.CPUMs*1000/c, float64(p.Voluntary)/c, float64(p.Involuntary)/c, p.Threads)
 }
 
 // ffRun is what run.mjs prints.
@@ -88,13 +125,16 @@ type ffRun struct {
 		State  PageState  `json:"state"`
 		Probe  any        `json:"probe"`
 		Error  string     `json:"error"`
+		// What the triggers saw: the popup's words on the fill, the
+		// context menu item chosen, the element the keys went to.
+		Popup string `json:"popup"`
+		Menu  string `json:"menu"`
+		Keys  string `json:"keys"`
 	} `json:"pages"`
-	Bench *struct {
-		N   int     `json:"n"`
-		P50 float64 `json:"p50"`
-		P99 float64 `json:"p99"`
-	} `json:"bench"`
-	Error string `json:"error"`
+	Bench *ffBenchResult `json:"bench"`
+	// Floor is the echo host's, timed beside Bench (ffBench.FloorHome).
+	Floor *ffBenchResult `json:"floor"`
+	Error string         `json:"error"`
 }
 
 // runFirefox runs e2e/firefox/run.mjs with cfg in env (added to this
@@ -419,9 +459,12 @@ func TestFirefoxFillDenied(t *testing.T) {
 // TestFirefoxRoundTrip is the round-trip benchmark in Firefox (the
 // counterpart of cmd/bench-roundtrip for Chromium): n sequential
 // session.ping calls timed in the background script, through the tessera
-// host and the real app, then through the bare echo host registered under
-// the same name in another HOME (the floor), for the given rounds. It only
-// runs when asked, as a benchmark does:
+// host and the real app, and through the bare echo host registered under
+// the same name in another HOME (the floor), for the given rounds. The two
+// run in two Firefoxes side by side and take turns, 100 calls at a time, so
+// that the machine's load weighs on both alike
+// (TESSERA_FIREFOX_BENCH_SEQUENTIAL=1: one whole run, then the other, as
+// before). It only runs when asked, as a benchmark does:
 //
 //	TESSERA_FIREFOX_BENCH=1000 go test -count=1 -tags e2e,firefox -run FirefoxRoundTrip -v ./e2e/
 //
@@ -454,17 +497,41 @@ func TestFirefoxRoundTrip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, nativemsg.HostName+".json"), m, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bench := &ffBench{URL: f.pages.URL + "/checkout.html", N: n}
+	bench := &ffBench{URL: f.pages.URL + "/checkout.html", N: n, AppPid: f.app.Pid()}
+	if os.Getenv("TESSERA_FIREFOX_BENCH_SEQUENTIAL") != "1" {
+		bench.FloorHome = echoHome
+	}
 	met := true
 	for r := 1; r <= rounds; r++ {
-		app := runFirefox(t, ffConfig{Home: home, Bench: bench}, f.w.Env()).Bench
-		echo := runFirefox(t, ffConfig{Home: echoHome, Bench: bench}, f.w.Env()).Bench
+		var app, echo *ffBenchResult
+		if bench.FloorHome != "" {
+			run := runFirefox(t, ffConfig{Home: home, Bench: bench}, f.w.Env())
+			app, echo = run.Bench, run.Floor
+		} else {
+			app = runFirefox(t, ffConfig{Home: home, Bench: bench}, f.w.Env()).Bench
+			floor := *bench
+			floor.AppPid = 0
+			echo = runFirefox(t, ffConfig{Home: echoHome, Bench: &floor}, f.w.Env()).Bench
+		}
 		if app == nil || echo == nil || app.N != n || echo.N != n {
 			t.Fatalf("round %d: bench results %+v and %+v, want %d calls each", r, app, echo, n)
 		}
 		r50, r99 := app.P50/echo.P50, app.P99/echo.P99
 		t.Logf("round %d, %d session.ping calls: tessera host + app p50 %.3f ms p99 %.3f ms; echo host p50 %.3f ms p99 %.3f ms; ratio %.2fx %.2fx (target <= 2x)",
 			r, n, app.P50, app.P99, echo.P50, echo.P99, r50, r99)
+		calls := n + min(100, n) // sequential: the warm-up is counted too
+		if bench.FloorHome != "" {
+			calls = n // interleaved: counted after the warm-up
+		}
+		for _, p := range []struct {
+			name string
+			proc ffProc
+			ok   bool
+		}{{"tessera host", app.Procs["host"], app.Procs["host"].Threads > 0}, {"app", app.Procs["app"], app.Procs["app"].Threads > 0}, {"echo host", echo.Procs["host"], echo.Procs["host"].Threads > 0}} {
+			if p.ok {
+				t.Logf("round %d: %s: %s", r, p.name, p.proc.perCall(calls))
+			}
+		}
 		met = met && r50 <= 2 && r99 <= 2
 	}
 	if os.Getenv("TESSERA_FIREFOX_BENCH_CHECK") == "1" && !met {

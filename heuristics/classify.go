@@ -30,6 +30,11 @@ type Result struct {
 	// materno), "postal-code-1" and "postal-code-2" for a postcode in two
 	// boxes. Empty when the field holds the whole value.
 	Part string `json:"part,omitempty"`
+	// Optional marks a box the page itself says is optional that asks for
+	// data forms seldom need (an employer, a gender, a title; see
+	// optionalData): recognised, but to be offered unticked, never filled
+	// without the person choosing it.
+	Optional bool `json:"optional,omitempty"`
 	// Evidence lists the signals that decided, strongest first.
 	Evidence []Evidence `json:"evidence,omitempty"`
 }
@@ -161,15 +166,17 @@ func Classify(s *form.Snapshot) []Result {
 			// A box the page itself marks optional that asks for data no
 			// order or sign-up needs (an employer on a shipping address,
 			// a gender) is one people leave empty: volunteering profile
-			// data there discloses more than the site asked for.
-			r.Confidence *= 0.5
+			// data there discloses more than the site asked for. It is
+			// still recognised, so that a person who wants it filled can
+			// tick it; callers offer it unticked.
+			r.Optional = true
 			r.Evidence = append(r.Evidence, Evidence{Signal: "label", Rule: "optional"})
 		}
 		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
 		}
 		if r.Token == "" {
-			r.Concept = ""
+			r.Concept, r.Optional = "", false
 		} else {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
@@ -177,8 +184,8 @@ func Classify(s *form.Snapshot) []Result {
 	return out
 }
 
-// optionalData lists the tokens of data a form seldom needs: filled only
-// when the page does not mark the box optional.
+// optionalData lists the tokens of data a form seldom needs: offered
+// unticked (Result.Optional) when the page marks the box optional.
 var optionalData = map[string]bool{
 	"organization": true, "organization-title": true, "sex": true, "honorific-prefix": true,
 	"honorific-suffix": true, "nickname": true, "address-line3": true, "url": true,

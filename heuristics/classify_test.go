@@ -18,6 +18,9 @@ type goldenControl struct {
 	Want string `json:"want"`
 	// WantPart is the Part the control must get ("" for the whole value).
 	WantPart string `json:"want_part,omitempty"`
+	// WantOptional says the control must be marked Optional: recognised,
+	// offered unticked.
+	WantOptional bool `json:"want_optional,omitempty"`
 }
 
 type goldenCase struct {
@@ -87,6 +90,9 @@ func TestGolden(t *testing.T) {
 				}
 				if r.Part != want.WantPart {
 					t.Errorf("Classify(%s #%d %q).Part = %q, want %q", gc.Name, i, describe(&s.Controls[i]), r.Part, want.WantPart)
+				}
+				if r.Optional != want.WantOptional {
+					t.Errorf("Classify(%s #%d %q).Optional = %v, want %v", gc.Name, i, describe(&s.Controls[i]), r.Optional, want.WantOptional)
 				}
 				if r.Index != i {
 					t.Errorf("Classify(%s #%d).Index = %d", gc.Name, i, r.Index)

@@ -350,9 +350,14 @@ func bareNames(g *group) {
 // words of its own (at most an example placeholder). The order is the
 // page's: family name first in Japanese, Chinese, Korean, Hungarian and
 // Vietnamese, given name first elsewhere.
+//
+// The same holds for a name's reading: "フリガナ" above [ヤマダ] [タロウ]
+// is the family name's reading, then the given name's. There the second
+// box may carry the first's name stem as its only word (kana1, kana2).
 func nameRows(g *group) {
 	for k := 0; k+1 < len(g.seq); k++ {
-		if g.tok(k) != "name" || (g.rule(k) != "name" && g.rule(k) != "full-name") {
+		phonetic := g.tok(k) == "phonetic-name" && g.rule(k) == "phonetic-name"
+		if !phonetic && (g.tok(k) != "name" || (g.rule(k) != "name" && g.rule(k) != "full-name")) {
 			continue
 		}
 		cur, next := g.c(k), g.c(k+1)
@@ -360,10 +365,12 @@ func nameRows(g *group) {
 		case "", "placeholder", "title":
 			continue // the whole-name word must be a label the row shows
 		}
-		if controlKind(next) != ckText || !g.blank(k+1) || next.LabelSource != "" && next.LabelSource != "placeholder" {
+		ev := g.r(k + 1).Evidence
+		stemOnly := phonetic && g.tok(k+1) == "phonetic-name" && len(ev) > 0 && ev[0].Signal == "name"
+		if controlKind(next) != ckText || !g.blank(k+1) && !stemOnly || next.LabelSource != "" && next.LabelSource != "placeholder" {
 			continue
 		}
-		if next.Name != "" && nameStem(next.Name) != nameStem(cur.Name) {
+		if (next.Name != "" || stemOnly) && nameStem(next.Name) != nameStem(cur.Name) {
 			continue // a box of its own ("comment", "text"), not the name's second half
 		}
 		if k+2 < len(g.seq) && g.blank(k+2) && controlKind(g.c(k+2)) == ckText {
@@ -372,6 +379,9 @@ func nameRows(g *group) {
 		first, second := "given-name", "family-name"
 		if familyFirst(g.s, g.c(k).Label) {
 			first, second = second, first
+		}
+		if phonetic {
+			first, second = "phonetic-"+first, "phonetic-"+second
 		}
 		g.set(k, first, 0.75)
 		g.set(k+1, second, 0.75)

@@ -85,6 +85,10 @@ type rule struct {
 	long func() *regexp.Regexp
 }
 
+// kanaWord matches the words for a reading in kana that Japanese forms
+// put beside a name part: 姓（フリガナ）, 名（カナ）, セイ（全角カナ）.
+const kanaWord = `(?:フリガナ|ふりがな|フリカナ|ヨミガナ|よみがな|全角カナ|カタカナ|ひらがな|カナ|かな)`
+
 // rules is the ordered keyword table, strongest and most specific first.
 var rules = []rule{
 	// Things that are never profile data. They come first so that "promo
@@ -332,12 +336,26 @@ var rules = []rule{
 		{"pt", []string{`(cidade|aeroporto|local) de (destino|origem|partida|chegada)`}},
 		{"nl", []string{`(plaats|luchthaven) van (vertrek|aankomst|bestemming)`, `vertrekplaats`}},
 	}},
-	// The reading of a name in kana or pinyin is a different value from
-	// the name (sites check that it is written in katakana): filling the
-	// name itself would be refused or wrong.
-	{id: "phonetic-name", kind: kindVeto, qualifies: true, langs: []lang{
-		{"en", []string{`furigana`, `kana\b`, `phonetic`, `pronunciation`}},
-		{"ja", []string{`フリガナ`, `ふりがな`, `(?:^| )(?:カナ|かな|セイ|メイ|せい|めい)(?: |$)`}},
+	// The reading of a name (フリガナ, セイ/メイ) is a value of its own,
+	// which the person stores (profile.ConceptPhonetic*): sites check that
+	// it is written in kana, so the name itself never goes there. Part
+	// before whole: "姓（フリガナ）" is the family name's reading.
+	{id: "phonetic-family-name", token: "phonetic-family-name", qualifies: true, langs: []lang{
+		{"en", []string{`(last|family|sur) ?name (in )?(kana|furigana|katakana|hiragana|phonetic|reading)\b`, `(phonetic|kana|furigana|katakana|hiragana) (last|family|sur) ?name`, `(last|family) (kana|furigana)\b`, `(kana|furigana) (last|family|sei)\b`, `sei (kana|furigana)\b`}},
+		{"ja", []string{`(?:^| )(?:セイ|せい|ミョウジ|みょうじ)(?: |$)`, `(?:^| )(?:姓|苗字|名字) ?` + kanaWord, kanaWord + ` ?(?:姓|苗字|名字)(?: |$)`}},
+	}},
+	{id: "phonetic-given-name", token: "phonetic-given-name", qualifies: true, langs: []lang{
+		{"en", []string{`(first|given) ?name (in )?(kana|furigana|katakana|hiragana|phonetic|reading)\b`, `(phonetic|kana|furigana|katakana|hiragana) (first|given) ?name`, `(first|given) (kana|furigana)\b`, `(kana|furigana) (first|given|mei)\b`, `mei (kana|furigana)\b`}},
+		{"ja", []string{`(?:^| )(?:メイ|めい|ナマエ)(?: |$)`, `(?:^| )名 ?` + kanaWord, kanaWord + ` ?名(?: |$)`}},
+	}},
+	{id: "phonetic-name", token: "phonetic-name", qualifies: true, langs: []lang{
+		{"en", []string{`furigana`, `yomigana`, `kana\b`, `katakana`, `hiragana`, `phonetic`, `name reading`}},
+		{"ja", []string{`フリガナ`, `ふりがな`, `フリカナ`, `ヨミガナ`, `よみがな`, `読み仮名`, `(?:カナ|かな)(?: |$)`, `(?:氏名|名前) ?の? ?(?:読み|よみ)`}},
+	}},
+	// A name's pronunciation ("how to say your name") and a Chinese name's
+	// pinyin are not the kana reading a profile stores.
+	{id: "pronunciation", kind: kindVeto, qualifies: true, langs: []lang{
+		{"en", []string{`pronunciation`, `pinyin`}},
 		{"zh", []string{`拼音`}},
 	}},
 	{id: "marital-status", kind: kindVeto, langs: []lang{

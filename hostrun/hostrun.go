@@ -46,6 +46,13 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	if f, ok := cfg.Stdin.(*os.File); ok {
+		cfg.Stdin = pollable(f)
+	}
+	// A relay runs one goroutine at a time: with more than one P, every
+	// message that wakes it also wakes a second thread to look for work
+	// (the round trip's p99 on a loaded machine; e2e TestFirefoxRoundTrip).
+	runtime.GOMAXPROCS(1)
 	return nativemsg.RunHost(ctx, cfg.Stdin, cfg.Stdout, nativemsg.HostConfig{
 		Origin: cfg.Origin,
 		Dir:    dir,

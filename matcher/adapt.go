@@ -85,6 +85,8 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 		return postalForms(v), true
 	case profile.ConceptHonorificPrefix:
 		return honorificForms(v), true
+	case profile.ConceptPhoneticName, profile.ConceptPhoneticGivenName, profile.ConceptPhoneticFamilyName:
+		return phoneticForms(f, v), true
 	case profile.ConceptBirthDate:
 		return dateForms(f, part, v, r.pc)
 	case profile.ConceptFamilyName:

@@ -58,6 +58,8 @@ func FuzzMatch(f *testing.F) {
 	f.Add([]byte(`{"profile":{"https://schema.org/telephone":"+4930123"},"fields":[{"inputType":"tel","ac":"tel"}]}`), `(?=\d)`, uint16(0xffff))
 	// A disabled radio button after the first once got its group's value.
 	f.Add([]byte(`{"profile":{"https://schema.org/honorificPrefix":"Dr"},"fields":[{"inputType":"radio","group":"t","ac":"honorific-prefix","options":[{"value":"mr"}]},{"inputType":"radio","group":"t","ac":"honorific-prefix","disabled":true,"options":[{"value":"dr"}]}]}`), "", uint16(0))
+	// Name readings: parts from a whole, kana swapped to suit the box.
+	f.Add([]byte(`{"profile":{"ext:phonetic-name":"やまだ　たろう"},"fields":[{"inputType":"text","ac":"phonetic-family-name","label":"セイ"},{"inputType":"text","ac":"phonetic-given-name","label":"ふりがな"},{"inputType":"text","ac":"phonetic-name","label":"フリガナ"}]}`), "ﾔﾏﾀﾞ", uint16(1))
 	f.Fuzz(fuzzOne)
 }
 

@@ -180,7 +180,7 @@ func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64
 		}[canon]
 		return v, e, factorDerived, v != ""
 	}
-	return "", profile.Entry{}, 0, false
+	return r.derivePhonetic(canon, f)
 }
 
 // confOf is an entry's effective confidence (0 meaning unstated, so 1).

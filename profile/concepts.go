@@ -49,6 +49,17 @@ const (
 	ConceptCCType           = "ext:cc-type"
 	ConceptCurrency         = "ext:transaction-currency"
 	ConceptAmount           = "ext:transaction-amount"
+
+	// The phonetic reading of a name, as Japanese forms ask for it in
+	// katakana or hiragana (フリガナ, セイ/メイ). schema.org and the
+	// WHATWG autofill names have none; these follow vCard's
+	// X-PHONETIC-FIRST-NAME and X-PHONETIC-LAST-NAME (Apple and Android
+	// contacts) and Chrome's "alternative name" of Japanese profiles. A
+	// reading is only ever a value the person stored: it cannot be derived
+	// from the name.
+	ConceptPhoneticName       = "ext:phonetic-name"
+	ConceptPhoneticGivenName  = "ext:phonetic-given-name"
+	ConceptPhoneticFamilyName = "ext:phonetic-family-name"
 )
 
 // tokenConcepts maps every WHATWG autofill field name to exactly one concept.
@@ -111,17 +122,43 @@ var tokenConcepts = map[string]string{
 	"impp":                 ConceptIMPP,
 }
 
-// ConceptForToken returns the concept IRI of a WHATWG autofill field name,
-// and reports whether the token is one.
+// ownTokens are Tessera's own field names for concepts the WHATWG list
+// lacks. The classifier predicts them; no page can declare them (the form
+// package reads autocomplete against the standard's list only).
+var ownTokens = map[string]string{
+	"phonetic-name":        ConceptPhoneticName,
+	"phonetic-given-name":  ConceptPhoneticGivenName,
+	"phonetic-family-name": ConceptPhoneticFamilyName,
+}
+
+// ConceptForToken returns the concept IRI of a WHATWG autofill field name or
+// of one of Tessera's own (OwnTokens), and reports whether the token is one.
 func ConceptForToken(token string) (string, bool) {
-	c, ok := tokenConcepts[token]
+	if c, ok := tokenConcepts[token]; ok {
+		return c, true
+	}
+	c, ok := ownTokens[token]
 	return c, ok
 }
 
-// Tokens returns every WHATWG autofill field name Tessera knows.
+// Tokens returns every field name Tessera knows: the WHATWG autofill field
+// names and its own (OwnTokens).
 func Tokens() []string {
-	out := make([]string, 0, len(tokenConcepts))
+	out := make([]string, 0, len(tokenConcepts)+len(ownTokens))
 	for t := range tokenConcepts {
+		out = append(out, t)
+	}
+	for t := range ownTokens {
+		out = append(out, t)
+	}
+	return out
+}
+
+// OwnTokens returns Tessera's own field names, those that are not WHATWG
+// autofill field names: the phonetic name parts.
+func OwnTokens() []string {
+	out := make([]string, 0, len(ownTokens))
+	for t := range ownTokens {
 		out = append(out, t)
 	}
 	return out

@@ -38,8 +38,17 @@ func TestVocabularyComplete(t *testing.T) {
 			t.Errorf("token %q maps to %q, neither schema.org nor ext:", tok, c)
 		}
 	}
-	if got, want := len(Tokens()), len(whatwgFieldNames); got != want {
-		t.Errorf("Tokens() has %d tokens, the standard %d: %v", got, want, Tokens())
+	own := []string{"phonetic-name", "phonetic-given-name", "phonetic-family-name"}
+	if got, want := len(Tokens()), len(whatwgFieldNames)+len(own); got != want {
+		t.Errorf("Tokens() has %d tokens, the standard %d and Tessera's own %d: %v", got, len(whatwgFieldNames), len(own), Tokens())
+	}
+	for _, tok := range own {
+		if c, ok := ConceptForToken(tok); !ok || !strings.HasPrefix(c, "ext:phonetic-") {
+			t.Errorf("own token %q maps to %q, want an ext:phonetic- concept", tok, c)
+		}
+		if IsSensitiveToken(tok) {
+			t.Errorf("own token %q is sensitive", tok)
+		}
 	}
 	for _, tok := range []string{"", "off", "on", "shipping", "home", "webauthn", "Given-Name"} {
 		if c, ok := ConceptForToken(tok); ok {

@@ -44,7 +44,8 @@ func TestParseVCards(t *testing.T) {
 	}{
 		{"v4-full.vcf", false},
 		{"v3-two-cards.vcf", false},
-		{"v4-gender.vcf", false}, // GENDER kept (issue 12, part 5)
+		{"v4-gender.vcf", false},   // GENDER kept (issue 12, part 5)
+		{"v4-phonetic.vcf", false}, // readings of the name kept (issue 12, part 5)
 		{"empty-card.vcf", true},
 		{"unterminated.vcf", true},
 	}

@@ -8,10 +8,13 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/emersion/go-vcard"
 	"github.com/nyaruka/phonenumbers"
 	"github.com/tessera-app/tessera/profile"
+	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/width"
 )
 
 // The schema.org concepts vCard properties map to; the same IRIs as the
@@ -48,7 +51,7 @@ const MaxVCards = 1000
 // parts, NICKNAME, EMAIL, TEL (E.164 when the number parses, with the
 // card's country as the default region), ADR to street, locality, region,
 // postal code and country, ORG, TITLE, BDAY (ISO date when it parses),
-// GENDER (see gender) and URL. Of a repeated property the preferred value is taken; cards with none
+// GENDER (see gender), URL, and the reading of the name (see phoneticName). Of a repeated property the preferred value is taken; cards with none
 // of these are skipped. Profiles get fresh ids; now stamps their import
 // source.
 func ParseVCards(r io.Reader, now string) ([]profile.UserProfile, error) {
@@ -116,6 +119,9 @@ func cardProfile(card vcard.Card, now string) (profile.UserProfile, error) {
 	set(cURL, card.PreferredValue(vcard.FieldURL))
 	set(cBirthDate, isoDate(card.PreferredValue(vcard.FieldBirthday)))
 	set(cGender, gender(card))
+	family, given := phoneticName(card)
+	set(profile.ConceptPhoneticFamilyName, family)
+	set(profile.ConceptPhoneticGivenName, given)
 	region := ""
 	if a := preferredAddress(card); a != nil {
 		street := a.StreetAddress
@@ -213,4 +219,45 @@ func gender(card vcard.Card) string {
 		return "Female"
 	}
 	return identity
+}
+
+// phoneticName reads the reading of a card's name (family, given), as
+// contacts apps write it: X-PHONETIC-LAST-NAME and X-PHONETIC-FIRST-NAME
+// (Apple, Android, Google), else a vCard 4 N;SORT-AS whose parts are
+// all kana (SORT-AS is a sort key in general; written in kana it is the
+// reading Japanese address books sort by). Half-width katakana are
+// widened. Nothing is derived from the name itself. (The IrMC reading of
+// Japanese phones, SOUND;X-IRMC-N, is not read: its bare parameter is
+// mis-parsed by the vCard decoder.)
+func phoneticName(card vcard.Card) (family, given string) {
+	// Widening ﾀﾞ gives タ and a combining voiced mark: compose them.
+	clean := func(s string) string { return strings.TrimSpace(norm.NFC.String(width.Fold.String(s))) }
+	family, given = clean(card.PreferredValue("X-PHONETIC-LAST-NAME")), clean(card.PreferredValue("X-PHONETIC-FIRST-NAME"))
+	if family != "" || given != "" {
+		return family, given
+	}
+	if n := card.Get(vcard.FieldName); n != nil {
+		parts := strings.Split(strings.Join(n.Params[vcard.ParamSortAs], ","), ",")
+		for i := range parts {
+			parts[i] = clean(parts[i])
+		}
+		if len(parts) >= 2 && allKana(parts[0]) && allKana(parts[1]) {
+			return parts[0], parts[1]
+		}
+	}
+	return "", ""
+}
+
+// allKana reports whether s is a non-empty word of hiragana or katakana
+// (with the prolonged sound mark and spaces).
+func allKana(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.In(r, unicode.Hiragana, unicode.Katakana) && r != 'ー' && r != ' ' && r != '\u3000' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bench, percentile } from '../src/background/bench';
+import { bench, percentile, timings } from '../src/background/bench';
 
 describe('percentile', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -28,5 +28,13 @@ describe('bench', () => {
     const r = await bench(ping, 10, 3, {}, () => clock);
     expect(calls).toBe(13);
     expect(r).toEqual({ n: 10, p50: 8, p99: 13, mean: 8.5, min: 4, max: 13 });
+  });
+  it('gives the raw samples in call order', async () => {
+    let clock = 0;
+    let calls = 0;
+    const ping = async () => {
+      clock += ++calls * 10;
+    };
+    expect(await timings(ping, 3, 1, {}, () => clock)).toEqual([20, 30, 40]);
   });
 });

@@ -46,6 +46,21 @@ export async function bench(
   payload: unknown,
   now: () => number = () => performance.now(),
 ): Promise<BenchResult> {
+  return summarise(await timings(ping, n, warmup, payload, now));
+}
+
+/**
+ * timings is bench's raw samples (ms, in call order), for a driver that
+ * measures in chunks interleaved with another browser's and summarises
+ * them all together.
+ */
+export async function timings(
+  ping: (payload: unknown) => Promise<unknown>,
+  n: number,
+  warmup: number,
+  payload: unknown,
+  now: () => number = () => performance.now(),
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await ping(payload);
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -53,5 +68,5 @@ export async function bench(
     await ping(payload);
     samples.push(now() - t0);
   }
-  return summarise(samples);
+  return samples;
 }

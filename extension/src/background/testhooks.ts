@@ -11,7 +11,7 @@ import { type FrameCapture, type FillProgress, TEST_PORT } from '../shared/messa
 import { type Self, senderKind } from '../shared/sender';
 import type { NativeClient, Status } from '../shared/native';
 import type { RpcError } from '../shared/rpc';
-import { type BenchResult, bench } from './bench';
+import { type BenchResult, bench, timings } from './bench';
 import type { Filler } from './fill';
 
 /** TestHooks is globalThis.tesseraTest in the test build. */
@@ -21,6 +21,8 @@ export interface TestHooks {
   waitFor(state: Status['state'], timeoutMs: number): Promise<Status>;
   call(method: string, params?: unknown): Promise<unknown>;
   bench(n: number, payload?: unknown): Promise<BenchResult>;
+  /** timings times n session.ping calls after warmup untimed ones and returns each call's time (ms). */
+  timings(n: number, warmup: number): Promise<number[]>;
   /**
    * snapshot injects the content script (twice, as a repeated injection
    * would) into the top frame of the tab whose URL matches urlPattern and
@@ -65,6 +67,7 @@ export function installTestHooks(client: NativeClient, filler: Filler, self: Sel
         throw new Error(`${e.code}: ${e.message}`);
       }),
     bench: (n, payload = { seq: 0 }) => bench((p) => client.call('session.ping', { payload: p }), n, Math.min(100, n), payload),
+    timings: (n, warmup) => timings((p) => client.call('session.ping', { payload: p }), n, warmup, { seq: 0 }),
     snapshot: async (urlPattern) => {
       const id = await tabId(urlPattern);
       for (let i = 0; i < 2; i++) await chrome.scripting.executeScript({ target: { tabId: id }, files: ['content.js'] });
@@ -104,6 +107,8 @@ function pageCall(hooks: TestHooks, filler: Filler, tab: number | undefined, met
       return hooks.call(String(args[0]), args[1]);
     case 'bench':
       return hooks.bench(Number(args[0]), args[1]);
+    case 'timings':
+      return hooks.timings(Number(args[0]), Number(args[1]));
     case 'lastFill':
       return hooks.lastFill();
   }

@@ -4,7 +4,10 @@
 // overall, recall on profile and payment fields and precision of the fields
 // Tessera would fill, strict and lenient, for the pages as served and with
 // every autocomplete attribute removed (corpus README, "How classification
-// will be scored").
+// will be scored"). A box offered unticked (the page marks it optional:
+// heuristics.Result.Optional) is not filled unless the person ticks it, so
+// it counts as no prediction; the "unticked" column says how many there
+// were.
 //
 //	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain]
 package main
@@ -118,14 +121,14 @@ func writeBreakdown(w io.Writer, bs []Breakdown) error {
 func writeTable(w io.Writer, pages int, scores []Score) error {
 	fmt.Fprintf(w, "%d pages\n", pages)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab")
+	fmt.Fprintln(tw, "source\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked")
 	for _, last := range []bool{false, true} {
 		for _, s := range scores {
 			if (s.Source == "all") != last {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", s.Source, s.System, variantName(s.Variant),
-				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\n", s.Source, s.System, variantName(s.Variant),
+				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked)
 		}
 	}
 	return tw.Flush()

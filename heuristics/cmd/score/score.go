@@ -111,6 +111,10 @@ type Counts struct {
 	// leaves those fills unjudged. It is a second view, never the target.
 	PredictedVocab int `json:"predictedVocab"`
 	RightVocab     int `json:"rightVocab"`
+	// Unticked counts the scored fields offered unticked: recognised, but
+	// marked optional by the page (heuristics.Result.Optional), so not
+	// counted as predicted.
+	Unticked int `json:"unticked"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -123,6 +127,7 @@ func (c *Counts) add(o Counts) {
 	c.RightLenient += o.RightLenient
 	c.PredictedVocab += o.PredictedVocab
 	c.RightVocab += o.RightVocab
+	c.Unticked += o.Unticked
 }
 
 func ratio(a, b int) float64 {
@@ -165,6 +170,16 @@ type Miss struct {
 	Got     string                `json:"got"`
 	Label   string                `json:"label"`
 	Why     []heuristics.Evidence `json:"why,omitempty"`
+}
+
+// fills is the token Tessera fills a control with unless the person acts:
+// a box offered unticked (the page marks it optional, Result.Optional) is
+// not filled, so it is scored as no prediction.
+func fills(r heuristics.Result) string {
+	if r.Optional {
+		return ""
+	}
+	return r.Token
 }
 
 // isTarget reports whether a token is profile or payment data: every
@@ -432,7 +447,7 @@ func explain(pages []*page, labels map[*page][]string, preds map[*page][]heurist
 		for _, t := range p.truths {
 			got := ""
 			if t.index >= 0 && t.index < len(preds[p]) {
-				got = preds[p][t.index].Token
+				got = fills(preds[p][t.index])
 			}
 			strict, lenient := judge(t, got)
 			if !isTarget(got) || strict {
@@ -610,7 +625,7 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 				if i < 0 || i >= len(rs) {
 					return ""
 				}
-				return rs[i].Token
+				return fills(rs[i])
 			}
 			var onMiss func(t truth, got string)
 			if misses != nil {
@@ -622,7 +637,13 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 					*misses = append(*misses, m)
 				}
 			}
-			addTo(key{p.source, v, "tessera"}, tally(p, vocab[p.source], pred, onMiss))
+			c := tally(p, vocab[p.source], pred, onMiss)
+			for _, t := range p.truths {
+				if t.index >= 0 && t.index < len(rs) && rs[t.index].Optional && isTarget(rs[t.index].Token) {
+					c.Unticked++
+				}
+			}
+			addTo(key{p.source, v, "tessera"}, c)
 			if chrome != nil {
 				cp := chrome[v][p.rel]
 				addTo(key{p.source, v, "chromium156"}, tally(p, vocab[p.source], func(i int) string { return cp[i] }, nil))
