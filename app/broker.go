@@ -57,6 +57,7 @@ func New(cfg Config) (*App, error) {
 		"profile.list": listProfiles,
 	}
 	a.registerFillMethods()
+	a.registerFormspecMethods()
 	a.registerCLIMethods()
 	return a, nil
 }
