@@ -11,6 +11,7 @@ import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
 import { engineFor } from './engine';
 import { Filler } from './fill';
+import { Formspec } from './formspec';
 import { browserFrames, parentOf } from './frames';
 import { Learner } from './learn';
 import { type HandlerTable, makeRouter } from './router';
@@ -43,6 +44,7 @@ function push(u: PopupUpdate): void {
 
 const filler = new Filler(client, browserFrames(engine.pinDocuments), (fill) => push({ kind: 'fill', fill }));
 const learner = new Learner(client, parentOf);
+const formspec = new Formspec(client);
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },
@@ -56,7 +58,9 @@ const table: HandlerTable = {
   fill: { from: ['page'], handle: (req) => filler.fill(req.tab) },
   unlock: { from: ['page'], handle: async () => (await client.call('vault.unlock')) as UnlockResult },
   submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
+  formspec: { from: ['content', 'page'], handle: (req, sender) => formspec.handle(req, sender) },
 };
+chrome.tabs.onRemoved.addListener((tab) => formspec.forget(tab));
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
 

@@ -23,6 +23,7 @@
  * On the STATUS_PORT the service worker pushes PopupUpdate messages.
  */
 import type { FillKind, FillReport, Identity, LiveValue, Outcome } from './fill';
+import type { FormspecRequest } from './formspec';
 import type { Status } from './native';
 
 /** STATUS_PORT is the name of the runtime port on which the service worker pushes PopupUpdate to the popup. */
@@ -37,7 +38,8 @@ export type BackgroundRequest =
   | { type: 'reconnect' }
   | { type: 'fill'; tab: number }
   | { type: 'unlock' }
-  | { type: 'submitted'; frame: FrameCapture };
+  | { type: 'submitted'; frame: FrameCapture }
+  | FormspecRequest;
 
 /** UnlockResult is vault.unlock's answer from a browser session (PROTOCOL.md §4 vault.unlock). */
 export interface UnlockResult {
@@ -53,6 +55,8 @@ export interface BackgroundResponse {
   fill: FillReport;
   unlock: UnlockResult;
   submitted: { accepted: boolean };
+  /** formspec: see shared/formspec.ts and background/formspec.ts. */
+  formspec: unknown;
 }
 
 /** FillPhase is where a fill stands, for the popup. */

@@ -1,0 +1,166 @@
+/**
+ * The isolated-world half of the Formspec channel (shared/formspec.ts), run
+ * at document_start in the top document before any page script: it takes
+ * the page-world script's port, relays its detection to the service worker
+ * (for the popup) and its calls to the app's formspec.* methods, adding the
+ * sidecars it discovers as Assist §9 says (link relations first, then the
+ * sibling references.json / ontology.json), cached by the service worker per
+ * (origin, definition url, version).
+ */
+import {
+  APP_METHODS,
+  type AppMethod,
+  type BridgeToPage,
+  type Detection,
+  type FormspecRequest,
+  MAX_DOC_CHARS,
+  MAX_SIDECARS,
+  PORT_MESSAGE,
+  type PageToBridge,
+  type Sidecars,
+} from '../shared/formspec';
+
+const GUARD = Symbol.for('tessera.formspec-bridge');
+
+function ask(req: FormspecRequest): Promise<unknown> {
+  return chrome.runtime.sendMessage(req);
+}
+
+/** fetchDoc fetches one sidecar as the page could (page-origin CORS), bounded in time and size. */
+async function fetchDoc(url: string): Promise<string> {
+  const u = new URL(url, location.href);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${u.protocol} is not fetched`);
+  const r = await fetch(u.href, { credentials: 'same-origin', signal: AbortSignal.timeout(5000), redirect: 'follow' });
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  const len = Number(r.headers.get('content-length') ?? '0');
+  if (len > MAX_DOC_CHARS) throw new Error('too large');
+  const text = await r.text();
+  if (text.length > MAX_DOC_CHARS) throw new Error('too large');
+  return text;
+}
+
+function linked(rel: string): string[] {
+  return Array.from(document.querySelectorAll<HTMLLinkElement>(`link[rel~="${rel}"][href]`))
+    .map((l) => l.href)
+    .slice(0, MAX_SIDECARS);
+}
+
+/** discover finds the sidecars of the page's form (Assist §9 steps 2 and 4). */
+export async function discover(): Promise<Sidecars> {
+  const out: Sidecars = { references: [], ontologies: [], registries: [], warnings: [] };
+  const kinds: Array<[string, keyof Omit<Sidecars, 'warnings'>, string, string]> = [
+    ['formspec-references', 'references', 'references.json', '$formspecReferences'],
+    ['formspec-ontology', 'ontologies', 'ontology.json', '$formspecOntology'],
+    ['formspec-registry', 'registries', '', '$formspecRegistry'],
+  ];
+  for (const [rel, key, sibling, pin] of kinds) {
+    const links = linked(rel);
+    for (const href of links) {
+      try {
+        // A linked document is the page's word: a broken one is passed on,
+        // and the app answers x-invalid-sidecar.
+        out[key].push(await fetchDoc(href));
+      } catch (e) {
+        out.warnings.push(`${rel} ${href}: ${String(e)}`);
+      }
+    }
+    if (links.length === 0 && sibling !== '') {
+      // A sibling guess counts only when it is the document it claims to be.
+      try {
+        const text = await fetchDoc(sibling);
+        const doc = JSON.parse(text) as Record<string, unknown>;
+        if (doc && typeof doc === 'object' && pin in doc) out[key].push(text);
+      } catch {
+        // No sibling: less help, nothing wrong.
+      }
+    }
+  }
+  return out;
+}
+
+function definitionKey(def: string): string {
+  try {
+    const d = JSON.parse(def) as { url?: unknown; version?: unknown };
+    return `${location.origin}\n${String(d.url)}\n${String(d.version)}`;
+  } catch {
+    return '';
+  }
+}
+
+const sidecarsOf = new Map<string, Promise<Sidecars>>();
+function sidecarsFor(def: string): Promise<Sidecars> {
+  const key = definitionKey(def);
+  let p = sidecarsOf.get(key);
+  if (!p) {
+    p = (async () => {
+      const cached = (await ask({ type: 'formspec', op: 'cache-get', key }).catch(() => undefined)) as Sidecars | undefined;
+      if (cached && Array.isArray(cached.references)) return cached;
+      const found = await discover();
+      void ask({ type: 'formspec', op: 'cache-put', key, sidecars: found }).catch(() => undefined);
+      return found;
+    })();
+    sidecarsOf.set(key, p);
+  }
+  return p;
+}
+
+function errorOf(e: unknown): { code: string; message: string; path?: string } {
+  const o = e as { error?: { code?: unknown; message?: unknown; path?: unknown } };
+  if (o && typeof o.error?.code === 'string') {
+    return { code: o.error.code, message: String(o.error.message ?? ''), path: typeof o.error.path === 'string' ? o.error.path : undefined };
+  }
+  return { code: 'ENGINE_ERROR', message: String(e) };
+}
+
+async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge, { kind: 'call' }>): Promise<void> {
+  const answer: BridgeToPage = { secret, kind: 'answer', id: m.id };
+  try {
+    if (!APP_METHODS.includes(m.method)) throw { error: { code: 'UNSUPPORTED', message: 'no such method' } };
+    if (typeof m.definition !== 'string' || m.definition.length > MAX_DOC_CHARS) throw { error: { code: 'INVALID_VALUE', message: 'definition too large' } };
+    const sc = await sidecarsFor(m.definition);
+    const params: Record<string, unknown> = {
+      ...(typeof m.params === 'object' && m.params !== null ? m.params : {}),
+      definition: JSON.parse(m.definition) as unknown,
+      references: sc.references.map((t) => JSON.parse(t) as unknown),
+      ontologies: sc.ontologies.map((t) => JSON.parse(t) as unknown),
+      registries: sc.registries.map((t) => JSON.parse(t) as unknown),
+    };
+    const r = await ask({ type: 'formspec', op: 'call', method: m.method as AppMethod, params });
+    if (r && typeof r === 'object' && 'error' in r) throw r;
+    answer.result = r;
+  } catch (e) {
+    // JSON that does not parse is a broken sidecar.
+    answer.error = e instanceof SyntaxError ? { code: 'x-invalid-sidecar', message: e.message } : errorOf(e);
+  }
+  port.postMessage(answer);
+}
+
+const g = globalThis as { [GUARD]?: boolean };
+if (!g[GUARD] && window === window.top) {
+  g[GUARD] = true;
+  let taken = false;
+  window.addEventListener(
+    'message',
+    (ev: MessageEvent) => {
+      const d = ev.data as { tessera?: unknown; secret?: unknown } | null;
+      if (taken || ev.source !== window || d?.tessera !== PORT_MESSAGE) return;
+      if (ev.origin !== location.origin && !(location.origin === 'null' && ev.origin === 'null')) return;
+      if (typeof d.secret !== 'string' || d.secret.length < 32 || ev.ports.length !== 1) return;
+      // The first hand-over wins, and no page listener sees it.
+      ev.stopImmediatePropagation();
+      taken = true;
+      const secret = d.secret;
+      const port = ev.ports[0];
+      port.onmessage = (e: MessageEvent) => {
+        const m = e.data as Partial<PageToBridge> | null;
+        if (!m || m.secret !== secret) return;
+        if (m.kind === 'detected' && m.detection) {
+          void ask({ type: 'formspec', op: 'detected', detection: m.detection as Detection }).catch(() => undefined);
+        } else if (m.kind === 'call' && typeof m.id === 'number') {
+          void serve(port, secret, m as Extract<PageToBridge, { kind: 'call' }>);
+        }
+      };
+    },
+    true,
+  );
+}
