@@ -47,8 +47,10 @@ type ffPage struct {
 	Arm   bool   `json:"arm,omitempty"`
 	Probe string `json:"probe,omitempty"`
 	// Type and Submit make it a learn page: typed and submitted, not filled.
-	Type   [][2]string `json:"type,omitempty"`
-	Submit string      `json:"submit,omitempty"`
+	Type [][2]string `json:"type,omitempty"`
+	// ProbeOnly evaluates Probe and fills nothing (the Formspec tools test).
+	ProbeOnly bool   `json:"probeOnly,omitempty"`
+	Submit    string `json:"submit,omitempty"`
 }
 
 // ffConfig is run.mjs's CONFIG.
