@@ -128,7 +128,7 @@ func TestFormspecModes(t *testing.T) {
 
 	tab1, url1 := f.open(t, "/formspec/benefits.html")
 	mode, why, tools = formspecMode(t, f.sw, url1)
-	if mode != 1 || len(tools) != 2 {
+	if mode != 1 || len(tools) != 6 {
 		t.Errorf("benefits.html: mode %d (%s) tools %v", mode, why, tools)
 	}
 	// Tessera registered nothing beside the page's own provider.
@@ -136,8 +136,8 @@ func TestFormspecModes(t *testing.T) {
 	if !strings.Contains(string(d), `"provider":"page"`) {
 		t.Errorf("mode 1 describe answered by %s", d)
 	}
-	if n, _ := Eval[int](tab1, `navigator.modelContext.getTools().length`); n != 2 {
-		t.Errorf("mode 1 page has %d tools, want its own 2", n)
+	if n, _ := Eval[int](tab1, `navigator.modelContext.getTools().length`); n != 6 {
+		t.Errorf("mode 1 page has %d tools, want its own 6", n)
 	}
 
 	tab3, url3 := f.open(t, "/register.html")
@@ -407,4 +407,109 @@ func profileValues(t *testing.T) map[string]string {
 		}
 	}
 	return out
+}
+
+// consumeReport is a mode-1 fill's report (FillReport with the provider's
+// validation report).
+type consumeReport struct {
+	Status, Reason, Message string
+	Fields                  []struct{ Ref, Outcome string }
+	Validation              *struct {
+		Valid   bool
+		Errors  int
+		Results []struct{ Path, Message string }
+	}
+}
+
+func consumeFill(t *testing.T, f *fillEnv, url string) consumeReport {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(f.sw, 90*time.Second)
+	defer cancel()
+	r, err := Eval[consumeReport](ctx, fmt.Sprintf(`(async () => {
+		const tabs = await chrome.tabs.query({url: %q});
+		return await globalThis.tessera.fill(tabs[0].id);
+	})()`, url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("mode 1 fill: %+v", r)
+	return r
+}
+
+// TestFormspecConsumer: on a page with its own provider (mode 1) the fill
+// goes through the provider: its list and help give paths, labels and
+// concepts, the app matches and asks, and the approved values are written
+// by the provider's bulkSet; its validation report comes back.
+func TestFormspecConsumer(t *testing.T) {
+	f := newFillEnv(t, "approve", "")
+	tab, url := f.open(t, "/formspec/benefits.html")
+	if mode, why, _ := formspecMode(t, f.sw, url); mode != 1 {
+		t.Fatalf("mode %d (%s)", mode, why)
+	}
+	r := consumeFill(t, f, url)
+	prof := profileValues(t)
+	if r.Status != "filled" {
+		t.Fatalf("mode 1 fill %+v", r)
+	}
+	got := map[string]string{}
+	for _, x := range r.Fields {
+		got[x.Ref] = x.Outcome
+	}
+	for _, p := range []string{"renewalContact.renewalEmail", "household.renewalCity"} {
+		if got[p] != "filled" {
+			t.Errorf("%s: outcome %q", p, got[p])
+		}
+	}
+	if v := engineValue(t, tab, "renewalContact.renewalEmail"); v != prof["https://schema.org/email"] {
+		t.Errorf("email through the provider = %v", v)
+	}
+	// The concept came from the provider's equivalents (zip ≈ postalCode).
+	if v := engineValue(t, tab, "household.renewalPostalCode"); v != prof["https://schema.org/postalCode"] {
+		t.Errorf("postal code through equivalents = %v", v)
+	}
+	// The provider's validation report: the profile's phone is no 10-digit number.
+	if r.Validation == nil || r.Validation.Valid || !strings.Contains(r.Message, "validation error") {
+		t.Errorf("no validation report: %+v", r)
+	}
+	if evs, _ := f.app.ReadEvents(); len(evs) == 0 {
+		t.Error("no dialog")
+	}
+}
+
+// TestFormspecConsumerDeclined: a denied dialog writes nothing.
+func TestFormspecConsumerDeclined(t *testing.T) {
+	f := newFillEnv(t, "deny", "")
+	tab, url := f.open(t, "/formspec/benefits.html")
+	formspecMode(t, f.sw, url)
+	if r := consumeFill(t, f, url); r.Status != "declined" || len(r.Fields) != 0 {
+		t.Errorf("declined mode 1 fill %+v", r)
+	}
+	if v := engineValue(t, tab, "renewalContact.renewalEmail"); v != nil {
+		t.Errorf("declined fill wrote %v", v)
+	}
+}
+
+// TestFormspecConsumerLyingProvider: a provider that lists a field it does
+// not have, answers help with 1 MiB and never answers help for another
+// field gets a bounded wait and a clear report: the ghost field is "gone",
+// the rest is filled.
+func TestFormspecConsumerLyingProvider(t *testing.T) {
+	f := newFillEnv(t, "approve", "")
+	_, url := f.open(t, "/formspec/benefits-lying.html")
+	formspecMode(t, f.sw, url)
+	r := consumeFill(t, f, url)
+	got := map[string]string{}
+	for _, x := range r.Fields {
+		got[x.Ref] = x.Outcome
+	}
+	if r.Status != "filled" || got["renewalContact.ghostEmail"] != "gone" || got["household.renewalCity"] != "filled" {
+		t.Errorf("lying provider: %+v", r)
+	}
+
+	_, url2 := f.open(t, "/formspec/benefits-hang.html")
+	formspecMode(t, f.sw, url2)
+	r2 := consumeFill(t, f, url2)
+	if r2.Status != "failed" || r2.Reason != "TIMEOUT" || !strings.Contains(r2.Message, "formspec.field.list did not answer within 5 s") {
+		t.Errorf("hanging provider: %+v", r2)
+	}
 }

@@ -6,7 +6,9 @@
  * the page by the tab the browser says the message came from, never by what
  * the page claims.
  */
-import { APP_METHODS, type Detection, type FormspecRequest, type Sidecars } from '../shared/formspec';
+import type { FillReport } from '../shared/fill';
+import { APP_METHODS, CONSUME_MS, CONSUME_PORT, type Detection, type FormspecRequest, type Sidecars } from '../shared/formspec';
+import type { FillProgress } from '../shared/messages';
 import { RpcError } from '../shared/rpc';
 
 /** Caller is what this needs of the native client. */
@@ -26,7 +28,57 @@ export class Formspec {
   private readonly modes = new Map<number, { detection: Detection; url: string }>();
   private readonly cache = new Map<string, Sidecars>();
 
-  constructor(private readonly client: Caller) {}
+  constructor(
+    private readonly client: Caller,
+    private readonly onProgress: (p: FillProgress) => void = () => {},
+  ) {}
+
+  /** isProvider reports whether the tab's page runs its own Assist provider (mode 1). */
+  isProvider(tab: number): boolean {
+    return this.modes.get(tab)?.detection.mode === 1;
+  }
+
+  /**
+   * consume fills a mode-1 page through its own provider (page/consume.ts):
+   * the person approves in the app's dialog, the provider writes, and its
+   * validation report comes back in the report's message.
+   */
+  async consume(tab: number): Promise<FillReport> {
+    this.onProgress({ tab, phase: 'confirming' });
+    const answer = await new Promise<{ report?: FillReport; error?: { code: string; message: string } }>((resolve) => {
+      let port: chrome.runtime.Port;
+      const done = (r: { report?: FillReport; error?: { code: string; message: string } }) => {
+        clearTimeout(timer);
+        resolve(r);
+        try {
+          port.disconnect();
+        } catch {
+          // already gone
+        }
+      };
+      const timer = setTimeout(() => done({ error: { code: 'TIMEOUT', message: 'the page did not finish in time' } }), CONSUME_MS + 5000);
+      try {
+        port = chrome.tabs.connect(tab, { name: CONSUME_PORT, frameId: 0 });
+      } catch (e) {
+        done({ error: { code: 'NO_FRAMES', message: String(e) } });
+        return;
+      }
+      port.onMessage.addListener((m: { report?: FillReport; error?: { code: string; message: string } }) => done(m));
+      port.onDisconnect.addListener(() => done({ error: { code: 'NO_FRAMES', message: 'the page went away' } }));
+      port.postMessage({ op: 'consume' });
+    });
+    let report: FillReport;
+    if (answer.report && typeof answer.report === 'object') {
+      const r = answer.report;
+      report = { status: r.status, reason: r.reason, message: r.message, fields: Array.isArray(r.fields) ? r.fields : [] };
+      (report as FillReport & { validation?: unknown }).validation = (r as { validation?: unknown }).validation;
+    } else {
+      const e = answer.error ?? { code: 'INTERNAL', message: 'no answer' };
+      report = e.code === 'DECLINED' ? { status: 'declined', reason: 'denied', fields: [] } : { status: 'failed', reason: e.code, message: e.message, fields: [] };
+    }
+    this.onProgress({ tab, phase: 'done', report });
+    return report;
+  }
 
   async handle(req: FormspecRequest, sender: chrome.runtime.MessageSender | undefined): Promise<unknown> {
     const tab = sender?.tab;
@@ -57,7 +109,9 @@ export class Formspec {
         try {
           return await this.client.call(req.method, params, long ? 140_000 : 15_000);
         } catch (e) {
-          if (e instanceof RpcError) return { error: { code: e.code, message: e.message, path: typeof e.data?.path === 'string' ? e.data.path : undefined } };
+          if (e instanceof RpcError) {
+            return { error: { code: e.code, message: e.message, path: typeof e.data?.path === 'string' ? e.data.path : undefined, reason: typeof e.data?.reason === 'string' ? e.data.reason : undefined } };
+          }
           return { error: { code: 'ENGINE_ERROR', message: String(e) } };
         }
       }

@@ -44,7 +44,9 @@ function push(u: PopupUpdate): void {
 
 const filler = new Filler(client, browserFrames(engine.pinDocuments), (fill) => push({ kind: 'fill', fill }));
 const learner = new Learner(client, parentOf);
-const formspec = new Formspec(client);
+const formspec = new Formspec(client, (fill) => push({ kind: 'fill', fill }));
+/** fillTab fills a tab: through the page's own Assist provider in Formspec mode 1, else the fill-with-consent loop. */
+const fillTab = (tab: number): Promise<FillReport> => (formspec.isProvider(tab) ? formspec.consume(tab) : filler.fill(tab));
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },
@@ -55,7 +57,7 @@ const table: HandlerTable = {
       return client.status;
     },
   },
-  fill: { from: ['page'], handle: (req) => filler.fill(req.tab) },
+  fill: { from: ['page'], handle: (req) => fillTab(req.tab) },
   unlock: { from: ['page'], handle: async () => (await client.call('vault.unlock')) as UnlockResult },
   submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
   formspec: { from: ['content', 'page'], handle: (req, sender) => formspec.handle(req, sender) },
@@ -80,7 +82,7 @@ client.onStatus((status) => push({ kind: 'status', status }));
 
 async function fillActive(tab?: chrome.tabs.Tab): Promise<void> {
   const id = tab?.id ?? (await chrome.tabs.query({ active: true, currentWindow: true }))[0]?.id;
-  if (id !== undefined && id >= 0) await filler.fill(id);
+  if (id !== undefined && id >= 0) await fillTab(id);
 }
 
 chrome.runtime.onInstalled.addListener(() => {
@@ -101,10 +103,13 @@ export interface TesseraGlobal {
   /** fill fills the tab (as the popup's button does) and resolves when the fill has ended. */
   fill(tabId: number): Promise<FillReport>;
   status(): Status;
+  /** formspecMode is the Formspec Assist mode detected in a tab, and why (issue 14). */
+  formspecMode(tabId: number): Promise<unknown>;
 }
 (globalThis as { tessera?: TesseraGlobal }).tessera = {
-  fill: (tabId) => filler.fill(tabId),
+  fill: (tabId) => fillTab(tabId),
   status: () => client.status,
+  formspecMode: (tabId) => formspec.handle({ type: 'formspec', op: 'mode-of', tab: tabId }, undefined),
 };
 
 if (__TESSERA_TEST__) installTestHooks(client, filler, ours);

@@ -9,6 +9,8 @@
  */
 import {
   APP_METHODS,
+  CONSUME_MS,
+  CONSUME_PORT,
   type AppMethod,
   type BridgeToPage,
   type Detection,
@@ -104,20 +106,33 @@ function sidecarsFor(def: string): Promise<Sidecars> {
   return p;
 }
 
-function errorOf(e: unknown): { code: string; message: string; path?: string } {
-  const o = e as { error?: { code?: unknown; message?: unknown; path?: unknown } };
+function errorOf(e: unknown): { code: string; message: string; path?: string; reason?: string } {
+  const o = e as { error?: { code?: unknown; message?: unknown; path?: unknown; reason?: unknown } };
   if (o && typeof o.error?.code === 'string') {
-    return { code: o.error.code, message: String(o.error.message ?? ''), path: typeof o.error.path === 'string' ? o.error.path : undefined };
+    return {
+      code: o.error.code,
+      message: String(o.error.message ?? ''),
+      path: typeof o.error.path === 'string' ? o.error.path : undefined,
+      reason: typeof o.error.reason === 'string' ? o.error.reason : undefined,
+    };
   }
   return { code: 'ENGINE_ERROR', message: String(e) };
 }
+
+/** busy holds the one long call (a dialog) a page may have waiting at a time. */
+let busy = false;
 
 async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge, { kind: 'call' }>): Promise<void> {
   const answer: BridgeToPage = { secret, kind: 'answer', id: m.id };
   try {
     if (!APP_METHODS.includes(m.method)) throw { error: { code: 'UNSUPPORTED', message: 'no such method' } };
     if (typeof m.definition !== 'string' || m.definition.length > MAX_DOC_CHARS) throw { error: { code: 'INVALID_VALUE', message: 'definition too large' } };
-    const sc = await sidecarsFor(m.definition);
+    // Mode 1: the provider's own word, no discovery (Assist §9 step 1).
+    const given = m.docs;
+    if (given !== undefined && (!Array.isArray(given.references) || !Array.isArray(given.ontologies) || given.references.length + given.ontologies.length > MAX_SIDECARS)) {
+      throw { error: { code: 'INVALID_VALUE', message: 'bad provider documents' } };
+    }
+    const sc = given !== undefined ? { references: given.references.map((d) => JSON.stringify(d)), ontologies: given.ontologies.map((d) => JSON.stringify(d)), registries: [], warnings: [] } : await sidecarsFor(m.definition);
     const params: Record<string, unknown> = {
       ...(typeof m.params === 'object' && m.params !== null ? m.params : {}),
       definition: JSON.parse(m.definition) as unknown,
@@ -125,7 +140,15 @@ async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge,
       ontologies: sc.ontologies.map((t) => JSON.parse(t) as unknown),
       registries: sc.registries.map((t) => JSON.parse(t) as unknown),
     };
-    const r = await ask({ type: 'formspec', op: 'call', method: m.method as AppMethod, params });
+    const long = m.method === 'formspec.apply' || m.method === 'formspec.learn';
+    if (long && busy) throw { error: { code: 'x-busy', message: 'a Tessera confirmation for this page is already waiting' } };
+    if (long) busy = true;
+    let r: unknown;
+    try {
+      r = await ask({ type: 'formspec', op: 'call', method: m.method as AppMethod, params });
+    } finally {
+      if (long) busy = false;
+    }
     if (r && typeof r === 'object' && 'error' in r) throw r;
     answer.result = r;
   } catch (e) {
@@ -133,6 +156,29 @@ async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge,
     answer.error = e instanceof SyntaxError ? { code: 'x-invalid-sidecar', message: e.message } : errorOf(e);
   }
   port.postMessage(answer);
+}
+
+let pagePort: { port: MessagePort; secret: string } | undefined;
+const consumers = new Map<number, (m: Extract<PageToBridge, { kind: 'consumed' }>) => void>();
+let nextConsume = 1;
+
+/** runConsume asks the page world to fill from the page's own provider (mode 1), bounded by CONSUME_MS. */
+function runConsume(): Promise<unknown> {
+  const pp = pagePort;
+  if (!pp) return Promise.resolve({ error: { code: 'UNSUPPORTED', message: 'no Formspec channel on this page' } });
+  if (busy) return Promise.resolve({ error: { code: 'x-busy', message: 'a Tessera confirmation for this page is already waiting' } });
+  const id = nextConsume++;
+  return new Promise((resolve) => {
+    const t = setTimeout(() => {
+      consumers.delete(id);
+      resolve({ error: { code: 'TIMEOUT', message: `the page did not finish within ${CONSUME_MS / 1000} s` } });
+    }, CONSUME_MS);
+    consumers.set(id, (m) => {
+      clearTimeout(t);
+      resolve(m.error ? { error: m.error } : { report: m.report });
+    });
+    pp.port.postMessage({ secret: pp.secret, kind: 'consume', id } satisfies BridgeToPage);
+  });
 }
 
 const g = globalThis as { [GUARD]?: boolean };
@@ -151,9 +197,15 @@ if (!g[GUARD] && window === window.top) {
       taken = true;
       const secret = d.secret;
       const port = ev.ports[0];
+      pagePort = { port, secret };
       port.onmessage = (e: MessageEvent) => {
         const m = e.data as Partial<PageToBridge> | null;
         if (!m || m.secret !== secret) return;
+        if (m.kind === 'consumed' && typeof m.id === 'number') {
+          consumers.get(m.id)?.(m as Extract<PageToBridge, { kind: 'consumed' }>);
+          consumers.delete(m.id);
+          return;
+        }
         if (m.kind === 'detected' && m.detection) {
           void ask({ type: 'formspec', op: 'detected', detection: m.detection as Detection }).catch(() => undefined);
         } else if (m.kind === 'call' && typeof m.id === 'number') {
@@ -163,4 +215,18 @@ if (!g[GUARD] && window === window.top) {
     },
     true,
   );
+  // The service worker asks for a mode-1 fill on a port of its own (tabs.connect).
+  chrome.runtime.onConnect.addListener((p) => {
+    if (p.name !== CONSUME_PORT || p.sender?.id !== chrome.runtime.id || p.sender?.tab !== undefined) return;
+    p.onMessage.addListener((msg: { op?: unknown }) => {
+      if (msg?.op !== 'consume') return;
+      void runConsume().then((r) => {
+        try {
+          p.postMessage(r);
+        } catch {
+          // The service worker went away.
+        }
+      });
+    });
+  });
 }

@@ -15,6 +15,7 @@
  * On a page that is not a Formspec form it costs a few querySelector calls
  * after load, and nothing before.
  */
+import { consume, ProviderError } from './consume';
 import {
   type AppMethod,
   type BridgeToPage,
@@ -66,14 +67,20 @@ const secret = Array.from(crypto.getRandomValues(new Uint8Array(24)), (b) => b.t
 const channel = new MessageChannel();
 const port = channel.port1;
 let nextId = 1;
-const waiting = new Map<number, (a: BridgeToPage) => void>();
+const waiting = new Map<number, (a: Answer) => void>();
+type Answer = Extract<BridgeToPage, { kind: 'answer' }>;
 port.onmessage = (ev: MessageEvent) => {
   const m = ev.data as Partial<BridgeToPage> | null;
-  if (!m || m.secret !== secret || m.kind !== 'answer' || typeof m.id !== 'number') return;
+  if (!m || m.secret !== secret || typeof m.id !== 'number') return;
+  if (m.kind === 'consume') {
+    void runConsume(m.id);
+    return;
+  }
+  if (m.kind !== 'answer') return;
   const f = waiting.get(m.id);
   if (f) {
     waiting.delete(m.id);
-    f(m as BridgeToPage);
+    f(m as Answer);
   }
 };
 postMessage({ tessera: PORT_MESSAGE, secret }, W.location.origin === 'null' ? '*' : W.location.origin, [channel.port2]);
@@ -83,7 +90,7 @@ function send(m: PageToBridge): void {
 }
 
 /** callApp asks the app (through the bridge) and waits at most ms. */
-function callApp(method: AppMethod, params: Record<string, unknown>, definition: string, ms: number): Promise<unknown> {
+function callApp(method: AppMethod, params: Record<string, unknown>, definition: string, ms: number, docs?: { references: unknown[]; ontologies: unknown[] }): Promise<unknown> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -92,10 +99,10 @@ function callApp(method: AppMethod, params: Record<string, unknown>, definition:
     }, ms);
     waiting.set(id, (a) => {
       clearTimeout(timer);
-      if (a.error) reject(new AssistError(a.error.code, a.error.message, a.error.path));
+      if (a.error) reject(Object.assign(new AssistError(a.error.code, a.error.message, a.error.path), { reason: (a.error as { reason?: string }).reason }));
       else resolve(a.result);
     });
-    send({ secret, kind: 'call', id, method, params, definition });
+    send({ secret, kind: 'call', id, method, params, definition, docs });
   });
 }
 
@@ -267,7 +274,7 @@ function definitionOf(engine: Engine): Def | undefined {
 // render after load. Nothing runs before.
 function schedule(): void {
   void detect();
-  setTimeout(() => void (detection?.mode === 3 ? detect() : undefined), 1500);
+  for (const ms of [1000, 3000]) setTimeout(() => void (detection?.mode === 3 || (detection?.mode === 2 && !provider) ? detect() : undefined), ms);
 }
 if (document.readyState === 'complete') setTimeout(schedule, 0);
 else addListener.call(W, 'load', () => setTimeout(schedule, 0), { once: true });
@@ -712,4 +719,41 @@ function polyfill(): ModelContext {
   };
   Object.defineProperty(navigator, 'modelContext', { value: mc, configurable: true });
   return mc;
+}
+
+// --- mode 1: consuming the page's own provider ---------------------------------
+
+/** callPageTool invokes one of the page's tools through its model context. */
+async function callPageTool(name: string, input: unknown): Promise<unknown> {
+  const mc = modelContext();
+  if (!mc) throw new ProviderError('UNSUPPORTED', 'the page has no model context');
+  if (typeof mc.executeTool === 'function') return await mc.executeTool(name, input);
+  const list = (await Promise.resolve(mc.getTools?.())) as Array<{ name?: unknown; execute?: (i: unknown) => unknown }> | undefined;
+  const t = Array.isArray(list) ? list.find((x) => x?.name === name) : undefined;
+  if (typeof t?.execute !== 'function') throw new ProviderError('UNSUPPORTED', `the page cannot run ${name}`);
+  return await t.execute(input);
+}
+
+async function runConsume(id: number): Promise<void> {
+  if (detection?.mode !== 1) {
+    send({ secret, kind: 'consumed', id, error: { code: 'UNSUPPORTED', message: 'the page has no Assist provider of its own' } });
+    return;
+  }
+  try {
+    const report = await consume({
+      callTool: callPageTool,
+      tools: async () => {
+        const mc = modelContext();
+        const list = (await Promise.resolve(mc?.getTools?.())) as unknown;
+        return Array.isArray(list)
+          ? list.map((t) => (typeof t === 'string' ? t : (t as { name?: unknown })?.name)).filter((n): n is string => typeof n === 'string' && n.startsWith('formspec.')).slice(0, 64)
+          : [];
+      },
+      apply: (params, definition, docs) => callApp('formspec.apply', params, definition, 150000, docs),
+    });
+    send({ secret, kind: 'consumed', id, report });
+  } catch (e) {
+    const code = e instanceof ProviderError || e instanceof AssistError ? e.code : 'x-provider-invalid';
+    send({ secret, kind: 'consumed', id, error: { code, message: e instanceof Error ? e.message : String(e) } });
+  }
 }

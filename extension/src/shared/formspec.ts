@@ -38,16 +38,27 @@ export const APP_METHODS: readonly AppMethod[] = ['formspec.help', 'formspec.mat
 /** PageToBridge is what the page world sends over the channel. */
 export type PageToBridge =
   | { secret: string; kind: 'detected'; detection: Detection }
-  | { secret: string; kind: 'call'; id: number; method: AppMethod; params: Record<string, unknown>; definition: string };
+  | {
+      secret: string;
+      kind: 'call';
+      id: number;
+      method: AppMethod;
+      params: Record<string, unknown>;
+      definition: string;
+      /** docs, in mode 1, are the provider's word as sidecars: used instead of discovering any (§9 step 1). */
+      docs?: { references: unknown[]; ontologies: unknown[] };
+    }
+  | { secret: string; kind: 'consumed'; id: number; report?: unknown; error?: { code: string; message: string } };
 
-/** BridgeToPage answers a call: result, or an Assist-style error. */
-export interface BridgeToPage {
-  secret: string;
-  kind: 'answer';
-  id: number;
-  result?: unknown;
-  error?: { code: string; message: string; path?: string };
-}
+/** BridgeToPage answers a call (result, or an Assist-style error), or asks the page world to run mode 1. */
+export type BridgeToPage =
+  | { secret: string; kind: 'answer'; id: number; result?: unknown; error?: { code: string; message: string; path?: string } }
+  | { secret: string; kind: 'consume'; id: number };
+
+/** CONSUME_PORT is the runtime port (tabs.connect) on which the service worker asks the bridge to run mode 1. */
+export const CONSUME_PORT = 'tessera-formspec-consume';
+/** CONSUME_MS bounds a whole mode-1 fill: provider calls, the person's decision, the writes. */
+export const CONSUME_MS = 200_000;
 
 /** Sidecars are the documents discovered for one definition (JSON text each). */
 export interface Sidecars {

@@ -8,7 +8,7 @@
 // signals ({value, peek, subscribe}) as the real engine's are. It evaluates
 // only the simplest FEL relevance forms ($a, $a = 'x', $a != 'x'); every
 // other expression counts as true. Repeatable groups get `repeat-count`
-// instances (default 2). Written for Tessera's e2e tests.
+// instances (default 2). Constraints: `$ >= 0` forms and matches($, 're'). Written for Tessera's e2e tests.
 (function () {
   function signal(v) {
     const subs = new Set();
@@ -99,6 +99,10 @@
         const v = f.vm.value.value;
         if (mode === 'submit' && f.vm.required.value && empty(v)) results.push({ path: p, severity: 'error', code: 'REQUIRED', message: 'Required' });
         if (typeof f.bind.constraint === 'string' && />=\s*0\)?$/.test(f.bind.constraint) && typeof v === 'number' && v < 0) {
+          results.push({ path: p, severity: 'error', code: 'CONSTRAINT_FAILED', message: f.bind.constraintMessage || 'Invalid' });
+        }
+        const re = typeof f.bind.constraint === 'string' && /matches\(\$, '(.*)'\)/.exec(f.bind.constraint);
+        if (re && typeof v === 'string' && v !== '' && !new RegExp(re[1].replace(/\\\\/g, '\\')).test(v)) {
           results.push({ path: p, severity: 'error', code: 'CONSTRAINT_FAILED', message: f.bind.constraintMessage || 'Invalid' });
         }
         if (f.item.semanticType === 'email' && typeof v === 'string' && v !== '' && !/^[^@\s]+@[^@\s]+$/.test(v)) {
