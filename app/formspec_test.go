@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func formspecDoc(t *testing.T, name string) json.RawMessage {
+func formspecDoc(t testing.TB, name string) json.RawMessage {
 	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -18,7 +18,7 @@ func formspecDoc(t *testing.T, name string) json.RawMessage {
 
 // formspecCall builds a formspec.* request on the real grant application
 // with its two References documents and the base ontology.
-func formspecCall(t *testing.T, method string, extra map[string]any) string {
+func formspecCall(t testing.TB, method string, extra map[string]any) string {
 	t.Helper()
 	p := map[string]any{
 		"definition": formspecDoc(t, "../matcher/testdata/formspec/grant-application.definition.json"),
@@ -141,4 +141,41 @@ func TestFormspecLearn(t *testing.T) {
 	if c := w.pres.last(); len(c.Rows) != 2 || c.Kind != ConfirmLearn {
 		t.Errorf("learn dialog %+v", c)
 	}
+}
+
+// TestFormspecDialogHelp: the dialog rows carry the form's own human help
+// for the field (its nearest references, not the form-level ones).
+func TestFormspecDialogHelp(t *testing.T) {
+	var p map[string]json.RawMessage
+	json.Unmarshal([]byte(formspecCall(t, "formspec.apply", map[string]any{"page": grantPage, "fields": grantLive})), &p)
+	fp, e := parseFormspecPage("formspec.apply", p["params"])
+	if e != nil {
+		t.Fatal(e)
+	}
+	lines := fp.helpLines("budget.lineItems[0].unitCost")
+	if len(lines) != 2 || lines[0] != "help: Unit cost: The price of one unit, before tax." || !strings.HasPrefix(lines[1], "help: Budget policy") {
+		t.Errorf("help lines %q", lines)
+	}
+}
+
+func FuzzFormspecPage(f *testing.F) {
+	f.Add(formspecCall(f, "formspec.match", map[string]any{"page": grantPage, "fields": grantLive}))
+	f.Add(`{"params":{"page":{"tab":1,"url":"https://a.example/"},"definition":{"$formspec":"1.0","url":"u","items":[{"key":"a","type":"field"}]},"fields":[{"path":"a","value":"x"}]}}`)
+	f.Fuzz(func(t *testing.T, msg string) {
+		var p map[string]json.RawMessage
+		if json.Unmarshal([]byte(msg), &p) != nil {
+			return
+		}
+		fp, e := parseFormspecPage("formspec.match", p["params"])
+		if e != nil {
+			if e.Data.Code == "" || e.Data.Code == "INTERNAL" {
+				t.Fatalf("error without a proper code: %v", e)
+			}
+			return
+		}
+		fp.proposals(nil)
+		for _, lf := range fp.live {
+			fp.helpLines(lf.Path)
+		}
+	})
 }
