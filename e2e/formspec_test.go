@@ -327,6 +327,14 @@ func TestFormspecApplyDeclined(t *testing.T) {
 	f := newFillEnv(t, "deny", "")
 	tab, url := f.open(t, "/formspec/grant.html")
 	formspecMode(t, f.sw, url)
+	// No matches given: nothing to apply, and no dialog.
+	e := wantOK(t, callTool(t, tab, "formspec.profile.apply", map[string]any{"matches": []any{}}), "apply nothing")
+	if !strings.HasPrefix(string(e), `{"filled":[],"skipped":[]`) {
+		t.Errorf("apply of no matches %s", e)
+	}
+	if evs, _ := f.app.ReadEvents(); len(evs) != 0 {
+		t.Errorf("apply of no matches asked the person: %+v", evs)
+	}
 	a := wantOK(t, callTool(t, tab, "formspec.profile.apply", map[string]any{"matches": []map[string]any{{"path": "applicantInfo.contactEmail"}}}), "apply")
 	if !strings.Contains(string(a), `"reason":"DECLINED"`) || strings.Contains(string(a), "@") {
 		t.Errorf("declined apply %s", a)

@@ -17,6 +17,16 @@ export interface Caller {
 }
 
 const MAX_CACHE = 32;
+const MAX_CACHE_CHARS = 16 << 20;
+
+function sizeOf(sc: Sidecars): number {
+  let n = 0;
+  for (const list of [sc?.references, sc?.ontologies, sc?.registries]) {
+    if (!Array.isArray(list)) return Infinity;
+    for (const d of list) n += typeof d === 'string' ? d.length : Infinity;
+  }
+  return n;
+}
 
 /** ModeReport is what the popup shows for a tab. */
 export interface ModeReport {
@@ -94,10 +104,17 @@ export class Formspec {
         return {};
       case 'cache-get':
         return this.cache.get(String(req.key)) ?? null;
-      case 'cache-put':
-        if (this.cache.size >= MAX_CACHE) this.cache.delete(this.cache.keys().next().value as string);
+      case 'cache-put': {
+        // Bounded: at most MAX_CACHE forms and MAX_CACHE_CHARS of documents.
+        const size = sizeOf(req.sidecars);
+        if (size > MAX_CACHE_CHARS / 4) return {};
+        this.cache.delete(String(req.key));
+        while (this.cache.size >= MAX_CACHE || (this.cache.size > 0 && this.cacheChars() + size > MAX_CACHE_CHARS)) {
+          this.cache.delete(this.cache.keys().next().value as string);
+        }
         this.cache.set(String(req.key), req.sidecars);
         return {};
+      }
       case 'call': {
         if (!APP_METHODS.includes(req.method)) return { error: { code: 'UNSUPPORTED', message: 'no such method' } };
         const url = sender?.url ?? tab?.url;
@@ -117,6 +134,12 @@ export class Formspec {
       }
     }
     return { error: { code: 'UNKNOWN_MESSAGE', message: 'unknown formspec op' } };
+  }
+
+  private cacheChars(): number {
+    let n = 0;
+    for (const v of this.cache.values()) n += sizeOf(v);
+    return n;
   }
 
   forget(tab: number): void {

@@ -119,8 +119,28 @@ function errorOf(e: unknown): { code: string; message: string; path?: string; re
   return { code: 'ENGINE_ERROR', message: String(e) };
 }
 
-/** busy holds the one long call (a dialog) a page may have waiting at a time. */
+/** busy holds the one long call (a dialog) a page may have waiting at a time; quick counts the others in flight. */
 let busy = false;
+let quick = 0;
+const MAX_QUICK = 4;
+const MAX_QUEUED = 64;
+const queued: Array<() => void> = [];
+
+/** enter waits for one of MAX_QUICK slots; a page queueing more than MAX_QUEUED calls is refused. */
+function enter(): Promise<void> {
+  if (quick < MAX_QUICK) {
+    quick++;
+    return Promise.resolve();
+  }
+  if (queued.length >= MAX_QUEUED) return Promise.reject({ error: { code: 'x-busy', message: `more than ${MAX_QUEUED} calls waiting` } });
+  return new Promise((resolve) => queued.push(resolve));
+}
+
+function leave(): void {
+  const next = queued.shift();
+  if (next) next();
+  else quick--;
+}
 
 async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge, { kind: 'call' }>): Promise<void> {
   const answer: BridgeToPage = { secret, kind: 'answer', id: m.id };
@@ -143,11 +163,13 @@ async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge,
     const long = m.method === 'formspec.apply' || m.method === 'formspec.learn';
     if (long && busy) throw { error: { code: 'x-busy', message: 'a Tessera confirmation for this page is already waiting' } };
     if (long) busy = true;
+    else await enter();
     let r: unknown;
     try {
       r = await ask({ type: 'formspec', op: 'call', method: m.method as AppMethod, params });
     } finally {
       if (long) busy = false;
+      else leave();
     }
     if (r && typeof r === 'object' && 'error' in r) throw r;
     answer.result = r;

@@ -603,9 +603,12 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
       description: 'Fill matched fields from the Tessera vault after the person approves them in Tessera.',
       inputSchema: obj({ matches: { type: 'array' }, entries: { type: 'array' }, confirm: { type: 'boolean' }, profileId: { type: 'string' }, profileRef: { type: 'string' } }),
       run: async (i) => {
-        const list = (i.matches ?? i.entries ?? []) as unknown[];
+        const given = (i.matches ?? i.entries) as unknown[] | undefined;
+        const list = given ?? [];
         if (list.length > 5000) throw new AssistError('INVALID_VALUE', 'too many matches');
         const wanted = list.map((m) => (m as { path?: unknown })?.path).filter((p): p is string => typeof p === 'string');
+        // The matches given, and only those; none given: every match.
+        if (given !== undefined && wanted.length === 0) return { filled: [], skipped: [], validation: report() };
         let r: { entries?: Array<{ path: string; value: string }>; skipped?: Array<{ path: string; reason: string }> };
         try {
           r = (await callApp('formspec.apply', { fields: liveFields(false), paths: wanted.length ? wanted : undefined, profile: profileId(i) }, defText, 150000)) as typeof r;
