@@ -105,11 +105,10 @@ func engineValue(t *testing.T, tab context.Context, path string) any {
 	return v
 }
 
-// TestFormspecModes checks detection: mode 2 on a live Formspec form
+// testFormspecModes checks detection: mode 2 on a live Formspec form
 // without tools (Tessera registers the catalog), mode 1 on a page with its
 // own provider (Tessera registers nothing), mode 3 on a plain form.
-func TestFormspecModes(t *testing.T) {
-	f := newFillEnv(t, "deny", "")
+func testFormspecModes(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/grant.html")
 	mode, why, tools := formspecMode(t, f.sw, url)
 	if mode != 2 || !strings.Contains(why, "formspec-render") {
@@ -149,11 +148,10 @@ func TestFormspecModes(t *testing.T) {
 	}
 }
 
-// TestFormspecBootstrapTools runs every tool of the mode-2 provider on the
+// testFormspecBootstrapTools runs every tool of the mode-2 provider on the
 // grant application, happy paths and error codes, and help resolution from
 // two References documents through the app.
-func TestFormspecBootstrapTools(t *testing.T) {
-	f := newFillEnv(t, "deny", "")
+func testFormspecBootstrapTools(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/grant.html")
 	formspecMode(t, f.sw, url)
 
@@ -264,11 +262,10 @@ func TestFormspecBootstrapTools(t *testing.T) {
 	}
 }
 
-// TestFormspecProfileTools: match gives page scripts masked previews only;
+// testFormspecProfileTools: match gives page scripts masked previews only;
 // apply fills only what the person approved (the testhooks app approves the
 // dialog as shown); learn saves through the learn dialog.
-func TestFormspecProfileTools(t *testing.T) {
-	f := newFillEnv(t, "approve", "")
+func testFormspecProfileTools(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/grant.html")
 	formspecMode(t, f.sw, url)
 	m := wantOK(t, callTool(t, tab, "formspec.profile.match", map[string]any{}), "match")
@@ -321,10 +318,9 @@ func TestFormspecProfileTools(t *testing.T) {
 	}
 }
 
-// TestFormspecApplyDeclined: a denied dialog fills nothing and the page
+// testFormspecApplyDeclined: a denied dialog fills nothing and the page
 // learns nothing but DECLINED.
-func TestFormspecApplyDeclined(t *testing.T) {
-	f := newFillEnv(t, "deny", "")
+func testFormspecApplyDeclined(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/grant.html")
 	formspecMode(t, f.sw, url)
 	// No matches given: nothing to apply, and no dialog.
@@ -344,11 +340,10 @@ func TestFormspecApplyDeclined(t *testing.T) {
 	}
 }
 
-// TestFormspecSidecarDiscovery: sibling references.json/ontology.json when
+// testFormspecSidecarDiscovery: sibling references.json/ontology.json when
 // the page links none (§9 step 4), and x-invalid-sidecar for a linked
 // document that targets another form.
-func TestFormspecSidecarDiscovery(t *testing.T) {
-	f := newFillEnv(t, "deny", "")
+func testFormspecSidecarDiscovery(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/intake/index.html")
 	formspecMode(t, f.sw, url)
 	h := wantOK(t, callTool(t, tab, "formspec.field.help", map[string]any{"path": "patient.phone", "audience": "both"}), "intake help")
@@ -362,11 +357,10 @@ func TestFormspecSidecarDiscovery(t *testing.T) {
 	wantOK(t, callTool(t, tab2, "formspec.form.describe", map[string]any{}), "describe with a broken sidecar")
 }
 
-// TestFormspecChannelNotForgeable: a page script that posts its own
+// testFormspecChannelNotForgeable: a page script that posts its own
 // hand-over or listens for Tessera's gets nothing: the bridge took the real
 // port before any page listener ran.
-func TestFormspecChannelNotForgeable(t *testing.T) {
-	f := newFillEnv(t, "approve", "")
+func testFormspecChannelNotForgeable(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/grant.html")
 	formspecMode(t, f.sw, url)
 	// The page never saw the hand-over message.
@@ -444,12 +438,11 @@ func consumeFill(t *testing.T, f *fillEnv, url string) consumeReport {
 	return r
 }
 
-// TestFormspecConsumer: on a page with its own provider (mode 1) the fill
+// testFormspecConsumer: on a page with its own provider (mode 1) the fill
 // goes through the provider: its list and help give paths, labels and
 // concepts, the app matches and asks, and the approved values are written
 // by the provider's bulkSet; its validation report comes back.
-func TestFormspecConsumer(t *testing.T) {
-	f := newFillEnv(t, "approve", "")
+func testFormspecConsumer(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/benefits.html")
 	if mode, why, _ := formspecMode(t, f.sw, url); mode != 1 {
 		t.Fatalf("mode %d (%s)", mode, why)
@@ -484,9 +477,8 @@ func TestFormspecConsumer(t *testing.T) {
 	}
 }
 
-// TestFormspecConsumerDeclined: a denied dialog writes nothing.
-func TestFormspecConsumerDeclined(t *testing.T) {
-	f := newFillEnv(t, "deny", "")
+// testFormspecConsumerDeclined: a denied dialog writes nothing.
+func testFormspecConsumerDeclined(t *testing.T, f *fillEnv) {
 	tab, url := f.open(t, "/formspec/benefits.html")
 	formspecMode(t, f.sw, url)
 	if r := consumeFill(t, f, url); r.Status != "declined" || len(r.Fields) != 0 {
@@ -497,12 +489,11 @@ func TestFormspecConsumerDeclined(t *testing.T) {
 	}
 }
 
-// TestFormspecConsumerLyingProvider: a provider that lists a field it does
+// testFormspecConsumerLyingProvider: a provider that lists a field it does
 // not have, answers help with 1 MiB and never answers help for another
 // field gets a bounded wait and a clear report: the ghost field is "gone",
 // the rest is filled.
-func TestFormspecConsumerLyingProvider(t *testing.T) {
-	f := newFillEnv(t, "approve", "")
+func testFormspecConsumerLyingProvider(t *testing.T, f *fillEnv) {
 	_, url := f.open(t, "/formspec/benefits-lying.html")
 	formspecMode(t, f.sw, url)
 	r := consumeFill(t, f, url)
@@ -519,5 +510,42 @@ func TestFormspecConsumerLyingProvider(t *testing.T) {
 	r2 := consumeFill(t, f, url2)
 	if r2.Status != "failed" || r2.Reason != "TIMEOUT" || !strings.Contains(r2.Message, "formspec.field.list did not answer within 5 s") {
 		t.Errorf("hanging provider: %+v", r2)
+	}
+}
+
+// TestFormspecDenied runs the Formspec tests whose dialogs (if any) the
+// person denies, in one world (app, vault, browser), in this order: the
+// declined applies check first that nothing asked before them.
+func TestFormspecDenied(t *testing.T) {
+	f := newFillEnv(t, "deny", "")
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *fillEnv)
+	}{
+		{"Modes", testFormspecModes},
+		{"BootstrapTools", testFormspecBootstrapTools},
+		{"SidecarDiscovery", testFormspecSidecarDiscovery},
+		{"ApplyDeclined", testFormspecApplyDeclined},
+		{"ConsumerDeclined", testFormspecConsumerDeclined},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, f) })
+	}
+}
+
+// TestFormspecApproved runs the Formspec tests whose dialogs the person
+// approves, in one world; the forged channel first, which checks that no
+// dialog was ever shown.
+func TestFormspecApproved(t *testing.T) {
+	f := newFillEnv(t, "approve", "")
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *fillEnv)
+	}{
+		{"ChannelNotForgeable", testFormspecChannelNotForgeable},
+		{"ProfileTools", testFormspecProfileTools},
+		{"Consumer", testFormspecConsumer},
+		{"ConsumerLyingProvider", testFormspecConsumerLyingProvider},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, f) })
 	}
 }

@@ -47,3 +47,33 @@ describe('describeMode (the popup line)', () => {
     expect(d.detail).toBe('a <formspec-render> element · Grant 1.0.0 · 2 tools');
   });
 });
+
+describe('Formspec (service worker): the sidecar cache', () => {
+  it('answers what was put under the same key, and stays bounded', async () => {
+    const { Formspec } = await import('../src/background/formspec');
+    const fs = new Formspec({ call: async () => ({}) });
+    const sc = (n: number) => ({ references: ['x'.repeat(n)], ontologies: [], registries: [], warnings: [] });
+    const tab = { tab: { id: 1 } as chrome.tabs.Tab, frameId: 0 };
+    await fs.handle({ type: 'formspec', op: 'cache-put', key: 'a', sidecars: sc(10) }, tab);
+    expect(await fs.handle({ type: 'formspec', op: 'cache-get', key: 'a' }, tab)).toEqual(sc(10));
+    expect(await fs.handle({ type: 'formspec', op: 'cache-get', key: 'b' }, tab)).toBeNull();
+    // Too large to keep: not cached.
+    await fs.handle({ type: 'formspec', op: 'cache-put', key: 'big', sidecars: sc(5 << 20) }, tab);
+    expect(await fs.handle({ type: 'formspec', op: 'cache-get', key: 'big' }, tab)).toBeNull();
+    // At most 32 forms: the oldest goes.
+    for (let i = 0; i < 40; i++) await fs.handle({ type: 'formspec', op: 'cache-put', key: `k${i}`, sidecars: sc(1) }, tab);
+    expect(await fs.handle({ type: 'formspec', op: 'cache-get', key: 'a' }, tab)).toBeNull();
+    expect(await fs.handle({ type: 'formspec', op: 'cache-get', key: 'k39' }, tab)).toEqual(sc(1));
+  });
+
+  it('records a mode from top documents only, and shows it to the popup only', async () => {
+    const { Formspec } = await import('../src/background/formspec');
+    const fs = new Formspec({ call: async () => ({}) });
+    const detection = { mode: 2 as const, why: 'w', tools: ['formspec.form.describe'] };
+    expect(await fs.handle({ type: 'formspec', op: 'detected', detection }, { tab: { id: 3 } as chrome.tabs.Tab, frameId: 5 })).toHaveProperty('error');
+    await fs.handle({ type: 'formspec', op: 'detected', detection }, { tab: { id: 3 } as chrome.tabs.Tab, frameId: 0, url: 'https://a.example/' });
+    expect(await fs.handle({ type: 'formspec', op: 'mode-of', tab: 3 }, { tab: { id: 3 } as chrome.tabs.Tab })).toHaveProperty('error');
+    expect(await fs.handle({ type: 'formspec', op: 'mode-of', tab: 3 }, undefined)).toEqual({ detection, url: 'https://a.example/' });
+    expect(fs.isProvider(3)).toBe(false);
+  });
+});

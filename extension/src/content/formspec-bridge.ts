@@ -80,10 +80,16 @@ export async function discover(): Promise<Sidecars> {
   return out;
 }
 
+/**
+ * definitionKey is the cache key of a form's sidecars: (definition url,
+ * version) as §9 says, within this origin, and the sidecars the page links
+ * (a page linking other documents for the same form gets those).
+ */
 function definitionKey(def: string): string {
   try {
     const d = JSON.parse(def) as { url?: unknown; version?: unknown };
-    return `${location.origin}\n${String(d.url)}\n${String(d.version)}`;
+    const links = ['formspec-references', 'formspec-ontology', 'formspec-registry'].map((r) => linked(r).join(' ')).join('\n');
+    return `${location.origin}\n${String(d.url)}\n${String(d.version)}\n${links}`;
   } catch {
     return '';
   }
