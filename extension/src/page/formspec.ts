@@ -691,8 +691,14 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
   return tools.map((t) => t.name);
 }
 
+const ASSIST_CODES = ['NOT_FOUND', 'INVALID_PATH', 'INVALID_VALUE', 'NOT_RELEVANT', 'READONLY', 'UNSUPPORTED', 'ENGINE_ERROR'];
+
+/** toToolError is the §4.2 ToolError of e: Tessera's own codes (VAULT_LOCKED, TIMEOUT...) become x- codes. */
 function toToolError(e: unknown): ToolError {
-  if (e instanceof AssistError) return { code: e.code, message: e.message, path: e.path };
+  if (e instanceof AssistError) {
+    const code = ASSIST_CODES.includes(e.code) || e.code.startsWith('x-') ? e.code : `x-${e.code.toLowerCase().replace(/_/g, '-')}`;
+    return { code, message: e.message, path: e.path };
+  }
   return { code: 'ENGINE_ERROR', message: String(e).slice(0, 300) };
 }
 
