@@ -70,6 +70,7 @@ func New(cfg Config) (*App, error) {
 		PairRequestMethod: pairRequest,
 	}
 	a.registerFillMethods()
+	a.registerFormspecMethods()
 	a.registerCLIMethods()
 	return a, nil
 }

@@ -83,6 +83,9 @@ func Run(ctx context.Context, args []string, env *Env) error {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
+		if args[0] == "help" && isFieldHelp(args[1:]) {
+			return runFieldHelp(ctx, env, args[1:])
+		}
 		if len(args) > 1 {
 			// help COMMAND is COMMAND --help: each command prints its own usage.
 			c, ok := commands[args[1]]
@@ -143,4 +146,5 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintf(w, "  %-10s %s\n", "help", "COMMAND: its usage; --definition FILE ... PATH: Formspec field help")
 }

@@ -53,6 +53,8 @@ type ffPage struct {
 	// does, on the editable box Field (see firefox_triggers_test.go).
 	Trigger string `json:"trigger,omitempty"`
 	Field   string `json:"field,omitempty"`
+	// ProbeOnly evaluates Probe and fills nothing (the Formspec tools test).
+	ProbeOnly bool `json:"probeOnly,omitempty"`
 }
 
 // ffConfig is run.mjs's CONFIG.

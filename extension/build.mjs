@@ -18,7 +18,8 @@ const test = values.test;
 const here = import.meta.dirname;
 const outdir = values.outdir ?? join(here, test ? 'dist-test' : 'dist');
 
-const entries = { background: 'src/background/index.ts', popup: 'src/popup/index.ts', content: 'src/content/index.ts' };
+const entries = { background: 'src/background/index.ts', popup: 'src/popup/index.ts', content: 'src/content/index.ts',
+  'formspec-bridge': 'src/content/formspec-bridge.ts', 'formspec-page': 'src/page/formspec.ts' };
 
 // manifestFor returns the manifest for a target ("chromium" or "firefox").
 function manifestFor(base, target) {

@@ -84,6 +84,8 @@ const (
 	CodeTimeout             = "TIMEOUT"
 	CodeNotVerified         = "NOT_VERIFIED"
 	CodeNotPaired           = "NOT_PAIRED"
+	// CodeInvalidSidecar is Assist's x-invalid-sidecar (issue 14).
+	CodeInvalidSidecar = "x-invalid-sidecar"
 )
 
 // errorNumbers maps each string code to its JSON-RPC numeric code. Standard
@@ -116,6 +118,7 @@ var errorNumbers = map[string]int{
 	CodeConfirmRequired:     -32027,
 	CodeDeclined:            -32028,
 	CodeTimeout:             -32029,
+	CodeInvalidSidecar:      -32040,
 }
 
 // ErrorCodes returns the string codes of the error table.

@@ -15,7 +15,7 @@
 //   addonId, uuid  the add-on's id and the moz-extension uuid to give it
 //              (for the popup trigger)
 //   readPage   a JS expression resolving to the page's state (e2e.readPageJS)
-//   pages      [{name, url, arm, probe, type, submit}]: each is opened in a
+//   pages      [{name, url, arm, probe, probeOnly, type, submit}]: each is opened in a
 //              new tab; arm calls window.__arm() first; the tab is filled
 //              through the test build's page bridge, then read (and probe,
 //              a JS expression, evaluated). With type ([[selector, text]])
@@ -324,6 +324,11 @@ try {
         await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(p.submit)]);
         await page.waitForSelector('#received', { timeout: 15000 });
         r.result = { submitted: true };
+        continue;
+      }
+      if (p.probeOnly) {
+        // Only the probe: it drives the page itself (the Formspec tools).
+        r.probe = await page.evaluate(p.probe);
         continue;
       }
       if (p.arm) await page.evaluate('window.__arm()');

@@ -60,17 +60,30 @@ describe('manifest', () => {
 
   it('runs the content script in every frame', () => {
     const m = JSON.parse(read('ship', 'manifest.json'));
-    expect(m.content_scripts).toEqual([
-      {
-        matches: ['<all_urls>'],
-        js: ['content.js'],
-        all_frames: true,
-        match_about_blank: true,
-        match_origin_as_fallback: true,
-        run_at: 'document_idle',
-      },
-    ]);
+    expect(m.content_scripts).toContainEqual({
+      matches: ['<all_urls>'],
+      js: ['content.js'],
+      all_frames: true,
+      match_about_blank: true,
+      match_origin_as_fallback: true,
+      run_at: 'document_idle',
+    });
     expect(read('ship', 'content.js')).toContain('data-tessera-ref');
+  });
+
+  it('runs the Formspec bridge before the page-world script, both at document_start in the top document', () => {
+    for (const dir of ['ship', 'ship-firefox']) {
+      const m = JSON.parse(read(dir, 'manifest.json'));
+      const scripts = m.content_scripts as Array<{ js: string[]; world?: string; run_at?: string; all_frames?: boolean }>;
+      const bridge = scripts.findIndex((c) => c.js.includes('formspec-bridge.js'));
+      const page = scripts.findIndex((c) => c.js.includes('formspec-page.js'));
+      expect(bridge).toBeGreaterThanOrEqual(0);
+      expect(page).toBeGreaterThan(bridge);
+      expect(scripts[bridge]).toEqual({ matches: ['<all_urls>'], js: ['formspec-bridge.js'], run_at: 'document_start' });
+      expect(scripts[page]).toEqual({ matches: ['<all_urls>'], js: ['formspec-page.js'], run_at: 'document_start', world: 'MAIN' });
+      // The page world holds nothing privileged: no extension API in it.
+      expect(read(dir, 'formspec-page.js')).not.toMatch(/chrome\.runtime|browser\.runtime/);
+    }
   });
 
   it('has a rebindable fill-page command', () => {

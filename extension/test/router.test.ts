@@ -19,6 +19,7 @@ function setup(reconnect: () => never | { state: 'connected' } = () => ({ state:
     unlock: { from: ['page'], handle: unlock },
     pair: { from: ['page'], handle: () => ({ state: 'unpaired' as const }) },
     submitted: { from: ['content'], handle: submitted },
+    formspec: { from: ['content', 'page'], handle: vi.fn(() => ({})) },
   };
   return { status, fill, unlock, submitted, route: makeRouter(self, table) };
 }

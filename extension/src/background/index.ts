@@ -12,6 +12,7 @@ import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
 import { engineFor } from './engine';
 import { Filler } from './fill';
+import { Formspec } from './formspec';
 import { browserFrames, parentOf } from './frames';
 import { Learner } from './learn';
 import { type HandlerTable, makeRouter } from './router';
@@ -45,6 +46,9 @@ function push(u: PopupUpdate): void {
 
 const filler = new Filler(client, browserFrames(engine.pinDocuments), (fill) => push({ kind: 'fill', fill }));
 const learner = new Learner(client, parentOf);
+const formspec = new Formspec(client, (fill) => push({ kind: 'fill', fill }));
+/** fillTab fills a tab: through the page's own Assist provider in Formspec mode 1, else the fill-with-consent loop. */
+const fillTab = (tab: number): Promise<FillReport> => (formspec.isProvider(tab) ? formspec.consume(tab) : filler.fill(tab));
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },
@@ -55,7 +59,7 @@ const table: HandlerTable = {
       return client.status;
     },
   },
-  fill: { from: ['page'], handle: (req) => filler.fill(req.tab) },
+  fill: { from: ['page'], handle: (req) => fillTab(req.tab) },
   unlock: { from: ['page'], handle: async () => (await client.call('vault.unlock')) as UnlockResult },
   pair: {
     from: ['page'],
@@ -65,7 +69,9 @@ const table: HandlerTable = {
     },
   },
   submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
+  formspec: { from: ['content', 'page'], handle: (req, sender) => formspec.handle(req, sender) },
 };
+chrome.tabs.onRemoved.addListener((tab) => formspec.forget(tab));
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
 
@@ -85,7 +91,7 @@ client.onStatus((status) => push({ kind: 'status', status }));
 
 async function fillActive(tab?: chrome.tabs.Tab): Promise<void> {
   const id = tab?.id ?? (await chrome.tabs.query({ active: true, currentWindow: true }))[0]?.id;
-  if (id !== undefined && id >= 0) await filler.fill(id);
+  if (id !== undefined && id >= 0) await fillTab(id);
 }
 
 chrome.runtime.onInstalled.addListener(() => {
@@ -106,10 +112,13 @@ export interface TesseraGlobal {
   /** fill fills the tab (as the popup's button does) and resolves when the fill has ended. */
   fill(tabId: number): Promise<FillReport>;
   status(): Status;
+  /** formspecMode is the Formspec Assist mode detected in a tab, and why (issue 14). */
+  formspecMode(tabId: number): Promise<unknown>;
 }
 (globalThis as { tessera?: TesseraGlobal }).tessera = {
-  fill: (tabId) => filler.fill(tabId),
+  fill: (tabId) => fillTab(tabId),
   status: () => client.status,
+  formspecMode: (tabId) => formspec.handle({ type: 'formspec', op: 'mode-of', tab: tabId }, undefined),
 };
 
 if (__TESSERA_TEST__) installTestHooks(client, filler, ours);

@@ -164,7 +164,8 @@ export function describeFill(p: FillProgress): FillDescription {
       return {
         tone: filled === r.fields.length ? 'ok' : 'warn',
         title: r.fields.length === 0 ? 'Nothing to fill on this page.' : `${filled} of ${r.fields.length} fields filled.`,
-        detail: countOutcomes(r.fields),
+        // A Formspec provider's validation report (mode 1) follows the counts.
+        detail: [countOutcomes(r.fields), r.message].filter(Boolean).join(' '),
         busy: false,
       };
     }

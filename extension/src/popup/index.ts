@@ -8,6 +8,7 @@
 import { type BackgroundRequest, type FillProgress, type PopupUpdate, STATUS_PORT, type UnlockResult } from '../shared/messages';
 import type { Status } from '../shared/native';
 import { describe, describeFill } from './describe';
+import { showMode } from './formspec';
 
 const $ = (id: string): HTMLElement => document.getElementById(id)!;
 let activeTab: number | undefined;
@@ -67,3 +68,5 @@ $('fill-page').addEventListener('click', () => {
     void send({ type: 'fill', tab: activeTab });
   });
 });
+
+void showMode();

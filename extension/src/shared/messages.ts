@@ -24,6 +24,7 @@
  * On the STATUS_PORT the service worker pushes PopupUpdate messages.
  */
 import type { FillKind, FillReport, Identity, LiveValue, Outcome } from './fill';
+import type { FormspecRequest } from './formspec';
 import type { Status } from './native';
 
 /** STATUS_PORT is the name of the runtime port on which the service worker pushes PopupUpdate to the popup. */
@@ -39,7 +40,8 @@ export type BackgroundRequest =
   | { type: 'fill'; tab: number }
   | { type: 'unlock' }
   | { type: 'pair' }
-  | { type: 'submitted'; frame: FrameCapture };
+  | { type: 'submitted'; frame: FrameCapture }
+  | FormspecRequest;
 
 /** UnlockResult is vault.unlock's answer from a browser session (PROTOCOL.md §4 vault.unlock). */
 export interface UnlockResult {
@@ -56,6 +58,8 @@ export interface BackgroundResponse {
   unlock: UnlockResult;
   pair: Status;
   submitted: { accepted: boolean };
+  /** formspec: see shared/formspec.ts and background/formspec.ts. */
+  formspec: unknown;
 }
 
 /** FillPhase is where a fill stands, for the popup. */

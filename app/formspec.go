@@ -1,0 +1,556 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tessera-app/tessera/formspec"
+	"github.com/tessera-app/tessera/matcher"
+	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// Limits on the formspec.* methods (PROTOCOL.md §4.4).
+const (
+	maxFormspecFields = 5000
+	maxFormspecValue  = 64 << 10
+)
+
+// registerFormspecMethods adds the Formspec Assist methods the extension's
+// providers call (PROTOCOL.md §4.4, issue 14).
+func (a *App) registerFormspecMethods() {
+	a.handlers["formspec.help"] = formspecHelp
+	a.handlers["formspec.match"] = formspecMatch
+	a.handlers["formspec.apply"] = formspecApply
+	a.handlers["formspec.learn"] = formspecLearn
+}
+
+// formspecDocs are the definition and sidecars of one live form, in load
+// order.
+type formspecDocs struct {
+	Definition json.RawMessage   `json:"definition"`
+	References []json.RawMessage `json:"references,omitempty"`
+	Ontologies []json.RawMessage `json:"ontologies,omitempty"`
+	Registries []json.RawMessage `json:"registries,omitempty"`
+}
+
+func (d formspecDocs) sources() formspec.Sources {
+	src := formspec.Sources{Definition: d.Definition}
+	for _, r := range d.References {
+		src.References = append(src.References, r)
+	}
+	for _, o := range d.Ontologies {
+		src.Ontologies = append(src.Ontologies, o)
+	}
+	for _, r := range d.Registries {
+		src.Registries = append(src.Registries, r)
+	}
+	return src
+}
+
+// toolError turns a formspec error into the wire error with the same code.
+func toolError(method string, err error) *nativemsg.Error {
+	var fe *formspec.Error
+	if errors.As(err, &fe) {
+		e := nativemsg.NewError(fe.Code, "%s: %s", method, fe.Message)
+		e.Data.Path = fe.Path
+		return e
+	}
+	return nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
+}
+
+// FormspecHelp is formspec.help's result.
+type FormspecHelp struct {
+	Help     *formspec.FieldHelp `json:"help"`
+	Warnings []string            `json:"warnings"`
+}
+
+func formspecHelp(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p struct {
+		formspecDocs
+		Path     string `json:"path"`
+		Audience string `json:"audience,omitempty"`
+	}
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "formspec.help: %v", err)
+	}
+	r, err := formspec.Load(p.sources())
+	if err != nil {
+		return nil, toolError("formspec.help", err)
+	}
+	h, err := r.Help(p.Path, p.Audience)
+	if err != nil {
+		return nil, toolError("formspec.help", err)
+	}
+	if r.Warnings == nil {
+		r.Warnings = []string{}
+	}
+	return FormspecHelp{Help: h, Warnings: r.Warnings}, nil
+}
+
+// LiveField is one field as the live engine reports it.
+type LiveField struct {
+	Path     string          `json:"path"`
+	Label    string          `json:"label,omitempty"`
+	Readonly bool            `json:"readonly,omitempty"`
+	Relevant *bool           `json:"relevant,omitempty"`
+	Value    json.RawMessage `json:"value,omitempty"`
+}
+
+type formspecPageParams struct {
+	formspecDocs
+	Page    PageInfo    `json:"page"`
+	Fields  []LiveField `json:"fields"`
+	Profile string      `json:"profile,omitempty"`
+	// Paths narrows apply to these paths (the page's matches/entries).
+	Paths []string `json:"paths,omitempty"`
+}
+
+// formspecPage is a parsed formspecPageParams: the live fields as matcher
+// fields, their concepts resolvable from the sidecars.
+type formspecPage struct {
+	p      formspecPageParams
+	res    *formspec.Resolver
+	sc     *matcher.Sidecars
+	fields []matcher.Field
+	live   []LiveField
+	origin string
+	site   string
+}
+
+func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *nativemsg.Error) {
+	fp := &formspecPage{}
+	bad := func(format string, args ...any) (*formspecPage, *nativemsg.Error) {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, method+": "+format, args...)
+	}
+	if err := strictUnmarshal(params, &fp.p); err != nil {
+		return bad("%v", err)
+	}
+	if len(fp.p.Page.URL) > maxURLLen || !webURL(fp.p.Page.URL) {
+		return bad("page.url must be an http(s) URL of at most %d bytes", maxURLLen)
+	}
+	if len(fp.p.Fields) > maxFormspecFields || len(fp.p.Paths) > maxFormspecFields {
+		return bad("more than %d fields", maxFormspecFields)
+	}
+	res, err := formspec.Load(fp.p.sources())
+	if err != nil {
+		return nil, toolError(method, err)
+	}
+	fp.res = res
+	fp.sc = &matcher.Sidecars{}
+	for _, o := range fp.p.Ontologies {
+		ont, err := matcher.ParseOntology(o)
+		if err != nil {
+			return nil, toolError(method, err)
+		}
+		fp.sc.Ontologies = append(fp.sc.Ontologies, ont)
+	}
+	for _, r := range fp.p.Registries {
+		reg, err := matcher.ParseRegistry(r)
+		if err != nil {
+			return nil, toolError(method, err)
+		}
+		fp.sc.Registries = append(fp.sc.Registries, reg)
+	}
+	// Options come from the definition's own parse.
+	opts := map[string][]matcher.Option{}
+	if md, err := matcher.ParseDefinition(fp.p.Definition, ""); err == nil {
+		for _, f := range md.Fields {
+			opts[stripPath(f.Path)] = f.Options
+		}
+	}
+	seen := map[string]bool{}
+	for _, lf := range fp.p.Fields {
+		if seen[lf.Path] {
+			return bad("field %q given twice", truncate(lf.Path, 64))
+		}
+		seen[lf.Path] = true
+		if len(lf.Value) > maxFormspecValue {
+			return bad("the value of %q is over %d bytes", truncate(lf.Path, 64), maxFormspecValue)
+		}
+		// A path the definition does not have is the page lying.
+		if _, err := res.Help(lf.Path, "both"); err != nil {
+			return nil, toolError(method, err)
+		}
+		it, _ := res.Def.Item(lf.Path)
+		if it.Type != "field" {
+			continue
+		}
+		label := lf.Label
+		if label == "" {
+			label = it.Label
+		}
+		f := matcher.Field{Index: len(fp.fields), Path: lf.Path, Label: clipRunes(label, 200), DataType: it.DataType,
+			SemanticType: it.SemanticType, ReadOnly: lf.Readonly, NonRelevant: lf.Relevant != nil && !*lf.Relevant,
+			Options: opts[stripPath(lf.Path)]}
+		fp.fields = append(fp.fields, f)
+		fp.live = append(fp.live, lf)
+	}
+	fp.origin = originOf(fp.p.Page.URL)
+	fp.site = siteOf(fp.origin)
+	return fp, nil
+}
+
+func stripPath(p string) string {
+	var b strings.Builder
+	in := false
+	for _, c := range p {
+		switch {
+		case c == '[':
+			in = true
+		case c == ']':
+			in = false
+		case !in:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// FormspecMatch is one entry of formspec.match's result: a masked preview,
+// never a value.
+type FormspecMatch struct {
+	Path         string  `json:"path"`
+	Label        string  `json:"label"`
+	Concept      string  `json:"concept,omitempty"`
+	Relationship string  `json:"relationship,omitempty"`
+	Confidence   float64 `json:"confidence"`
+	Preview      string  `json:"preview"`
+}
+
+// FormspecMatches is formspec.match's result.
+type FormspecMatches struct {
+	Profile string          `json:"profile"`
+	Matches []FormspecMatch `json:"matches"`
+}
+
+// proposals matches the profile against the writable, relevant fields.
+func (fp *formspecPage) proposals(prof *profile.UserProfile) []matcher.Proposal {
+	var out []matcher.Proposal
+	for _, pr := range matcher.Match(fp.fields, prof, matcher.Options{Sidecars: fp.sc}) {
+		f := &fp.fields[pr.Index]
+		if pr.Value == nil || pr.Skip != "" || f.ReadOnly || f.NonRelevant {
+			continue
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+func formspecMatch(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	fp, e := parseFormspecPage("formspec.match", params)
+	if e != nil {
+		return nil, e
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return nil, e
+	}
+	prof, _, e := a.choose(v, "formspec.match", fp.p.Profile)
+	if e != nil {
+		return nil, e
+	}
+	out := FormspecMatches{Profile: prof.ID, Matches: []FormspecMatch{}}
+	for _, pr := range fp.proposals(prof) {
+		f := &fp.fields[pr.Index]
+		out.Matches = append(out.Matches, FormspecMatch{Path: f.Path, Label: f.Label, Concept: pr.Concept,
+			Relationship: pr.Relationship, Confidence: pr.Confidence, Preview: mask(shownValue(f, *pr.Value))})
+	}
+	return out, nil
+}
+
+func shownValue(f *matcher.Field, v string) string {
+	for _, o := range f.Options {
+		if o.Value == v && o.Text != "" {
+			return o.Text
+		}
+	}
+	return v
+}
+
+// FormspecEntry is one approved value.
+type FormspecEntry struct {
+	Path  string `json:"path"`
+	Value string `json:"value"`
+}
+
+// FormspecSkip is a path not filled and why (Assist ProfileApplyResult).
+type FormspecSkip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// FormspecApply is formspec.apply's result: the values the person approved.
+type FormspecApply struct {
+	Profile string          `json:"profile"`
+	Entries []FormspecEntry `json:"entries"`
+	Skipped []FormspecSkip  `json:"skipped"`
+}
+
+// helpLines are the form's own help for a field as the dialog shows it:
+// the human references' titles and inline text, most important first.
+func (fp *formspecPage) helpLines(path string) []string {
+	h, err := fp.res.Help(path, "human")
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for _, typ := range []string{"documentation", "glossary", "policy", "regulation", "example", "context"} {
+		for _, e := range h.References[typ] {
+			if e.Target == "#" || len(lines) >= 2 {
+				continue
+			}
+			line := "help: " + e.Title
+			var text string
+			if json.Unmarshal(e.Content, &text) == nil && text != "" {
+				line += ": " + text
+			}
+			lines = append(lines, clipRunes(line, 300))
+		}
+	}
+	return lines
+}
+
+func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	fp, e := parseFormspecPage("formspec.apply", params)
+	if e != nil {
+		return nil, e
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		if e.Data.Code == nativemsg.CodeVaultLocked {
+			a.showUnlock()
+		}
+		return nil, e
+	}
+	prof, sums, e := a.choose(v, "formspec.apply", fp.p.Profile)
+	if e != nil {
+		return nil, e
+	}
+	if a.confirms.presenter() == nil {
+		return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
+	}
+	want := map[string]bool{}
+	for _, p := range fp.p.Paths {
+		want[p] = true
+	}
+	out := FormspecApply{Profile: prof.ID, Entries: []FormspecEntry{}, Skipped: []FormspecSkip{}}
+	known := map[string]*matcher.Field{}
+	for i := range fp.fields {
+		known[fp.fields[i].Path] = &fp.fields[i]
+	}
+	for _, p := range fp.p.Paths {
+		f, ok := known[p]
+		switch {
+		case !ok:
+			out.Skipped = append(out.Skipped, FormspecSkip{Path: p, Reason: "NOT_FOUND"})
+		case f.ReadOnly:
+			out.Skipped = append(out.Skipped, FormspecSkip{Path: p, Reason: "READONLY"})
+		case f.NonRelevant:
+			out.Skipped = append(out.Skipped, FormspecSkip{Path: p, Reason: "NOT_RELEVANT"})
+		}
+	}
+	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
+	c := newConfirmation(ConfirmFill, an, s, prof.ID, onlyProfile(sums, prof.ID))
+	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	values := map[string]FormspecEntry{}
+	for _, pr := range fp.proposals(prof) {
+		f := &fp.fields[pr.Index]
+		if len(want) > 0 && !want[f.Path] {
+			continue
+		}
+		id := "r" + strconv.Itoa(len(c.Rows)+1)
+		ev := []string{fmt.Sprintf("Formspec field %s", f.Path)}
+		if pr.Concept != "" {
+			ev = append(ev, fmt.Sprintf("concept %s (%s)", pr.Concept, orExact(pr.Relationship)))
+		}
+		ev = append(ev, fp.helpLines(f.Path)...)
+		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
+			Sensitive: profile.IsSensitiveToken(f.SemanticType), Concept: pr.Concept, ConceptLabel: conceptLabel("", pr.Concept),
+			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence})
+		values[id] = FormspecEntry{Path: f.Path, Value: *pr.Value}
+	}
+	if len(c.Rows) == 0 {
+		return out, nil
+	}
+	d := a.confirms.ask(ctx, c, a.confirmTimeout, nil)
+	if !d.Approve {
+		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		if d.Reason == DeclineNoWindow {
+			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
+		}
+		return nil, declined("formspec.apply", d)
+	}
+	approved := map[string]bool{}
+	var concepts []string
+	for _, id := range d.Rows {
+		if en, ok := values[id]; ok && !approved[id] {
+			approved[id] = true
+			out.Entries = append(out.Entries, en)
+			concepts = append(concepts, fp.concept(en.Path))
+		}
+	}
+	for id, en := range values {
+		if !approved[id] {
+			out.Skipped = append(out.Skipped, FormspecSkip{Path: en.Path, Reason: "DECLINED"})
+		}
+	}
+	if len(out.Entries) > 0 {
+		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: fp.origin, Site: fp.site, Frame: "0", Concepts: concepts, ProfileID: prof.ID, Client: s.client.Name})
+	}
+	return out, nil
+}
+
+func orExact(rel string) string {
+	if rel == "" {
+		return "exact"
+	}
+	return rel
+}
+
+func onlyProfile(sums []ProfileSummary, id string) []ProfileSummary {
+	for _, s := range sums {
+		if s.ID == id {
+			return []ProfileSummary{s}
+		}
+	}
+	return sums
+}
+
+func (fp *formspecPage) concept(path string) string {
+	for i := range fp.fields {
+		if fp.fields[i].Path == path {
+			if id, ok := fp.sc.Resolve(&fp.fields[i]); ok {
+				return matcher.CanonicalConcept(id.Concept)
+			}
+		}
+	}
+	return ""
+}
+
+// FormspecLearned is formspec.learn's result (Assist profile.learn).
+type FormspecLearned struct {
+	SavedConcepts int `json:"savedConcepts"`
+	SavedFields   int `json:"savedFields"`
+}
+
+func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	fp, e := parseFormspecPage("formspec.learn", params)
+	if e != nil {
+		return nil, e
+	}
+	v, e := a.fillVault()
+	if e != nil {
+		return nil, e
+	}
+	prof, sums, e := a.choose(v, "formspec.learn", fp.p.Profile)
+	if e != nil {
+		return nil, e
+	}
+	if a.confirms.presenter() == nil {
+		return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
+	}
+	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
+	c := newConfirmation(ConfirmLearn, an, s, prof.ID, onlyProfile(sums, prof.ID))
+	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	type obsRow struct {
+		concept, path, value string
+	}
+	rows := map[string]obsRow{}
+	seen := map[string]bool{}
+	for i := range fp.fields {
+		f := &fp.fields[i]
+		val := liveText(fp.live[i].Value)
+		if val == "" || f.ReadOnly || f.NonRelevant || profile.IsSensitiveToken(f.SemanticType) {
+			continue
+		}
+		concept := ""
+		if id, ok := fp.sc.Resolve(f); ok {
+			concept = matcher.CanonicalConcept(id.Concept)
+			if profile.IsSensitiveToken(id.Token) {
+				continue
+			}
+		}
+		prev := ""
+		if concept != "" {
+			prev = stored(prof, concept)
+		} else if en, ok := prof.Fields[f.Path]; ok {
+			prev, _ = en.StringValue()
+		}
+		key := concept
+		if key == "" {
+			key = "field:" + f.Path
+		}
+		if sameText(prev, val) || seen[key] {
+			continue
+		}
+		seen[key] = true
+		id := "r" + strconv.Itoa(len(c.Rows)+1)
+		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, val), Previous: prev,
+			Concept: concept, ConceptLabel: conceptLabel("", concept), Confidence: 1, Section: SectionFill, Checked: true,
+			Evidence: append([]string{"Formspec field " + f.Path}, fp.helpLines(f.Path)...)})
+		rows[id] = obsRow{concept: concept, path: f.Path, value: val}
+	}
+	if len(c.Rows) == 0 {
+		return FormspecLearned{}, nil
+	}
+	d := a.confirms.ask(ctx, c, a.confirmTimeout, nil)
+	if !d.Approve {
+		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		if d.Reason == DeclineNoWindow {
+			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
+		}
+		return nil, declined("formspec.learn", d)
+	}
+	var obs []vault.Observation
+	var out FormspecLearned
+	var concepts []string
+	for _, id := range d.Rows {
+		r, ok := rows[id]
+		if !ok {
+			continue
+		}
+		delete(rows, id)
+		val, _ := json.Marshal(r.value)
+		o := vault.Observation{Concept: r.concept, Value: val, Source: profile.Source{Type: "form-fill", FormURL: fp.origin, FieldPath: r.path}}
+		if r.concept == "" {
+			o.FieldPath = r.path
+			out.SavedFields++
+		} else {
+			out.SavedConcepts++
+			concepts = append(concepts, r.concept)
+		}
+		obs = append(obs, o)
+	}
+	if len(obs) == 0 {
+		return out, nil
+	}
+	if _, err := v.Learn(prof.ID, obs); err != nil {
+		return nil, vaultError("formspec.learn", err)
+	}
+	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Concepts: concepts})
+	return out, nil
+}
+
+// liveText is a live value as text: strings as they are, numbers and
+// booleans as JSON writes them, anything else (arrays, objects) not learnt.
+func liveText(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var n json.Number
+	if json.Unmarshal(v, &n) == nil {
+		return n.String()
+	}
+	var b bool
+	if json.Unmarshal(v, &b) == nil {
+		return strconv.FormatBool(b)
+	}
+	return ""
+}

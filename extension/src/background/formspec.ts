@@ -1,0 +1,166 @@
+/**
+ * The service worker's side of Formspec Assist (issue 14): remembers which
+ * mode each tab's page is in (for the popup), caches discovered sidecars per
+ * (origin, definition url, version) as Assist §9 says, and relays the
+ * bridge's calls to the app's formspec.* methods (PROTOCOL.md §4.4), naming
+ * the page by the tab the browser says the message came from, never by what
+ * the page claims.
+ */
+import type { FillReport } from '../shared/fill';
+import { APP_METHODS, CONSUME_MS, CONSUME_PORT, type Detection, type FormspecRequest, type Sidecars } from '../shared/formspec';
+import type { FillProgress } from '../shared/messages';
+import { RpcError } from '../shared/rpc';
+
+/** Caller is what this needs of the native client. */
+export interface Caller {
+  call(method: string, params?: unknown, timeoutMs?: number): Promise<unknown>;
+}
+
+const MAX_CACHE = 32;
+const MAX_CACHE_CHARS = 16 << 20;
+
+function sizeOf(sc: Sidecars): number {
+  let n = 0;
+  for (const list of [sc?.references, sc?.ontologies, sc?.registries]) {
+    if (!Array.isArray(list)) return Infinity;
+    for (const d of list) n += typeof d === 'string' ? d.length : Infinity;
+  }
+  return n;
+}
+
+/** ModeReport is what the popup shows for a tab. */
+export interface ModeReport {
+  detection?: Detection;
+  url?: string;
+}
+
+export class Formspec {
+  private readonly modes = new Map<number, { detection: Detection; url: string }>();
+  private readonly cache = new Map<string, Sidecars>();
+
+  constructor(
+    private readonly client: Caller,
+    private readonly onProgress: (p: FillProgress) => void = () => {},
+  ) {}
+
+  /** isProvider reports whether the tab's page runs its own Assist provider (mode 1). */
+  isProvider(tab: number): boolean {
+    return this.modes.get(tab)?.detection.mode === 1;
+  }
+
+  /**
+   * consume fills a mode-1 page through its own provider (page/consume.ts):
+   * the person approves in the app's dialog, the provider writes, and its
+   * validation report comes back in the report's message.
+   */
+  async consume(tab: number): Promise<FillReport> {
+    this.onProgress({ tab, phase: 'confirming' });
+    const answer = await new Promise<{ report?: FillReport; error?: { code: string; message: string } }>((resolve) => {
+      let port: chrome.runtime.Port;
+      const done = (r: { report?: FillReport; error?: { code: string; message: string } }) => {
+        clearTimeout(timer);
+        resolve(r);
+        try {
+          port.disconnect();
+        } catch {
+          // already gone
+        }
+      };
+      const timer = setTimeout(() => done({ error: { code: 'TIMEOUT', message: 'the page did not finish in time' } }), CONSUME_MS + 5000);
+      try {
+        port = chrome.tabs.connect(tab, { name: CONSUME_PORT, frameId: 0 });
+      } catch (e) {
+        done({ error: { code: 'NO_FRAMES', message: String(e) } });
+        return;
+      }
+      port.onMessage.addListener((m: { report?: FillReport; error?: { code: string; message: string } }) => done(m));
+      port.onDisconnect.addListener(() => done({ error: { code: 'NO_FRAMES', message: 'the page went away' } }));
+      port.postMessage({ op: 'consume' });
+    });
+    let report: FillReport;
+    if (answer.report && typeof answer.report === 'object') {
+      const r = answer.report;
+      report = { status: r.status, reason: r.reason, message: r.message, fields: Array.isArray(r.fields) ? r.fields : [] };
+      (report as FillReport & { validation?: unknown }).validation = (r as { validation?: unknown }).validation;
+    } else {
+      const e = answer.error ?? { code: 'INTERNAL', message: 'no answer' };
+      report = e.code === 'DECLINED' ? { status: 'declined', reason: 'denied', fields: [] } : { status: 'failed', reason: e.code, message: e.message, fields: [] };
+    }
+    this.onProgress({ tab, phase: 'done', report });
+    return report;
+  }
+
+  async handle(req: FormspecRequest, sender: chrome.runtime.MessageSender | undefined): Promise<unknown> {
+    const tab = sender?.tab;
+    switch (req.op) {
+      case 'mode-of': {
+        if (tab !== undefined) return { error: { code: 'FORBIDDEN', message: 'the popup asks' } };
+        const m = this.modes.get(req.tab);
+        return { detection: m?.detection, url: m?.url } satisfies ModeReport;
+      }
+      case 'detected':
+        if (tab?.id === undefined || sender?.frameId !== 0) return { error: { code: 'FORBIDDEN', message: 'top documents only' } };
+        this.modes.set(tab.id, { detection: sanitize(req.detection), url: sender.url ?? tab.url ?? '' });
+        return {};
+      case 'cache-get':
+        return this.cache.get(String(req.key)) ?? null;
+      case 'cache-put': {
+        // Bounded: at most MAX_CACHE forms and MAX_CACHE_CHARS of documents.
+        const size = sizeOf(req.sidecars);
+        if (size > MAX_CACHE_CHARS / 4) return {};
+        this.cache.delete(String(req.key));
+        while (this.cache.size >= MAX_CACHE || (this.cache.size > 0 && this.cacheChars() + size > MAX_CACHE_CHARS)) {
+          this.cache.delete(this.cache.keys().next().value as string);
+        }
+        this.cache.set(String(req.key), req.sidecars);
+        return {};
+      }
+      case 'call': {
+        if (!APP_METHODS.includes(req.method)) return { error: { code: 'UNSUPPORTED', message: 'no such method' } };
+        const url = sender?.url ?? tab?.url;
+        if (tab?.id === undefined || url === undefined) return { error: { code: 'FORBIDDEN', message: 'only a tab may ask' } };
+        const page = { tab: tab.id, url, title: (tab.title ?? '').slice(0, 200) };
+        // apply and learn wait for the person (the app's dialog times out at 2 minutes).
+        const long = req.method === 'formspec.apply' || req.method === 'formspec.learn';
+        const params = req.method === 'formspec.help' ? stripPage(req.params) : { ...req.params, page };
+        try {
+          return await this.client.call(req.method, params, long ? 140_000 : 15_000);
+        } catch (e) {
+          if (e instanceof RpcError) {
+            return { error: { code: e.code, message: e.message, path: typeof e.data?.path === 'string' ? e.data.path : undefined, reason: typeof e.data?.reason === 'string' ? e.data.reason : undefined } };
+          }
+          return { error: { code: 'ENGINE_ERROR', message: String(e) } };
+        }
+      }
+    }
+    return { error: { code: 'UNKNOWN_MESSAGE', message: 'unknown formspec op' } };
+  }
+
+  private cacheChars(): number {
+    let n = 0;
+    for (const v of this.cache.values()) n += sizeOf(v);
+    return n;
+  }
+
+  forget(tab: number): void {
+    this.modes.delete(tab);
+  }
+}
+
+function stripPage(p: Record<string, unknown>): Record<string, unknown> {
+  const { path, audience, definition, references, ontologies, registries } = p;
+  return { path, audience, definition, references, ontologies, registries };
+}
+
+function sanitize(d: Detection): Detection {
+  const s = (x: unknown, n: number) => (typeof x === 'string' ? x.slice(0, n) : undefined);
+  const mode = d?.mode === 1 || d?.mode === 2 ? d.mode : 3;
+  return {
+    mode,
+    why: s(d?.why, 300) ?? '',
+    definitionUrl: s(d?.definitionUrl, 2048),
+    definitionVersion: s(d?.definitionVersion, 64),
+    title: s(d?.title, 200),
+    tools: Array.isArray(d?.tools) ? d.tools.filter((t) => typeof t === 'string').slice(0, 64).map((t) => t.slice(0, 100)) : [],
+  };
+}
