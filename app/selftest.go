@@ -398,7 +398,19 @@ const selfTestScript = `(async () => {
     check("a new vault offers the set-up form",
       await until(() => shown($("#setup-form")) && !shown($("#unlock-form")) && !shown($("#lock-now")) && $('label[for="setup-pass"]') && $('label[for="setup-confirm"]')),
       state());
+    // The strength meter: Go rates what is typed with the rule that
+    // setting up applies.
+    type("#setup-pass", "password1");
+    check("first run: the meter calls a common password too weak and says why",
+      await until(() => $("#setup-strength").dataset.tone === "bad" && /common words/.test(text("#setup-strength-text"))),
+      $("#setup-strength").dataset.tone + ": " + text("#setup-strength-text"));
+    $("#setup-suggest").click();
+    check("first run: Suggest shows a six-word recovery passphrase once, in the field too, and rated acceptable",
+      await until(() => shown($("#setup-suggested")) && text("#setup-suggested-words").split(" ").length === 6 &&
+        $("#setup-pass").value === text("#setup-suggested-words") && ["ok", "good"].includes($("#setup-strength").dataset.tone) && focused() === "setup-suggested-words"),
+      text("#setup-suggested-words") + " / " + text("#setup-strength-text") + " / " + focused());
     type("#setup-pass", pass);
+    check("first run: typing a passphrase of one's own hides the suggestion", !shown($("#setup-suggested")) && text("#setup-suggested-words") === "", text("#setup-suggested-words"));
     type("#setup-confirm", pass + "x");
     $("#setup-submit").click();
     check("a mistyped confirmation shows an inline error",

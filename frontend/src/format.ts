@@ -27,3 +27,13 @@ export function sentence(msg: string): string {
 export function details(n: number): string {
   return n === 0 ? "No details yet" : n === 1 ? "1 detail" : `${n} details`;
 }
+
+/** Says when the vault locks by itself: "after 15 minutes without use", "after 1 hour without use"; 0 is never. */
+export function autoLockWords(minutes: number): string {
+  if (minutes <= 0) return "never after a time without use";
+  if (minutes % 60 === 0) {
+    const h = minutes / 60;
+    return `after ${h} ${h === 1 ? "hour" : "hours"} without use`;
+  }
+  return `after ${minutes} ${minutes === 1 ? "minute" : "minutes"} without use`;
+}
