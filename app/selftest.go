@@ -55,9 +55,9 @@ var errSelfTest = errors.New("ui self-test failed")
 // reports (a script error, a dead bridge) is a failure, not a hang. The
 // vault steps cost a few scrypt rounds of about a second each and the
 // dialog steps about ten seconds (one dialog is left to time out), the
-// editor and Activity steps a few more; it stays below the 120 s
+// editor, Activity and import steps a few more; it stays below the 180 s
 // scripts/ui-selftest.sh waits.
-const selfTestTimeout = 110 * time.Second
+const selfTestTimeout = 160 * time.Second
 
 // Stand-in browser the self-test connects; the page must show both.
 const (
@@ -100,6 +100,10 @@ func (s *SelfTest) ConnectBrowser() error { return s.st.connectBrowser() }
 // once it is queued; its Decision is kept for dialogChecks.
 func (s *SelfTest) AskConfirmation(kind string) error { return s.st.ask(kind) }
 
+// TypeText types text on the real keyboard of the X display (xdotool
+// type), with the window focused.
+func (s *SelfTest) TypeText(text string) error { return s.st.typeText(text) }
+
 // PressKeys presses keys (xdotool key names: "Tab", "space", "Return",
 // "Escape") on the real keyboard of the X display, with the window
 // focused: the page receives them as a person's key presses.
@@ -141,6 +145,8 @@ type selfTest struct {
 	asked map[string]chan Decision
 	// withdraw cancels the confirmation left open for the screenshot.
 	withdraw context.CancelFunc
+	// transferDir holds the import, export and backup files.
+	transferDir string
 }
 
 func newSelfTest(a *App, ui *UI, cfg windowConfig) *selfTest {
@@ -173,6 +179,7 @@ func (st *selfTest) run(sh shell) {
 		"vault":    map[string]string{"passphrase": selfTestPassphrase, "profile": selfTestProfile},
 		"profiles": selfTestProfileExpectations(),
 		"settings": st.selfTestSettingsExpectations(),
+		"transfer": selfTestTransferExpectations(),
 		"dialog": map[string]any{
 			"fill":      selfTestConfirmations[selfTestAskFill].c,
 			"toggle":    selfTestToggle,
@@ -185,12 +192,13 @@ func (st *selfTest) run(sh shell) {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "encode expectations", Detail: err.Error()}}})
 		return
 	}
-	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
+	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.vaultChecks()...)
 		r.Checks = append(r.Checks, st.profileChecks()...)
 		r.Checks = append(r.Checks, st.settingsChecks()...)
+		r.Checks = append(r.Checks, st.transferChecks()...)
 		r.Checks = append(r.Checks, st.dialogChecks(selfTestDecisionWait)...)
 		st.finish(r)
 	case <-time.After(selfTestTimeout):
@@ -339,8 +347,8 @@ func (st *selfTest) result() error {
 }
 
 // selfTestScript runs in the page; the %s are the JSON of what Go expects,
-// profilesSelfTestScript, settingsSelfTestScript, realKeysSelfTestScript
-// and dialogSelfTestScript.
+// profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript,
+// realKeysSelfTestScript and dialogSelfTestScript.
 const selfTestScript = `(async () => {
   const exp = %s;
   const checks = [];
@@ -470,6 +478,7 @@ const selfTestScript = `(async () => {
     open("status");
     await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     await (%s)({ exp, check, $, text, sleep, until, shown, open, focused });
+    await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     if (exp.dialog.realKeys) await (%s)({ exp, check, $, text, sleep, until });
     await (%s)({ exp, check, $, text, sleep, until, shown });
     check("no error banner at the end", $("#banner").hidden, text("#banner"));
@@ -700,6 +709,23 @@ func (st *selfTest) pressKeys(keys []string) error {
 	args := append([]string{"windowfocus", "--sync", win, "key", "--delay", "30"}, keys...)
 	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
 		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+func (st *selfTest) typeText(text string) error {
+	if !st.realKeys() {
+		return errors.New("real key presses are off (TESSERA_SELFTEST_REAL_KEYS)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	id, err := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Tessera$").Output()
+	if err != nil || len(strings.Fields(string(id))) == 0 {
+		return fmt.Errorf("find the window with xdotool: %v", err)
+	}
+	args := []string{"windowfocus", "--sync", strings.Fields(string(id))[0], "type", "--delay", "20", "--", text}
+	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool type: %v: %s", err, out)
 	}
 	return nil
 }

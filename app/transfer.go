@@ -511,3 +511,30 @@ func (u *UI) SuggestExportPath(backup bool) string {
 	}
 	return filepath.Join(dir, fmt.Sprintf("tessera-%s-%s.tessera", kind, u.app.cfg.Now().Format("2006-01-02")))
 }
+
+// fileChooser is a shell that can ask the person for a file; the real
+// window can.
+type fileChooser interface {
+	openFile(title string) (string, error)
+	saveFile(title, suggested string) (string, error)
+}
+
+// ChooseImportFile asks the person for a file to import with the system's
+// file chooser; "" when they cancel.
+func (u *UI) ChooseImportFile() (string, error) {
+	fc, ok := u.shell().(fileChooser)
+	if !ok {
+		return "", errors.New("this window cannot show a file chooser: type the file's path")
+	}
+	return fc.openFile("Import into Tessera")
+}
+
+// ChooseExportFile asks the person where to save an export or backup,
+// starting from suggested; "" when they cancel.
+func (u *UI) ChooseExportFile(suggested string) (string, error) {
+	fc, ok := u.shell().(fileChooser)
+	if !ok {
+		return "", errors.New("this window cannot show a file chooser: type the file's path")
+	}
+	return fc.saveFile("Save the encrypted file", suggested)
+}

@@ -8,9 +8,11 @@ import "./confirm.css";
 import "./views.css";
 import "./settings.css";
 import { ActivityView } from "./activity";
+import { BackupCard } from "./backup";
 import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
+import { TransferPanels } from "./transfer";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
@@ -42,6 +44,7 @@ const vaultWording: Record<VaultState, { title: string; text: string }> = {
 let panel: VaultPanel | null = null;
 let activityView: ActivityView | null = null;
 let settingsView: SettingsView | null = null;
+let backupCard: BackupCard | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -112,6 +115,7 @@ function render(s: Status): void {
   panel?.sync(s.vault);
   activityView?.sync(s.vault);
   settingsView?.sync(s.vault);
+  backupCard?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -144,8 +148,10 @@ function main(): void {
   panel = new VaultPanel();
   const vp = panel;
   panel.profiles = new ProfilesView(() => vp.loadProfiles());
+  panel.transfer = new TransferPanels(() => vp.loadProfiles());
   activityView = new ActivityView();
   settingsView = new SettingsView();
+  backupCard = new BackupCard();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");

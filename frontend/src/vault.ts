@@ -10,6 +10,7 @@ import { firstRun } from "./bridge";
 import { autoLockWords, sentence } from "./format";
 import { attachMeter } from "./meter";
 import type { ProfilesView } from "./profiles";
+import type { TransferPanels } from "./transfer";
 import { errorText, vault, type VaultState, type VaultView } from "./wails";
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -87,6 +88,8 @@ export class VaultPanel {
 
   /** The profile list and editor, given the list whenever it is read. */
   profiles: ProfilesView | null = null;
+  /** Import and export, shown while the vault is unlocked. */
+  transfer: TransferPanels | null = null;
 
   /** Re-rates the new passphrases (after a suggestion fills one in). */
   private readonly rateSetup: () => void;
@@ -272,6 +275,7 @@ export class VaultPanel {
     el("vault-error").hidden = true;
 
     el("new-profile").hidden = !unlocked;
+    this.transfer?.sync(unlocked, null);
     if (!unlocked) {
       el("profile-form").hidden = true;
       el("profiles").replaceChildren();
@@ -295,6 +299,7 @@ export class VaultPanel {
       const ps = await vault.profiles();
       if (this.view?.state !== "unlocked") return;
       this.profiles?.list(ps, this.freshProfile);
+      this.transfer?.sync(true, ps);
       el("profiles-empty").hidden = ps.length > 0;
       err.hidden = true;
     } catch (e) {
