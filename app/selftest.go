@@ -116,6 +116,9 @@ func (s *SelfTest) SetWindowSize(w, h int) error {
 		return errors.New("this window cannot be resized")
 	}
 	z.setSize(w, h)
+	s.st.mu.Lock()
+	s.st.size = [2]int{w, h}
+	s.st.mu.Unlock()
 	return nil
 }
 
@@ -147,6 +150,8 @@ type selfTest struct {
 	withdraw context.CancelFunc
 	// transferDir holds the import, export and backup files.
 	transferDir string
+	// size is the window size the page last set.
+	size [2]int
 }
 
 func newSelfTest(a *App, ui *UI, cfg windowConfig) *selfTest {
@@ -417,6 +422,11 @@ const selfTestScript = `(async () => {
       await until(() => shown($("#setup-suggested")) && text("#setup-suggested-words").split(" ").length === 6 &&
         $("#setup-pass").value === text("#setup-suggested-words") && ["ok", "good"].includes($("#setup-strength").dataset.tone) && focused() === "setup-suggested-words"),
       text("#setup-suggested-words") + " / " + text("#setup-strength-text") + " / " + focused());
+    await window.go.app.SelfTest.SetWindowSize(exp.profiles.shot[0], exp.profiles.shot[1]);
+    await until(() => Math.abs(innerWidth - exp.profiles.shot[0]) < 40, 5000);
+    $("#setup-confirm").focus();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200))));
+    await window.go.app.SelfTest.Screenshot("first-run");
     type("#setup-pass", pass);
     check("first run: typing a passphrase of one's own hides the suggestion", !shown($("#setup-suggested")) && text("#setup-suggested-words") === "", text("#setup-suggested-words"));
     type("#setup-confirm", pass + "x");

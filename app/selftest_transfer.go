@@ -164,6 +164,9 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   const item = (label) => [...document.querySelectorAll("#import-items .import-item")].find((li) => li.querySelector(".import-label").textContent === label);
 
   open("profiles");
+  $("main").scrollTop = 0;
+  await painted();
+  await window.go.app.SelfTest.Screenshot("profile-list");
   check("transfer: Import… and Export… are offered with the vault unlocked", await until(() => shown($("#import-open")) && shown($("#export-open"))), "");
   $("#import-open").click();
   check("transfer: Import opens its panel, focus in the file field", await until(() => shown($("#import-panel")) && focused() === "import-path"), focused());
@@ -181,8 +184,6 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
     /Email/.test(text("#import-items")) && /Organisation/.test(text("#import-items")) && !text("#import-items").includes("@") && !text("#import-items").includes("Analytical"),
     text("#import-items"));
   check("transfer: Import counts the profiles ticked", text("#import-apply") === "Import 2 profiles", text("#import-apply"));
-  await painted();
-  await window.go.app.SelfTest.Screenshot("import-preview");
   // The first into the profile edited earlier: its email is a conflict.
   const sel = item(T.first).querySelector(".import-into");
   const target = [...sel.options].find((o) => o.textContent.includes(T.into));
@@ -191,6 +192,11 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   check("transfer: into an existing profile, the email it holds is a conflict kept beside it",
     await until(() => /1 conflict \(kept beside yours\)/.test(item(T.first).querySelector(".import-counts").textContent)),
     item(T.first).querySelector(".import-counts").textContent);
+  item(T.first).querySelector("details").open = true;
+  $("#import-title").scrollIntoView();
+  item(T.first).querySelector(".import-check").focus();
+  await painted();
+  await window.go.app.SelfTest.Screenshot("import-preview");
   item(T.second).querySelector(".import-check").click();
   check("transfer: unticking one says Import 1 profile", text("#import-apply") === "Import 1 profile", text("#import-apply"));
   $("#import-apply").click();
