@@ -184,7 +184,7 @@ func (st *selfTest) run(sh shell) {
 		"vault":    map[string]string{"passphrase": selfTestPassphrase, "profile": selfTestProfile},
 		"profiles": selfTestProfileExpectations(),
 		"settings": st.selfTestSettingsExpectations(),
-		"transfer": selfTestTransferExpectations(),
+		"transfer": st.selfTestTransferExpectations(),
 		"dialog": map[string]any{
 			"fill":      selfTestConfirmations[selfTestAskFill].c,
 			"toggle":    selfTestToggle,

@@ -69,8 +69,15 @@ func (st *selfTest) writeImportFile() (map[string]string, error) {
 	return map[string]string{"vcf": p, "export": filepath.Join(dir, "home.tessera"), "backup": filepath.Join(dir, "backup.tessera")}, nil
 }
 
-func selfTestTransferExpectations() map[string]any {
-	return map[string]any{"into": selfTestEditRenamed, "first": "Ada Lovelace", "second": "Charles Babbage", "pass": selfTestExportPass}
+func (st *selfTest) selfTestTransferExpectations() map[string]any {
+	lv := st.ui.Locale()
+	gb := ""
+	for _, n := range lv.Countries {
+		if n.Code == "GB" {
+			gb = n.Name
+		}
+	}
+	return map[string]any{"into": selfTestEditRenamed, "first": "Ada Lovelace", "second": "Charles Babbage", "pass": selfTestExportPass, "gbName": gb, "countries": len(lv.Countries)}
 }
 
 // transferChecks checks in Go what the page's import, export and backup
@@ -163,6 +170,10 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
   const item = (label) => [...document.querySelectorAll("#import-items .import-item")].find((li) => li.querySelector(".import-label").textContent === label);
 
+  const gb = $('#country-list option[value="GB"]');
+  check("editor: the country suggestions are named in the person's language, as Go names them (x/text)",
+    !!gb && T.gbName !== "" && gb.textContent === T.gbName && $("#country-list").options.length === T.countries && !!$("#language-list"),
+    (gb && gb.textContent) + " / " + T.gbName + " / " + ($("#country-list") && $("#country-list").options.length));
   open("profiles");
   $("main").scrollTop = 0;
   await painted();

@@ -77,7 +77,21 @@ export interface TransferProgress {
   total: number;
 }
 
+/** A code and its name in the person's language (app.Named). */
+export interface Named {
+  code: string;
+  name: string;
+}
+
+/** Countries and languages named in the person's language (app.LocaleView). */
+export interface LocaleView {
+  tag: string;
+  countries: Named[] | null;
+  languages: Named[] | null;
+}
+
 interface Bridge {
+  Locale(): Promise<LocaleView>;
   PassphraseStrength(p: string): Promise<Strength>;
   SuggestPassphrase(): Promise<string>;
   SetAutoLock(minutes: number): Promise<VaultSettings>;
@@ -125,3 +139,8 @@ export const transfer = {
     return rt.EventsOn("transfer-progress", (d) => cb(d as TransferProgress));
   },
 };
+
+/** Countries and languages named in the person's language (app/localeui.go). */
+export function locale(): Promise<LocaleView> {
+  return bridge().Locale();
+}

@@ -13,6 +13,7 @@ import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
 import { TransferPanels } from "./transfer";
+import { loadPickers } from "./pickers";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
@@ -149,6 +150,7 @@ function main(): void {
   const vp = panel;
   panel.profiles = new ProfilesView(() => vp.loadProfiles());
   panel.transfer = new TransferPanels(() => vp.loadProfiles());
+  void loadPickers();
   activityView = new ActivityView();
   settingsView = new SettingsView();
   backupCard = new BackupCard();
