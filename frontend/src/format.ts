@@ -37,3 +37,22 @@ export function autoLockWords(minutes: number): string {
   }
   return `after ${minutes} ${minutes === 1 ? "minute" : "minutes"} without use`;
 }
+
+/** "5 new · 1 already there · 1 conflict": what importing an item brings. */
+export function changeWords(it: { new: number; same: number; conflicts: number }): string {
+  const parts: string[] = [];
+  if (it.new) parts.push(`${it.new} new`);
+  if (it.same) parts.push(`${it.same} already there`);
+  if (it.conflicts) parts.push(`${it.conflicts} ${it.conflicts === 1 ? "conflict" : "conflicts"} (kept beside yours)`);
+  return parts.length ? parts.join(" · ") : "nothing to import";
+}
+
+/** What an import did, in a sentence. */
+export function doneWords(d: { profiles: number; created: number; learned: number; unchanged: number; candidates: number }): string {
+  const p = d.profiles === 1 ? "1 profile" : `${d.profiles} profiles`;
+  const parts = [`${d.learned} ${d.learned === 1 ? "value" : "values"} added`];
+  if (d.candidates) parts.push(`${d.candidates} kept beside yours for you to choose in the editor`);
+  if (d.unchanged) parts.push(`${d.unchanged} already there`);
+  const created = d.created ? ` (${d.created} new)` : "";
+  return `Imported ${p}${created}: ${parts.join(", ")}.`;
+}

@@ -5,7 +5,7 @@
 // is it imported. Labels of profiles and files are set as text only; no
 // value reaches this module, only the names of the kinds of value.
 import { transfer, type ImportItem, type ImportPreview, type TransferProgress } from "./bridge";
-import { sentence } from "./format";
+import { changeWords, doneWords, sentence } from "./format";
 import { attachMeter } from "./meter";
 import { errorText, type ProfileSummary } from "./wails";
 
@@ -20,25 +20,6 @@ function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", tex
   if (className) e.className = className;
   if (text) e.textContent = text;
   return e;
-}
-
-/** "5 new · 1 already there · 1 conflict": what importing an item brings. */
-export function changeWords(it: Pick<ImportItem, "new" | "same" | "conflicts">): string {
-  const parts: string[] = [];
-  if (it.new) parts.push(`${it.new} new`);
-  if (it.same) parts.push(`${it.same} already there`);
-  if (it.conflicts) parts.push(`${it.conflicts} ${it.conflicts === 1 ? "conflict" : "conflicts"} (kept beside yours)`);
-  return parts.length ? parts.join(" · ") : "nothing to import";
-}
-
-/** What an import did, in a sentence. */
-export function doneWords(d: { profiles: number; created: number; learned: number; unchanged: number; candidates: number }): string {
-  const p = d.profiles === 1 ? "1 profile" : `${d.profiles} profiles`;
-  const parts = [`${d.learned} ${d.learned === 1 ? "value" : "values"} added`];
-  if (d.candidates) parts.push(`${d.candidates} kept beside yours for you to choose in the editor`);
-  if (d.unchanged) parts.push(`${d.unchanged} already there`);
-  const created = d.created ? ` (${d.created} new)` : "";
-  return `Imported ${p}${created}: ${parts.join(", ")}.`;
 }
 
 /** Shows a long operation's progress: a bar (indeterminate until the amount is known) and its phase. */
