@@ -178,6 +178,10 @@ func (st *selfTest) shell() shell {
 }
 
 func (st *selfTest) run(sh shell) {
+	if st.cfg.getenv("TESSERA_SELFTEST_TIMING") == "1" {
+		st.runTiming(sh)
+		return
+	}
 	exp, err := json.Marshal(map[string]any{
 		"status":   st.app.Status(),
 		"client":   map[string]string{"name": selfTestClientName, "origin": selfTestClientOrigin},
