@@ -477,7 +477,7 @@ export class ProfilesView {
     } else {
       line.append(make("span", "value-text", shown(c.kind, v)));
       if (i > 0) {
-        const pref = button("Make preferred", "button small", `promote:${key}`, `Make this ${c.label} preferred`);
+        const pref = button("Make preferred", "button small", `promote:${key}`, `Make preferred: this ${c.label}`);
         pref.addEventListener("click", async () => {
           try {
             this.show(await editor.promote(view.id, c.iri, i), `input:${c.iri}#0`);
