@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,36 @@ func TestExportThenImportBundle(t *testing.T) {
 	page, _ := u.Activity(ActivityQuery{Text: "backed up"})
 	if page.Matched != 2 {
 		t.Errorf("backups in the log: %d, want 2", page.Matched)
+	}
+}
+
+// BenchmarkImportThousandCards previews and imports a vCard file of
+// vault.MaxVCards contacts (about 6,000 values) from the window, into new
+// profiles: the long import the progress bar is for.
+func BenchmarkImportThousandCards(b *testing.B) {
+	var sb strings.Builder
+	for i := range vault.MaxVCards {
+		fmt.Fprintf(&sb, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person %d\r\nN:Person;%d;;;\r\nEMAIL:p%d@example.org\r\nTEL:+44 20 7946 %04d\r\nADR:;;%d High Street;London;;SW1A 1AA;GB\r\nEND:VCARD\r\n", i, i, i, i%10000, i)
+	}
+	path := filepath.Join(b.TempDir(), "contacts.vcf")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		u, _, _ := editorUI(b)
+		b.StartTimer()
+		pv, err := u.PreviewImport(ImportRequest{Path: path})
+		if err != nil {
+			b.Fatal(err)
+		}
+		choices := make([]ImportChoice, len(pv.Items))
+		for i := range choices {
+			choices[i].Index = i
+		}
+		done, err := u.ApplyImport(pv.Token, choices)
+		if err != nil || done.Profiles != vault.MaxVCards {
+			b.Fatalf("%+v, %v", done, err)
+		}
 	}
 }
