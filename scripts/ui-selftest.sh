@@ -93,7 +93,7 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 cp "$TESSERA_SELFTEST_REPORT" build/ui-selftest.json
 [ -f "$tmp/shot.png" ] && cp "$tmp/shot.png" build/ui-selftest.png
 [ -f "$tmp/dialog.png" ] && cp "$tmp/dialog.png" build/ui-dialog.png
-for s in profiles activity settings import-preview unlock; do
+for s in profiles activity settings import-preview unlock first-run profile-list; do
   [ -f "$tmp/shots/$s.png" ] && cp "$tmp/shots/$s.png" "build/ui-$s.png"
 done
 node -e '
@@ -109,7 +109,7 @@ colours=$(distinct_colours build/ui-selftest.png)
 [ -f build/ui-dialog.png ] || fail "no screenshot of the dialog taken"
 dcolours=$(distinct_colours build/ui-dialog.png)
 [ "$dcolours" -ge $min_colours ] || fail "dialog screenshot looks blank ($dcolours colours): build/ui-dialog.png"
-for s in profiles activity settings import-preview unlock; do
+for s in profiles activity settings import-preview unlock first-run profile-list; do
   [ -f "build/ui-$s.png" ] || fail "no screenshot of the $s section taken"
   c=$(distinct_colours "build/ui-$s.png")
   [ "$c" -ge $min_colours ] || fail "$s screenshot looks blank ($c colours): build/ui-$s.png"
