@@ -211,11 +211,11 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 		e.Summary = fmt.Sprintf("Offered masked matches to %s%s", site, from)
 	case vault.EventImport:
 		e.Tone, e.Outcome = "ok", "imported"
-		src := r.Client
-		if src == "" {
-			src = "a file"
+		src := "a file"
+		if r.Reason != "" {
+			src = "a " + r.Reason
 		}
-		e.Summary = fmt.Sprintf("Imported %s into %s from a %s", count(len(r.Concepts), "detail", "details"), e.profileOr("a profile"), src)
+		e.Summary = fmt.Sprintf("Imported %s into %s from %s", count(len(r.Concepts), "detail", "details"), e.profileOr("a profile"), src)
 	case vault.EventExport:
 		e.Tone, e.Outcome = "info", "encrypted"
 		if r.Reason == "backup" {

@@ -157,7 +157,7 @@ func (st *selfTest) transferChecks() []SelfTestCheck {
 	}
 	return append(checks, SelfTestCheck{
 		Name:   "transfer: the audit log holds the import, the export and the backup",
-		OK:     err == nil && slices.Contains(events, "import:") && slices.Contains(events, "export:export") && slices.Contains(events, "export:backup"),
+		OK:     err == nil && slices.Contains(events, "import:vCard file") && slices.Contains(events, "export:export") && slices.Contains(events, "export:backup"),
 		Detail: strings.Join(events, " "),
 	})
 }

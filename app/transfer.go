@@ -307,7 +307,7 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 			concepts = append(concepts, k)
 		}
 		slices.Sort(concepts)
-		u.app.auditTransfer(v, vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: formatLabels[pi.format]})
+		u.app.auditTransfer(v, vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
 	}
 	u.progress("import", "Imported", len(ps), len(ps))
 	u.app.changed()
@@ -327,6 +327,10 @@ func (u *UI) CancelImport() {
 	u.pendingImport = nil
 	u.mu.Unlock()
 }
+
+// windowClient names who asked for an import or export in the log: the
+// person, in the window.
+const windowClient = "you, in this window"
 
 // auditTransfer logs an import or export; a log that cannot be written is
 // reported in the app log, as for fills.
@@ -439,7 +443,7 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, err)
 	}
 	for _, p := range ps {
-		u.app.auditTransfer(v, vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: op + " to a file", Reason: op})
+		u.app.auditTransfer(v, vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
 	}
 	u.progress(op, "Written", 1, 1)
 	u.app.changed()
