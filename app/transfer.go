@@ -118,6 +118,7 @@ var (
 	ErrStaleImport   = errors.New("this preview is no longer current: choose the file again")
 	ErrNothingChosen = errors.New("tick at least one profile to import")
 	ErrFileExists    = errors.New("a file of that name exists already: choose another name")
+	ErrNoProfiles    = errors.New("this file holds no profile and no contact")
 )
 
 // transferVault is what import and export need of the vault.
@@ -177,6 +178,11 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 	}
 	if err != nil {
 		return ImportPreview{}, plainErr("import", err)
+	}
+	// A JSON file that is no profile at all parses as one empty profile.
+	ps = slices.DeleteFunc(ps, func(p profile.UserProfile) bool { return p.Label == "" && len(p.Concepts)+len(p.Fields) == 0 })
+	if len(ps) == 0 {
+		return ImportPreview{}, fmt.Errorf("import: %w", ErrNoProfiles)
 	}
 	have, err := v.Profiles()
 	if err != nil {

@@ -204,3 +204,25 @@ func BenchmarkImportThousandCards(b *testing.B) {
 		}
 	}
 }
+
+// A Formspec profile JSON file previews as such, each profile by its
+// label; a file that is no profile is refused with a reason.
+func TestImportPreviewJSON(t *testing.T) {
+	u, _, _ := editorUI(t)
+	doc := `{"$formspecProfile": "1.0", "profiles": [
+	  {"id": "work", "label": "Work", "concepts": {"https://schema.org/email": {"value": "noor@work.example"}}, "fields": {}},
+	  {"id": "kid", "label": "Sami", "concepts": {"https://schema.org/birthDate": {"value": "2015-09-30"}}}]}`
+	pv, err := u.PreviewImport(ImportRequest{Path: writeFile(t, "profiles.json", doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.Format != transfer.FormatJSON || pv.FormatLabel != "Formspec profile file" || len(pv.Items) != 2 || pv.Items[0].Label != "Work" || pv.Items[1].Entries[0].Label != "Birth date" {
+		t.Errorf("preview = %+v", pv)
+	}
+	if _, err := u.PreviewImport(ImportRequest{Path: writeFile(t, "notes.json", `{"hello": 1}`)}); err == nil {
+		t.Error("a JSON file holding no profile was previewed")
+	}
+	if _, err := u.PreviewImport(ImportRequest{Path: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not a file") {
+		t.Errorf("a directory: %v", err)
+	}
+}
