@@ -209,6 +209,21 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 	case vault.EventProposal:
 		e.Tone, e.Outcome = "info", "nothing sent"
 		e.Summary = fmt.Sprintf("Offered masked matches to %s%s", site, from)
+	case vault.EventImport:
+		e.Tone, e.Outcome = "ok", "imported"
+		src := "a file"
+		if r.Reason != "" {
+			src = "a " + r.Reason
+		}
+		e.Summary = fmt.Sprintf("Imported %s into %s from %s", count(len(r.Concepts), "detail", "details"), e.profileOr("a profile"), src)
+	case vault.EventExport:
+		e.Tone, e.Outcome = "info", "encrypted"
+		if r.Reason == "backup" {
+			e.Outcome = "backed up"
+			e.Summary = fmt.Sprintf("Backed up %s to an encrypted file", e.profileOr("a profile"))
+		} else {
+			e.Summary = fmt.Sprintf("Exported %s to an encrypted file", e.profileOr("a profile"))
+		}
 	default:
 		e.Tone, e.Outcome = "info", r.Event
 		e.Summary = fmt.Sprintf("%s on %s", capital(r.Event), site)

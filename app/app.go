@@ -197,8 +197,9 @@ func (a *App) watchVault(ctx context.Context, interval time.Duration) {
 			}
 			a.mu.Lock()
 			idle := a.cfg.Now().Sub(a.lastAction)
+			limit := a.cfg.IdleLock
 			a.mu.Unlock()
-			if st == "unlocked" && a.cfg.IdleLock > 0 && idle >= a.cfg.IdleLock {
+			if st == "unlocked" && limit > 0 && idle >= limit {
 				l.Lock()
 			}
 			if st := a.Status().Vault; st != last {

@@ -89,6 +89,9 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		nativemsg.ClearUserQuit(dir)
 	}
 	cfg := Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv, IdleLock: vaultIdleLock}
+	if err := applyPrefs(&cfg); err != nil {
+		fmt.Fprintf(env.stderr, "tessera: %v; the defaults apply\n", err)
+	}
 	if v := openVault(home, env); v != nil {
 		defer v.Close()
 		cfg.Vault = v

@@ -13,7 +13,7 @@ import (
 )
 
 // editorUI returns a UI over an unlocked vault with an empty profile.
-func editorUI(t *testing.T) (*UI, *vault.Vault, string) {
+func editorUI(t testing.TB) (*UI, *vault.Vault, string) {
 	t.Helper()
 	u, v, _ := newVaultUI(t, nil)
 	if _, err := u.SetUpVault(goodPass, goodPass); err != nil {

@@ -55,9 +55,9 @@ var errSelfTest = errors.New("ui self-test failed")
 // reports (a script error, a dead bridge) is a failure, not a hang. The
 // vault steps cost a few scrypt rounds of about a second each and the
 // dialog steps about ten seconds (one dialog is left to time out), the
-// editor and Activity steps a few more; it stays below the 120 s
+// editor, Activity and import steps a few more; it stays below the 180 s
 // scripts/ui-selftest.sh waits.
-const selfTestTimeout = 110 * time.Second
+const selfTestTimeout = 160 * time.Second
 
 // Stand-in browser the self-test connects; the page must show both.
 const (
@@ -100,6 +100,10 @@ func (s *SelfTest) ConnectBrowser() error { return s.st.connectBrowser() }
 // once it is queued; its Decision is kept for dialogChecks.
 func (s *SelfTest) AskConfirmation(kind string) error { return s.st.ask(kind) }
 
+// TypeText types text on the real keyboard of the X display (xdotool
+// type), with the window focused.
+func (s *SelfTest) TypeText(text string) error { return s.st.typeText(text) }
+
 // PressKeys presses keys (xdotool key names: "Tab", "space", "Return",
 // "Escape") on the real keyboard of the X display, with the window
 // focused: the page receives them as a person's key presses.
@@ -112,6 +116,9 @@ func (s *SelfTest) SetWindowSize(w, h int) error {
 		return errors.New("this window cannot be resized")
 	}
 	z.setSize(w, h)
+	s.st.mu.Lock()
+	s.st.size = [2]int{w, h}
+	s.st.mu.Unlock()
 	return nil
 }
 
@@ -141,6 +148,10 @@ type selfTest struct {
 	asked map[string]chan Decision
 	// withdraw cancels the confirmation left open for the screenshot.
 	withdraw context.CancelFunc
+	// transferDir holds the import, export and backup files.
+	transferDir string
+	// size is the window size the page last set.
+	size [2]int
 }
 
 func newSelfTest(a *App, ui *UI, cfg windowConfig) *selfTest {
@@ -167,12 +178,17 @@ func (st *selfTest) shell() shell {
 }
 
 func (st *selfTest) run(sh shell) {
+	if st.cfg.getenv("TESSERA_SELFTEST_TIMING") == "1" {
+		st.runTiming(sh)
+		return
+	}
 	exp, err := json.Marshal(map[string]any{
 		"status":   st.app.Status(),
 		"client":   map[string]string{"name": selfTestClientName, "origin": selfTestClientOrigin},
 		"vault":    map[string]string{"passphrase": selfTestPassphrase, "profile": selfTestProfile},
 		"profiles": selfTestProfileExpectations(),
 		"settings": st.selfTestSettingsExpectations(),
+		"transfer": st.selfTestTransferExpectations(),
 		"dialog": map[string]any{
 			"fill":      selfTestConfirmations[selfTestAskFill].c,
 			"pair":      selfTestConfirmations[selfTestAskPair].c,
@@ -186,12 +202,13 @@ func (st *selfTest) run(sh shell) {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "encode expectations", Detail: err.Error()}}})
 		return
 	}
-	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
+	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.vaultChecks()...)
 		r.Checks = append(r.Checks, st.profileChecks()...)
 		r.Checks = append(r.Checks, st.settingsChecks()...)
+		r.Checks = append(r.Checks, st.transferChecks()...)
 		r.Checks = append(r.Checks, st.dialogChecks(selfTestDecisionWait)...)
 		st.finish(r)
 	case <-time.After(selfTestTimeout):
@@ -340,8 +357,8 @@ func (st *selfTest) result() error {
 }
 
 // selfTestScript runs in the page; the %s are the JSON of what Go expects,
-// profilesSelfTestScript, settingsSelfTestScript, realKeysSelfTestScript
-// and dialogSelfTestScript.
+// profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript,
+// realKeysSelfTestScript and dialogSelfTestScript.
 const selfTestScript = `(async () => {
   const exp = %s;
   const checks = [];
@@ -399,7 +416,24 @@ const selfTestScript = `(async () => {
     check("a new vault offers the set-up form",
       await until(() => shown($("#setup-form")) && !shown($("#unlock-form")) && !shown($("#lock-now")) && $('label[for="setup-pass"]') && $('label[for="setup-confirm"]')),
       state());
+    // The strength meter: Go rates what is typed with the rule that
+    // setting up applies.
+    type("#setup-pass", "password1");
+    check("first run: the meter calls a common password too weak and says why",
+      await until(() => $("#setup-strength").dataset.tone === "bad" && /common words/.test(text("#setup-strength-text"))),
+      $("#setup-strength").dataset.tone + ": " + text("#setup-strength-text"));
+    $("#setup-suggest").click();
+    check("first run: Suggest shows a six-word recovery passphrase once, in the field too, and rated acceptable",
+      await until(() => shown($("#setup-suggested")) && text("#setup-suggested-words").split(" ").length === 6 &&
+        $("#setup-pass").value === text("#setup-suggested-words") && ["ok", "good"].includes($("#setup-strength").dataset.tone) && focused() === "setup-suggested-words"),
+      text("#setup-suggested-words") + " / " + text("#setup-strength-text") + " / " + focused());
+    await window.go.app.SelfTest.SetWindowSize(exp.profiles.shot[0], exp.profiles.shot[1]);
+    await until(() => Math.abs(innerWidth - exp.profiles.shot[0]) < 40, 5000);
+    $("#setup-confirm").focus();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200))));
+    await window.go.app.SelfTest.Screenshot("first-run");
     type("#setup-pass", pass);
+    check("first run: typing a passphrase of one's own hides the suggestion", !shown($("#setup-suggested")) && text("#setup-suggested-words") === "", text("#setup-suggested-words"));
     type("#setup-confirm", pass + "x");
     $("#setup-submit").click();
     check("a mistyped confirmation shows an inline error",
@@ -459,6 +493,7 @@ const selfTestScript = `(async () => {
     open("status");
     await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     await (%s)({ exp, check, $, text, sleep, until, shown, open, focused });
+    await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     if (exp.dialog.realKeys) await (%s)({ exp, check, $, text, sleep, until });
     await (%s)({ exp, check, $, text, sleep, until, shown });
     check("no error banner at the end", $("#banner").hidden, text("#banner"));
@@ -696,6 +731,23 @@ func (st *selfTest) pressKeys(keys []string) error {
 	args := append([]string{"windowfocus", "--sync", win, "key", "--delay", "30"}, keys...)
 	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
 		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+func (st *selfTest) typeText(text string) error {
+	if !st.realKeys() {
+		return errors.New("real key presses are off (TESSERA_SELFTEST_REAL_KEYS)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	id, err := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Tessera$").Output()
+	if err != nil || len(strings.Fields(string(id))) == 0 {
+		return fmt.Errorf("find the window with xdotool: %v", err)
+	}
+	args := []string{"windowfocus", "--sync", strings.Fields(string(id))[0], "type", "--delay", "20", "--", text}
+	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool type: %v: %s", err, out)
 	}
 	return nil
 }

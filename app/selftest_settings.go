@@ -64,6 +64,9 @@ func (st *selfTest) rememberSites(label string) error {
 	return nil
 }
 
+// selfTestAutoLock is the auto-lock time, in minutes, the page picks.
+const selfTestAutoLock = 5
+
 // selfTestSettingsExpectations are the Settings steps' expectations for
 // the page: the sites, and the browsers and vault as Go sees them.
 func (st *selfTest) selfTestSettingsExpectations() map[string]any {
@@ -79,7 +82,7 @@ func (st *selfTest) selfTestSettingsExpectations() map[string]any {
 		"keep":    map[string]string{"origin": selfTestKeepOrigin, "site": selfTestKeepSite},
 		"kinds":   []string{conceptInfo(profile.ConceptEmail).Label, conceptInfo(profile.ConceptTelephone).Label},
 		"hosts":   hosts, "browsersError": fmt.Sprint(err), "problem": bv.Problem,
-		"dir": vs.Dir, "vaultError": fmt.Sprint(verr), "autoLock": vs.AutoLockMinutes,
+		"dir": vs.Dir, "vaultError": fmt.Sprint(verr), "autoLock": vs.AutoLockMinutes, "autoLockNew": selfTestAutoLock,
 		"shot": selfTestEditorShot,
 	}
 }
@@ -92,10 +95,16 @@ func (st *selfTest) settingsChecks() []SelfTestCheck {
 	for _, r := range rs {
 		origins = append(origins, r.Origin)
 	}
+	prefs, perr := loadPrefs(st.app.cfg.Home)
+	saved := perr == nil && prefs.AutoLockMinutes != nil && *prefs.AutoLockMinutes == selfTestAutoLock
 	return []SelfTestCheck{{
 		Name:   "settings: the site forgotten in the window no longer fills without asking, the other still does",
 		OK:     err == nil && !slices.Contains(origins, selfTestForgetOrigin) && slices.Contains(origins, selfTestKeepOrigin),
 		Detail: fmt.Sprintf("%q, %v", origins, err),
+	}, {
+		Name:   "settings: the auto-lock time chosen in the window applies now and is saved for the next start",
+		OK:     st.app.idleLock() == selfTestAutoLock*time.Minute && saved,
+		Detail: fmt.Sprintf("app %v, prefs %+v %v", st.app.idleLock(), prefs, perr),
 	}}
 }
 
@@ -129,8 +138,19 @@ const settingsSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   const facts = text("#vault-facts");
   check("settings: the vault's location, state and what opens it",
     facts.includes(S.dir) && S.dir !== "" && /Unlocked/.test(facts) && /passphrase/i.test(facts), facts + " / " + S.vaultError);
-  check("settings: the auto-lock time, fixed for now, and the screen lock with its switch",
-    facts.includes("After " + S.autoLock + " minutes") && /fixed for now/.test(facts) && facts.includes("TESSERA_LOCK_ON_SESSION=off"), facts);
+  const lockSel = $("#autolock-select");
+  check("settings: the auto-lock time as a choice, and the screen lock with its switch",
+    !!lockSel && lockSel.value === String(S.autoLock) && lockSel.options.length >= 5 && facts.includes("TESSERA_LOCK_ON_SESSION=off") &&
+      $("#" + lockSel.getAttribute("aria-labelledby"))?.textContent === "Locks by itself", (lockSel && lockSel.value) + " " + facts);
+  lockSel.focus();
+  lockSel.value = String(S.autoLockNew);
+  lockSel.dispatchEvent(new Event("change", { bubbles: true }));
+  check("settings: a new auto-lock time is saved and said so, the picker keeps the focus",
+    await until(() => /Saved: the vault locks itself after 5 minutes/.test(text("#autolock-status")) && $("#autolock-select").value === String(S.autoLockNew) && focused() === "autolock-select"),
+    text("#autolock-status") + " / " + focused());
+  open("status");
+  check("status: the card says when the vault locks itself", await until(() => /after 5 minutes without use/.test(text("#autolock-hint"))), text("#autolock-hint"));
+  open("settings");
 
   // Paired and trusted browsers: Unpair, Trust, Remove through the cards.
   const exe = await window.go.app.SelfTest.SeedSecurity();

@@ -33,8 +33,33 @@ func TestSelfTestSettingsChecks(t *testing.T) {
 				}
 			}
 			got := st.settingsChecks()
-			if len(got) != 1 || got[0].OK != tt.ok {
-				t.Errorf("settingsChecks() = %+v, want one check, ok=%v", got, tt.ok)
+			if len(got) != 2 || got[0].OK != tt.ok {
+				t.Errorf("settingsChecks() = %+v, want the sites check ok=%v", got, tt.ok)
+			}
+		})
+	}
+}
+
+// The auto-lock check fails unless the page's choice reached the app and
+// the preferences file.
+func TestSelfTestAutoLockCheck(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		minute int
+		ok     bool
+	}{{"as the page leaves it", selfTestAutoLock, true}, {"another time", 15, false}, {"never set", -1, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			u, _, _ := editorUI(t)
+			u.app.cfg.Home = t.TempDir()
+			if tt.minute >= 0 {
+				if _, err := u.SetAutoLock(tt.minute); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st := newSelfTest(u.app, u, windowConfig{})
+			got := st.settingsChecks()
+			if len(got) != 2 || got[1].OK != tt.ok {
+				t.Errorf("settingsChecks() = %+v, want the auto-lock check ok=%v", got, tt.ok)
 			}
 		})
 	}

@@ -280,8 +280,10 @@ type VaultSettings struct {
 	HasPassphrase bool `json:"hasPassphrase"`
 	HasKeyring    bool `json:"hasKeyring"`
 	// AutoLockMinutes is how long the vault stays unlocked while the person
-	// does nothing with Tessera (0: never). It is fixed for now.
-	AutoLockMinutes int `json:"autoLockMinutes"`
+	// does nothing with Tessera (0: never); SetAutoLock changes it to one
+	// of AutoLockChoices.
+	AutoLockMinutes int   `json:"autoLockMinutes"`
+	AutoLockChoices []int `json:"autoLockChoices"`
 	// LockOnSession reports whether the vault locks when the screen locks
 	// or the computer sleeps: TESSERA_LOCK_ON_SESSION=off turns it off.
 	LockOnSession bool `json:"lockOnSession"`
@@ -295,7 +297,8 @@ type VaultSettings struct {
 func (u *UI) VaultSettings() (VaultSettings, error) {
 	s := VaultSettings{
 		Dir: u.app.cfg.Home, State: u.app.vaultState(),
-		AutoLockMinutes: int(u.app.cfg.IdleLock / time.Minute),
+		AutoLockMinutes: int(u.app.idleLock() / time.Minute),
+		AutoLockChoices: AutoLockChoices,
 		LockOnSession:   u.app.cfg.Getenv("TESSERA_LOCK_ON_SESSION") != "off",
 		SessionWatched:  runtime.GOOS == "linux",
 	}

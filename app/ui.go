@@ -21,6 +21,9 @@ type UI struct {
 	// keyringErr is why the keyring failed in this run, nil while it has
 	// not; see noteKeyring.
 	keyringErr error
+	// pendingImport is the import previewed and waiting for the person's
+	// choice (transfer.go).
+	pendingImport *pendingImport
 }
 
 // newUI returns the UI service for a.

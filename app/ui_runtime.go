@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -34,3 +35,20 @@ func (s wailsShell) show() {
 func (s wailsShell) execJS(script string) { runtime.WindowExecJS(s.ctx, script) }
 
 func (s wailsShell) quit() { runtime.Quit(s.ctx) }
+
+func (s wailsShell) openFile(title string) (string, error) {
+	return runtime.OpenFileDialog(s.ctx, runtime.OpenDialogOptions{
+		Title: title,
+		Filters: []runtime.FileFilter{
+			{DisplayName: "Contacts and profiles (*.vcf, *.json, *.tessera, *.age)", Pattern: "*.vcf;*.vcard;*.json;*.tessera;*.age"},
+			{DisplayName: "Every file", Pattern: "*"},
+		},
+	})
+}
+
+func (s wailsShell) saveFile(title, suggested string) (string, error) {
+	return runtime.SaveFileDialog(s.ctx, runtime.SaveDialogOptions{
+		Title: title, DefaultDirectory: filepath.Dir(suggested), DefaultFilename: filepath.Base(suggested),
+		Filters: []runtime.FileFilter{{DisplayName: "Tessera encrypted file (*.tessera)", Pattern: "*.tessera"}},
+	})
+}

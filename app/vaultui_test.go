@@ -73,7 +73,7 @@ const goodPass = "correct horse battery"
 
 // newVaultUI returns a UI over a real, uninitialized vault in a temporary
 // directory, started on a fake shell that records status events.
-func newVaultUI(t *testing.T, kr vault.Keyring) (*UI, *vault.Vault, *fakeShell) {
+func newVaultUI(t testing.TB, kr vault.Keyring) (*UI, *vault.Vault, *fakeShell) {
 	t.Helper()
 	opts := vault.Options{ScryptWorkFactor: testWorkFactor}
 	if kr != nil {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"filippo.io/age"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/transfer"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -426,30 +426,6 @@ func profileDelete(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// importFormat picks the import format from --format, the file name, or
-// the first bytes.
-func importFormat(flagValue, name string, head []byte) string {
-	if flagValue != "" {
-		return flagValue
-	}
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".vcf", ".vcard":
-		return "vcf"
-	case ".json":
-		return "json"
-	case ".age", ".tessera":
-		return "bundle"
-	}
-	h := strings.TrimSpace(string(head))
-	switch {
-	case strings.HasPrefix(strings.ToUpper(h), "BEGIN:VCARD"):
-		return "vcf"
-	case strings.HasPrefix(h, "{") || strings.HasPrefix(h, "["):
-		return "json"
-	}
-	return "bundle"
-}
-
 func profileImport(ctx context.Context, env *Env, args []string) error {
 	c := newProfileCmd(env, "import", "tessera profile import [--format vcf|json|bundle] [--identity FILE] [--bundle-passphrase-file FILE] FILE")
 	format := c.fs.String("format", "", "vcf, json or bundle (default: from the file)")
@@ -484,16 +460,13 @@ func profileImport(ctx context.Context, env *Env, args []string) error {
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	var ps []profile.UserProfile
-	switch importFormat(*format, c.args[0], data[:min(len(data), 64)]) {
-	case "vcf":
-		ps, err = vault.ParseVCards(strings.NewReader(string(data)), now)
-	case "json":
-		ps, err = vault.ParseProfilesJSON(strings.NewReader(string(data)), now)
-	default:
-		var ids []age.Identity
-		if ids, err = bundleIdentities(env, *identity, *bundlePass); err == nil {
-			ps, err = vault.ReadBundle(strings.NewReader(string(data)), now, ids...)
-		}
+	f := transfer.DetectFormat(*format, c.args[0], data)
+	var ids []age.Identity
+	if f == transfer.FormatBundle {
+		ids, err = bundleIdentities(env, *identity, *bundlePass)
+	}
+	if err == nil {
+		ps, err = transfer.Parse(f, data, now, ids...)
 	}
 	if err != nil {
 		return fmt.Errorf("profile import %s: %w", c.args[0], err)
@@ -595,12 +568,17 @@ func profileExport(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("%w: profile export: only one passphrase can come from stdin", ErrUsage)
 	}
 	var recipients []age.Recipient
-	for _, r := range to {
-		rs, err := age.ParseRecipients(strings.NewReader(r))
-		if err != nil {
-			return fmt.Errorf("%w: profile export: --to %q: %v", ErrUsage, r, err)
+	if len(to) > 0 {
+		for _, r := range to {
+			rs, err := transfer.Recipients([]string{r}, nil, 0)
+			if err != nil {
+				if inner := errors.Unwrap(err); inner != nil {
+					err = inner
+				}
+				return fmt.Errorf("%w: profile export: --to %q: %v", ErrUsage, r, err)
+			}
+			recipients = append(recipients, rs...)
 		}
-		recipients = append(recipients, rs...)
 	}
 	if *bundlePass != "" {
 		if err := checkWorkFactor(env, "profile export", *wf); err != nil {
@@ -610,13 +588,12 @@ func profileExport(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		r, err := age.NewScryptRecipient(string(p))
+		rs, err := transfer.Recipients(nil, p, *wf)
 		clear(p)
 		if err != nil {
 			return err
 		}
-		r.SetWorkFactor(*wf)
-		recipients = append(recipients, r)
+		recipients = rs
 	}
 	var ps []profile.UserProfile
 	err := withApp(ctx, env, func(app *appClient) error {

@@ -62,20 +62,31 @@ var patternHints = map[string]string{
 // MinScore. Its error wraps ErrWeak or ErrTooLong and says how to choose a
 // better one, without quoting p.
 func Check(p string) error {
+	_, err := Strength(p)
+	return err
+}
+
+// Strength returns p's zxcvbn score (0..4, what a strength meter shows;
+// 0 for a passphrase too short to be estimated) and Check's verdict on it,
+// so that a meter and the rule never disagree.
+func Strength(p string) (int, error) {
 	n := utf8.RuneCountInString(p)
 	switch {
 	case len(p) > MaxLength:
-		return fmt.Errorf("%w: use at most %d bytes", ErrTooLong, MaxLength)
-	case n < MinLength:
-		return fmt.Errorf("%w: use at least %d characters", ErrWeak, MinLength)
+		return 4, fmt.Errorf("%w: use at most %d bytes", ErrTooLong, MaxLength)
+	case n == 0:
+		return 0, fmt.Errorf("%w: use at least %d characters", ErrWeak, MinLength)
 	}
 	est := p
 	if n > estimateRunes {
 		est = string([]rune(p)[:estimateRunes])
 	}
 	r := zxcvbn.PasswordStrength(est, contextWords)
+	if n < MinLength {
+		return min(r.Score, MinScore-1), fmt.Errorf("%w: use at least %d characters", ErrWeak, MinLength)
+	}
 	if r.Score >= MinScore {
-		return nil
+		return r.Score, nil
 	}
 	why := "it is short and simple"
 	longest := 0
@@ -84,5 +95,5 @@ func Check(p string) error {
 			why, longest = h, m.J-m.I+1
 		}
 	}
-	return fmt.Errorf("%w: easy to guess (%s); use four or more unrelated words, or a longer mix", ErrWeak, why)
+	return r.Score, fmt.Errorf("%w: easy to guess (%s); use four or more unrelated words, or a longer mix", ErrWeak, why)
 }

@@ -59,3 +59,65 @@ func BenchmarkCheckLong(b *testing.B) {
 		Check(p)
 	}
 }
+
+// The meter shows what the rule decides: every accepted passphrase scores
+// at least MinScore, every refused one below it, and scores grow with a
+// passphrase built up word by word.
+func TestStrengthAgreesWithCheck(t *testing.T) {
+	for _, p := range []string{"", "a", "ééééééé", "password123", "qwertyuiop", "sunny", "sunny meadow", "sunny meadow river", "ufk2-Wq9-zzp", "Abc!1", "correct horse battery staple"} {
+		score, err := Strength(p)
+		if (err == nil) != (Check(p) == nil) {
+			t.Errorf("Strength(%q) error %v, Check %v", p, err, Check(p))
+		}
+		if score < 0 || score > 4 {
+			t.Errorf("Strength(%q) = %d, want 0..4", p, score)
+		}
+		if (err == nil) != (score >= MinScore) {
+			t.Errorf("Strength(%q) = %d with error %v: the meter and the rule disagree", p, score, err)
+		}
+	}
+	prev := -1
+	for _, p := range []string{"sun", "sunny meadow", "sunny meadow river quartz"} {
+		s, _ := Strength(p)
+		if s < prev {
+			t.Errorf("Strength(%q) = %d, lower than the shorter passphrase's %d", p, s, prev)
+		}
+		prev = s
+	}
+	if s, _ := Strength("sunny meadow river quartz"); s < MinScore {
+		t.Errorf("four unrelated words score %d", s)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	if n := len(words()); n != wordListSize {
+		t.Fatalf("word list holds %d words, want %d", n, wordListSize)
+	}
+	seen := map[string]bool{}
+	known := map[string]bool{}
+	for _, w := range words() {
+		known[w] = true
+	}
+	for range 20 {
+		p, err := Suggest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(p); err != nil {
+			t.Errorf("Suggest() = %q, refused by Check: %v", p, err)
+		}
+		ws := strings.Fields(p)
+		if len(ws) != SuggestWords {
+			t.Errorf("Suggest() = %q: %d words, want %d", p, len(ws), SuggestWords)
+		}
+		for _, w := range ws {
+			if !known[w] {
+				t.Errorf("Suggest() word %q is not from the list", w)
+			}
+		}
+		if seen[p] {
+			t.Errorf("Suggest() repeated %q", p)
+		}
+		seen[p] = true
+	}
+}

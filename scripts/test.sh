@@ -32,7 +32,12 @@ extension() {
   (cd extension && npm run --silent typecheck && npm test --silent)
 }
 
-frontend() { npm_build frontend; }
+frontend() {
+  # node_modules from before vitest was a dependency lacks it.
+  [ -x frontend/node_modules/.bin/vitest ] || (cd frontend && npm install --no-audit --no-fund --loglevel=error)
+  npm_build frontend
+  (cd frontend && npm test --silent)
+}
 
 lint() {
   local bad
@@ -89,7 +94,7 @@ survivors() {
 
 stage "dependencies" deps
 stage "extension build + unit tests" extension
-stage "frontend build" frontend
+stage "frontend build + unit tests (vitest)" frontend
 stage "gofmt + go vet (linux, windows, darwin)" lint
 stage "go unit tests + fuzz seed corpora" unit
 stage "vault against a real Secret Service keyring" keyring

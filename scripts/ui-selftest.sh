@@ -57,13 +57,13 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 # taken at once can be blank), screenshots the window with the dialog Go
 # left open, tells Go (which withdraws the dialog), screenshots the screen,
 # then stops the app with SIGTERM and hands back the app's exit status.
-"${session[@]}" timeout -k 10 210 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
+"${session[@]}" timeout -k 10 280 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
   set -u
   # WebKit'"'"'s threaded compositor under Xvfb (software GL, no window
   # manager) sometimes stops painting once the self-test resizes the
   # window, which leaves a stale screenshot; the non-composited path paints.
   WEBKIT_DISABLE_COMPOSITING_MODE=1 build/bin/tessera-selftest 2>"$0/app.log" & pid=$!
-  for _ in $(seq 1200); do
+  for _ in $(seq 1800); do
     [ -s "$TESSERA_SELFTEST_REPORT" ] && break
     kill -0 $pid 2>/dev/null || break
     sleep 0.1
@@ -93,7 +93,7 @@ command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 cp "$TESSERA_SELFTEST_REPORT" build/ui-selftest.json
 [ -f "$tmp/shot.png" ] && cp "$tmp/shot.png" build/ui-selftest.png
 [ -f "$tmp/dialog.png" ] && cp "$tmp/dialog.png" build/ui-dialog.png
-for s in profiles activity settings; do
+for s in profiles activity settings import-preview unlock first-run profile-list; do
   [ -f "$tmp/shots/$s.png" ] && cp "$tmp/shots/$s.png" "build/ui-$s.png"
 done
 node -e '
@@ -109,7 +109,7 @@ colours=$(distinct_colours build/ui-selftest.png)
 [ -f build/ui-dialog.png ] || fail "no screenshot of the dialog taken"
 dcolours=$(distinct_colours build/ui-dialog.png)
 [ "$dcolours" -ge $min_colours ] || fail "dialog screenshot looks blank ($dcolours colours): build/ui-dialog.png"
-for s in profiles activity settings; do
+for s in profiles activity settings import-preview unlock first-run profile-list; do
   [ -f "build/ui-$s.png" ] || fail "no screenshot of the $s section taken"
   c=$(distinct_colours "build/ui-$s.png")
   [ "$c" -ge $min_colours ] || fail "$s screenshot looks blank ($c colours): build/ui-$s.png"

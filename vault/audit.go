@@ -40,6 +40,8 @@ const (
 	EventLearn    = "learn"    // submitted values saved after approval
 	EventNoLearn  = "no-learn" // the person declined saving submitted values
 	EventProposal = "proposal" // masked previews were shown to a page or agent
+	EventImport   = "import"   // the person imported values into a profile
+	EventExport   = "export"   // the person exported a profile to a file
 )
 
 // RecordRelease appends a release to the audit log. A zero Time is set to

@@ -177,9 +177,7 @@ export class ActivityView {
       const d = Number.isNaN(t) ? "" : dayHeading(t, now);
       if (d !== day) {
         day = d;
-        const h = make("li", "act-day", d);
-        h.setAttribute("role", "presentation");
-        items.push(h);
+        items.push(make("li", "act-day", d));
       }
       items.push(entryItem(e));
     }

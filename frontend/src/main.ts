@@ -8,10 +8,13 @@ import "./confirm.css";
 import "./views.css";
 import "./settings.css";
 import { ActivityView } from "./activity";
+import { BackupCard } from "./backup";
 import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
 import { SecurityCards } from "./security";
+import { TransferPanels } from "./transfer";
+import { loadPickers } from "./pickers";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
 
@@ -43,6 +46,7 @@ const vaultWording: Record<VaultState, { title: string; text: string }> = {
 let panel: VaultPanel | null = null;
 let activityView: ActivityView | null = null;
 let settingsView: SettingsView | null = null;
+let backupCard: BackupCard | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -113,6 +117,7 @@ function render(s: Status): void {
   panel?.sync(s.vault);
   activityView?.sync(s.vault);
   settingsView?.sync(s.vault);
+  backupCard?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -145,9 +150,12 @@ function main(): void {
   panel = new VaultPanel();
   const vp = panel;
   panel.profiles = new ProfilesView(() => vp.loadProfiles());
+  panel.transfer = new TransferPanels(() => vp.loadProfiles());
+  void loadPickers();
   activityView = new ActivityView();
   settingsView = new SettingsView();
   new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
+  backupCard = new BackupCard();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");

@@ -8,6 +8,7 @@
 // in this window's DOM only while the editor shows them, as input values
 // and text, never as markup; they are never logged.
 import { ago, details, sentence } from "./format";
+import { languageIRI, nameOf, toCode } from "./pickers";
 import {
   editor,
   errorText,
@@ -55,7 +56,7 @@ const day = new Intl.DateTimeFormat(undefined, { dateStyle: "long", timeZone: "U
 function shown(kind: ValueKind, v: ValueView): string {
   if (v.display) return v.display;
   if (kind === "country" && /^[A-Z]{2}$/.test(v.value)) {
-    const name = countries?.of(v.value);
+    const name = nameOf("country", v.value) ?? countries?.of(v.value);
     if (name && name !== v.value) return `${name} (${v.value})`;
   }
   if (kind === "date" && /^\d{4}-\d{2}-\d{2}$/.test(v.value)) {
@@ -63,6 +64,13 @@ function shown(kind: ValueKind, v: ValueView): string {
     if (!Number.isNaN(t)) return day.format(t);
   }
   return v.value;
+}
+
+/** A country or language name picked from the suggestions, as the code the vault keeps. */
+function coded(kind: ValueKind, iri: string, typed: string): string {
+  if (kind === "country") return toCode("country", typed);
+  if (iri === languageIRI) return toCode("language", typed);
+  return typed;
 }
 
 const inputTypes: Record<ValueKind, string> = { text: "text", multiline: "", date: "date", tel: "tel", email: "email", url: "url", country: "text" };
@@ -85,9 +93,9 @@ function valueInput(kind: ValueKind, id: string, value: string, label: string): 
   i.spellcheck = false;
   i.setAttribute("aria-label", label);
   if (kind === "country") {
-    i.maxLength = 2;
     i.placeholder = "GB";
     i.classList.add("short");
+    i.setAttribute("list", "country-list");
   }
   return i;
 }
@@ -438,6 +446,7 @@ export class ProfilesView {
     };
     if (i === 0 && !v.structured) {
       const input = valueInput(c.kind, `c${n}-v0`, c.kind === "tel" && v.display ? v.display : v.value, c.label);
+      if (c.iri === languageIRI) input.setAttribute("list", "language-list");
       input.dataset.key = `input:${key}`;
       const save = button("Save", "button small primary", `save:${key}`, `Save ${c.label}`);
       // Save shows once the value changed; Enter saves too, Escape undoes.
@@ -447,7 +456,7 @@ export class ProfilesView {
       const doSave = async () => {
         if (input.value === original) return;
         try {
-          this.show(await editor.setValue(view.id, c.iri, input.value), `input:${key}`);
+          this.show(await editor.setValue(view.id, c.iri, coded(c.kind, c.iri, input.value)), `input:${key}`);
         } catch (e) {
           failed(e, input);
         }
@@ -468,7 +477,7 @@ export class ProfilesView {
     } else {
       line.append(make("span", "value-text", shown(c.kind, v)));
       if (i > 0) {
-        const pref = button("Make preferred", "button small", `promote:${key}`, `Make this ${c.label} preferred`);
+        const pref = button("Make preferred", "button small", `promote:${key}`, `Make preferred: this ${c.label}`);
         pref.addEventListener("click", async () => {
           try {
             this.show(await editor.promote(view.id, c.iri, i), `input:${c.iri}#0`);
@@ -549,13 +558,14 @@ export class ProfilesView {
     const hints: Partial<Record<ValueKind, string>> = {
       tel: "Checked as a phone number: with a + and the country code, or as this profile's country writes it.",
       date: "Pick the date or type it.",
-      country: "The two-letter country code, for example GB, FR or US.",
+      country: "A country: start typing its name and pick it, or give its two-letter code (GB, FR, US).",
       multiline: "One line per line of the address.",
       email: "An email address, like name@example.org.",
     };
     const kindChanged = () => {
       const k = info()?.kind ?? "text";
       const next = valueInput(k, "add-value", "", "Value");
+      if (select.value === languageIRI) next.setAttribute("list", "language-list");
       next.removeAttribute("aria-label");
       next.setAttribute("aria-describedby", "add-hint");
       input.replaceWith(next);
@@ -571,7 +581,7 @@ export class ProfilesView {
       err.hidden = true;
       try {
         const concept = select.value;
-        this.show(await editor.addValue(view.id, concept, input.value), "add-concept");
+        this.show(await editor.addValue(view.id, concept, coded(info()?.kind ?? "text", concept, input.value)), "add-concept");
         const s = el<HTMLSelectElement>("add-concept");
         s.value = concept;
         s.dispatchEvent(new Event("change"));

@@ -4,7 +4,8 @@
 // connected now; and the vault's location and how it locks. Go reads and
 // words all of it (app/settingsui.go). Sites, origins, client names and
 // profile labels come from pages, browsers and the vault: set as text only.
-import { ago, sentence } from "./format";
+import { setAutoLock } from "./bridge";
+import { ago, autoLockWords, sentence } from "./format";
 import {
   errorText,
   settings,
@@ -262,12 +263,7 @@ export class SettingsView {
       ["Location", v.dir || "unknown", "mono"],
       ["State", vaultStateWords(v.state)],
       ["Opened by", protection(v)],
-      [
-        "Locks by itself",
-        v.autoLockMinutes > 0
-          ? `After ${v.autoLockMinutes} minutes without use. This is fixed for now.`
-          : "Never after a time without use.",
-      ],
+      ["Locks by itself", ""],
       [
         "Locks with the screen",
         !v.lockOnSession
@@ -277,14 +273,64 @@ export class SettingsView {
             : "Not on this system yet: it does not tell Tessera when the screen locks. Lock the vault on the Status screen before you step away.",
       ],
     ];
+    const hadFocus = document.activeElement?.id === "autolock-select" || this.autoLockFocus;
+    this.autoLockFocus = false;
     el("vault-facts").replaceChildren(
       ...facts.flatMap(([dt, dd, cls]) => {
         const d = make("dd", cls ?? "", dd);
         if (dt === "State") d.dataset.state = v.state;
-        return [make("dt", "", dt), d];
+        const t = make("dt", "", dt);
+        if (dt === "Locks by itself") {
+          t.id = "autolock-title";
+          d.append(this.autoLockPicker(v));
+        }
+        return [t, d];
       }),
     );
+    if (hadFocus) el("autolock-select").focus();
   }
+
+  /** The auto-lock picker: applied at once and kept for the next start. */
+  private autoLockPicker(v: VaultSettings): HTMLElement {
+    const box = make("div", "autolock");
+    const sel = make("select");
+    sel.id = "autolock-select";
+    sel.setAttribute("aria-labelledby", "autolock-title");
+    sel.setAttribute("aria-describedby", "autolock-status");
+    const choices = v.autoLockChoices ?? [];
+    for (const m of choices.includes(v.autoLockMinutes) ? choices : [...choices, v.autoLockMinutes]) {
+      const o = make("option", "", sentence(autoLockWords(m)).replace(/\.$/, ""));
+      o.value = String(m);
+      o.selected = m === v.autoLockMinutes;
+      sel.append(o);
+    }
+    const status = make("span", "hint");
+    status.id = "autolock-status";
+    status.setAttribute("role", "status");
+    status.textContent = this.autoLockNote;
+    sel.addEventListener("change", async () => {
+      const m = Number(sel.value);
+      // Disabled while Go saves, the picker loses the focus: it gets it back.
+      this.autoLockFocus = document.activeElement === sel;
+      sel.disabled = true;
+      try {
+        const nv = await setAutoLock(m);
+        this.autoLockNote = `Saved: the vault locks itself ${autoLockWords(nv.autoLockMinutes)}, now and after Tessera restarts.`;
+        this.shown.vault = "";
+        this.renderVault(nv);
+      } catch (e) {
+        sel.disabled = false;
+        if (this.autoLockFocus) sel.focus();
+        this.autoLockFocus = false;
+        status.textContent = sentence(errorText(e));
+      }
+    });
+    box.append(sel, status);
+    return box;
+  }
+
+  private autoLockNote = "";
+  private autoLockFocus = false;
 }
 
 function clientItem(c: Client, now: number): HTMLLIElement {

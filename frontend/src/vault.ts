@@ -5,8 +5,12 @@
 // forms that fit the state, reports errors next to the field that caused
 // them and keeps focus where the person is working. Profile labels come
 // from the vault, so they are set as text only; values never reach here.
-import { sentence } from "./format";
+import { settings as settingsBridge } from "./wails";
+import { firstRun } from "./bridge";
+import { autoLockWords, sentence } from "./format";
+import { attachMeter } from "./meter";
 import type { ProfilesView } from "./profiles";
+import type { TransferPanels } from "./transfer";
 import { errorText, vault, type VaultState, type VaultView } from "./wails";
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -84,11 +88,20 @@ export class VaultPanel {
 
   /** The profile list and editor, given the list whenever it is read. */
   profiles: ProfilesView | null = null;
+  /** Import and export, shown while the vault is unlocked. */
+  transfer: TransferPanels | null = null;
+
+  /** Re-rates the new passphrases (after a suggestion fills one in). */
+  private readonly rateSetup: () => void;
 
   constructor() {
+    this.rateSetup = attachMeter(this.setupPass, el("setup-strength"), el("setup-strength-text"));
+    const rateNew = attachMeter(this.newPass, el("new-strength"), el("new-strength-text"));
     onSubmit(el("setup-form"), el("setup-error"), [this.setupPass, this.setupConfirm], "Creating the vault…", async () => {
       const v = await vault.setUp(this.setupPass.value, this.setupConfirm.value);
       this.setupPass.value = this.setupConfirm.value = "";
+      this.forgetSuggestion();
+      this.rateSetup();
       this.focusNext = () => el("lock-now");
       this.show(v);
     });
@@ -101,6 +114,7 @@ export class VaultPanel {
     onSubmit(el("passphrase-form"), el("passphrase-error"), [this.newPass, this.newConfirm], "Saving…", async () => {
       const v = await vault.setPassphrase(this.newPass.value, this.newConfirm.value);
       this.newPass.value = this.newConfirm.value = "";
+      rateNew();
       el("passphrase-form").hidden = true;
       this.focusNext = () => el("lock-now");
       this.show(v);
@@ -114,6 +128,22 @@ export class VaultPanel {
       el("new-profile").focus();
     });
 
+    // A suggested passphrase: shown once, typed again to confirm. The
+    // passphrase field holds it; typing there replaces the suggestion.
+    el("setup-suggest").addEventListener("click", async () => {
+      try {
+        const p = await firstRun.suggest();
+        this.setupPass.value = p;
+        this.setupConfirm.value = "";
+        el("setup-suggested-words").textContent = p;
+        el("setup-suggested").hidden = false;
+        this.rateSetup();
+        el("setup-suggested-words").focus();
+      } catch (e) {
+        showError(el("setup-error"), [], e);
+      }
+    });
+    this.setupPass.addEventListener("input", () => this.forgetSuggestion());
     el("unlock-keyring").addEventListener("click", () => this.act(el("unlock-error"), [this.unlockPass], () => vault.unlockWithKeyring(), () => el("lock-now")));
     el("lock-now").addEventListener("click", () => this.act(el("vault-error"), [], () => vault.lock(), () => (this.view?.hasPassphrase ? this.unlockPass : el("unlock-keyring"))));
     el("recovery-open").addEventListener("click", () => {
@@ -146,6 +176,20 @@ export class VaultPanel {
     });
   }
 
+  /** Says on the card when the vault locks itself (the time is set in Settings). */
+  private autoLockHint(): void {
+    settingsBridge
+      .vault()
+      .then((s) => (el("autolock-hint").textContent = `The vault also locks itself ${autoLockWords(s.autoLockMinutes)} (change it in Settings).`))
+      .catch(() => {});
+  }
+
+  /** Hides and forgets a suggested passphrase: it is shown once only. */
+  private forgetSuggestion(): void {
+    el("setup-suggested-words").textContent = "";
+    el("setup-suggested").hidden = true;
+  }
+
   /** Runs a one-click vault action (keyring unlock, lock), showing a failure in box. */
   private async act(box: HTMLElement, inputs: HTMLInputElement[], f: () => Promise<VaultView>, focus: () => HTMLElement): Promise<void> {
     clearError(box, inputs);
@@ -165,6 +209,8 @@ export class VaultPanel {
    */
   sync(state: VaultState): void {
     this.wanted = state;
+    // A status event also follows a new auto-lock time.
+    if (state === "unlocked" && this.view?.state === "unlocked") this.autoLockHint();
     if (this.view?.state === state || this.loading) return;
     this.loading = vault
       .view()
@@ -215,6 +261,8 @@ export class VaultPanel {
     const unlocked = st === "unlocked";
     el("unlocked-actions").hidden = !unlocked;
     if (!unlocked) el("passphrase-form").hidden = true;
+    if (st !== "uninitialized") this.forgetSuggestion();
+    if (unlocked) this.autoLockHint();
     el("vault-keys").textContent =
       v.hasPassphrase && v.hasKeyring
         ? "Opens with your passphrase or, without typing, this computer's keyring."
@@ -227,6 +275,7 @@ export class VaultPanel {
     el("vault-error").hidden = true;
 
     el("new-profile").hidden = !unlocked;
+    this.transfer?.sync(unlocked, null);
     if (!unlocked) {
       el("profile-form").hidden = true;
       el("profiles").replaceChildren();
@@ -250,6 +299,7 @@ export class VaultPanel {
       const ps = await vault.profiles();
       if (this.view?.state !== "unlocked") return;
       this.profiles?.list(ps, this.freshProfile);
+      this.transfer?.sync(true, ps);
       el("profiles-empty").hidden = ps.length > 0;
       err.hidden = true;
     } catch (e) {

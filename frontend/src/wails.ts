@@ -285,6 +285,8 @@ export interface VaultSettings {
   hasPassphrase: boolean;
   hasKeyring: boolean;
   autoLockMinutes: number;
+  /** The auto-lock times Settings offers (0: never). */
+  autoLockChoices?: number[] | null;
   lockOnSession: boolean;
   sessionWatched: boolean;
 }

@@ -1,0 +1,294 @@
+//go:build selftest
+
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/transfer"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// The self-test's import, export and backup steps
+// (transferSelfTestScript), run once Settings is done: the page imports a
+// vCard of two contacts, sees the preview (two profiles, what each brings,
+// the conflict when one goes into the profile edited earlier), imports
+// only the first, into that profile; exports that profile to a passphrase
+// and backs everything up from Settings; locks, unlocks with the
+// passphrase and finds the import in Activity. With real keys the second
+// contact is then imported with the keyboard alone. Go checks the vault,
+// the files and the log (transferChecks).
+
+// The contacts the self-test imports: the first goes into the edited
+// profile, whose email differs (a conflict).
+const selfTestVCard = `BEGIN:VCARD
+VERSION:4.0
+FN:Ada Lovelace
+N:Lovelace;Ada;;;
+EMAIL;PREF=1:` + selfTestImportEmail + `
+ORG:Analytical Engines
+TITLE:Analyst
+END:VCARD
+BEGIN:VCARD
+VERSION:3.0
+FN:Charles Babbage
+N:Babbage;Charles;;;
+EMAIL:charles@engine.example
+ADR:;;1 Dorset Street;London;;W1U 4EG;GB
+END:VCARD
+`
+
+// selfTestImportEmail is the email of the first contact: another than the
+// edited profile's, so a conflict.
+const selfTestImportEmail = "ada@lovelace.example"
+
+// The export's and the backup's passphrase.
+const selfTestExportPass = "lantern orchard velvet"
+
+// WriteImportFile writes the self-test's vCard to a new temporary
+// directory and returns its path, and the directory exports go to.
+func (s *SelfTest) WriteImportFile() (map[string]string, error) { return s.st.writeImportFile() }
+
+func (st *selfTest) writeImportFile() (map[string]string, error) {
+	dir, err := os.MkdirTemp("", "tessera-selftest-transfer-")
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	st.transferDir = dir
+	st.mu.Unlock()
+	p := filepath.Join(dir, "contacts.vcf")
+	if err := os.WriteFile(p, []byte(selfTestVCard), 0o600); err != nil {
+		return nil, err
+	}
+	return map[string]string{"vcf": p, "export": filepath.Join(dir, "home.tessera"), "backup": filepath.Join(dir, "backup.tessera")}, nil
+}
+
+func (st *selfTest) selfTestTransferExpectations() map[string]any {
+	lv := st.ui.Locale()
+	gb := ""
+	for _, n := range lv.Countries {
+		if n.Code == "GB" {
+			gb = n.Name
+		}
+	}
+	return map[string]any{"into": selfTestEditRenamed, "first": "Ada Lovelace", "second": "Charles Babbage", "pass": selfTestExportPass, "gbName": gb, "countries": len(lv.Countries)}
+}
+
+// transferChecks checks in Go what the page's import, export and backup
+// did: the first contact's values in the edited profile (its email as a
+// candidate beside the one typed), the export and backup files that open
+// with the passphrase, and the import in the audit log.
+func (st *selfTest) transferChecks() []SelfTestCheck {
+	st.mu.Lock()
+	dir := st.transferDir
+	st.mu.Unlock()
+	if dir == "" {
+		return []SelfTestCheck{{Name: "transfer: the page asked for the file to import", Detail: "never asked"}}
+	}
+	defer os.RemoveAll(dir)
+	v, ok := st.app.cfg.Vault.(transferVault)
+	if !ok {
+		return []SelfTestCheck{{Name: "transfer: the vault", Detail: ErrNoVault.Error()}}
+	}
+	ps, err := v.Profiles()
+	var into *profile.UserProfile
+	var labels []string
+	for i := range ps {
+		labels = append(labels, ps[i].Label)
+		if ps[i].Label == selfTestEditRenamed {
+			into = &ps[i]
+		}
+	}
+	var checks []SelfTestCheck
+	org, cands := "", []string{}
+	if into != nil {
+		org, _ = into.Concepts[profile.ConceptOrganization].StringValue()
+		cs, _ := v.Candidates(into.ID, vault.ConceptKey(profile.ConceptEmail))
+		for _, c := range cs {
+			s, _ := c.StringValue()
+			cands = append(cands, s)
+		}
+	}
+	wantSecond := st.realKeys()
+	checks = append(checks, SelfTestCheck{
+		Name: "transfer: the first contact went into the chosen profile, its email a candidate beside the one typed; the second only with real keys, as a new profile",
+		OK: err == nil && into != nil && org == "Analytical Engines" && slices.Contains(cands, selfTestImportEmail) &&
+			!slices.Contains(labels, "Ada Lovelace") && slices.Contains(labels, "Charles Babbage") == wantSecond,
+		Detail: fmt.Sprintf("profiles %q, organisation %q, email candidates %q, %v", labels, org, cands, err),
+	})
+	ids, _ := transfer.PassphraseIdentity(selfTestExportPass)
+	for _, f := range []struct{ name, file string }{{"export", "home.tessera"}, {"backup", "backup.tessera"}} {
+		data, rerr := os.ReadFile(filepath.Join(dir, f.file))
+		var got []profile.UserProfile
+		if rerr == nil {
+			got, rerr = transfer.Parse(transfer.FormatBundle, data, "2026-01-01T00:00:00Z", ids...)
+		}
+		fi, _ := os.Stat(filepath.Join(dir, f.file))
+		var names []string
+		for _, p := range got {
+			names = append(names, p.Label)
+		}
+		want := 1
+		if f.name == "backup" {
+			// Every profile but the one imported afterwards with real keys.
+			want = len(ps)
+			if wantSecond {
+				want--
+			}
+		}
+		checks = append(checks, SelfTestCheck{
+			Name:   "transfer: the " + f.name + " file opens with its passphrase, mode 0600, holding what was chosen",
+			OK:     rerr == nil && len(got) == want && fi != nil && fi.Mode().Perm() == 0o600 && (f.name == "backup" || names[0] == selfTestEditRenamed),
+			Detail: fmt.Sprintf("%q, %v", names, rerr),
+		})
+	}
+	rs, err := v.Releases()
+	var events []string
+	for _, r := range rs {
+		if r.Event == vault.EventImport || r.Event == vault.EventExport {
+			events = append(events, r.Event+":"+r.Reason)
+		}
+	}
+	return append(checks, SelfTestCheck{
+		Name:   "transfer: the audit log holds the import, the export and the backup",
+		OK:     err == nil && slices.Contains(events, "import:vCard file") && slices.Contains(events, "export:export") && slices.Contains(events, "export:backup"),
+		Detail: strings.Join(events, " "),
+	})
+}
+
+// transferSelfTestScript is called by selfTestScript with its helpers, the
+// vault unlocked; it leaves the window on the status screen, unlocked.
+const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, shown, type, open, focused }) => {
+  const T = exp.transfer;
+  const files = await window.go.app.SelfTest.WriteImportFile();
+  const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
+  const item = (label) => [...document.querySelectorAll("#import-items .import-item")].find((li) => li.querySelector(".import-label").textContent === label);
+
+  const gb = $('#country-list option[value="GB"]');
+  check("editor: the country suggestions are named in the person's language, as Go names them (x/text)",
+    !!gb && T.gbName !== "" && gb.textContent === T.gbName && $("#country-list").options.length === T.countries && !!$("#language-list"),
+    (gb && gb.textContent) + " / " + T.gbName + " / " + ($("#country-list") && $("#country-list").options.length));
+  open("profiles");
+  $("main").scrollTop = 0;
+  await painted();
+  await window.go.app.SelfTest.Screenshot("profile-list");
+  check("transfer: Import… and Export… are offered with the vault unlocked", await until(() => shown($("#import-open")) && shown($("#export-open"))), "");
+  $("#import-open").click();
+  check("transfer: Import opens its panel, focus in the file field", await until(() => shown($("#import-panel")) && focused() === "import-path"), focused());
+  type("#import-path", files.vcf + ".missing");
+  $("#import-preview-btn").click();
+  check("transfer: a file that is not there is said so, nothing previewed",
+    await until(() => shown($("#import-error")) && /no such file/i.test(text("#import-error")) && !shown($("#import-preview"))), text("#import-error"));
+  type("#import-path", files.vcf);
+  $("#import-preview-btn").click();
+  check("transfer: the preview names the format and both contacts, each ticked, into a new profile",
+    await until(() => shown($("#import-preview")) && /vCard file holds 2 profiles/.test(text("#import-summary")) && item(T.first) && item(T.second) &&
+      [...document.querySelectorAll(".import-check")].every((c) => c.checked) && item(T.first).querySelector(".import-into").value === ""),
+    text("#import-summary") + " / " + text("#import-items"));
+  check("transfer: the preview names the kinds of value, never a value",
+    /Email/.test(text("#import-items")) && /Organisation/.test(text("#import-items")) && !text("#import-items").includes("@") && !text("#import-items").includes("Analytical"),
+    text("#import-items"));
+  check("transfer: Import counts the profiles ticked", text("#import-apply") === "Import 2 profiles", text("#import-apply"));
+  // The first into the profile edited earlier: its email is a conflict.
+  const sel = item(T.first).querySelector(".import-into");
+  const target = [...sel.options].find((o) => o.textContent.includes(T.into));
+  sel.value = target.value;
+  sel.dispatchEvent(new Event("change"));
+  check("transfer: into an existing profile, the email it holds is a conflict kept beside it",
+    await until(() => /1 conflict \(kept beside yours\)/.test(item(T.first).querySelector(".import-counts").textContent)),
+    item(T.first).querySelector(".import-counts").textContent);
+  item(T.first).querySelector("details").open = true;
+  $("#import-title").scrollIntoView();
+  item(T.first).querySelector(".import-check").focus();
+  await painted();
+  await window.go.app.SelfTest.Screenshot("import-preview");
+  item(T.second).querySelector(".import-check").click();
+  check("transfer: unticking one says Import 1 profile", text("#import-apply") === "Import 1 profile", text("#import-apply"));
+  $("#import-apply").click();
+  check("transfer: Import says what it did, the panel is ready for another file",
+    await until(() => /Imported 1 profile: .*1 kept beside yours/.test(text("#import-done")) && shown($("#import-form")) && !shown($("#import-preview")) && focused() === "import-title", 10000),
+    text("#import-done") + " / " + text("#import-apply-error") + " / " + focused());
+  check("transfer: the contact not ticked is not in the list", ![...document.querySelectorAll("#profiles .profile")].some((li) => li.textContent.includes(T.second)), text("#profiles"));
+  $("#import-cancel").click();
+  check("transfer: Cancel closes the panel, focus back on Import…", await until(() => !shown($("#import-panel")) && focused() === "import-open"), focused());
+
+  // Export the edited profile to a passphrase.
+  $("#export-open").click();
+  check("transfer: Export lists the profiles, all ticked, and proposes a file",
+    await until(() => shown($("#export-panel")) && $("#export-list").querySelectorAll("input:checked").length >= 2 && /\.tessera$/.test($("#export-path").value)),
+    text("#export-list") + " " + $("#export-path").value);
+  for (const c of $("#export-list").querySelectorAll("input")) c.checked = c.parentElement.textContent.trim() === T.into;
+  type("#export-pass", "short");
+  type("#export-confirm", "short");
+  type("#export-path", files.export);
+  $("#export-submit").click();
+  check("transfer: a weak export passphrase is refused, nothing written", await until(() => shown($("#export-error")) && /weak/i.test(text("#export-error"))), text("#export-error"));
+  type("#export-pass", T.pass);
+  type("#export-confirm", T.pass);
+  $("#export-submit").click();
+  check("transfer: the export says what it wrote where",
+    await until(() => text("#export-done") === "Exported 1 profile to " + files.export + "." && !shown($("#export-error")), 15000), text("#export-done") + " / " + text("#export-error"));
+  $("#export-cancel").click();
+
+  // Back up everything from Settings.
+  open("settings");
+  check("settings: the backup card is there, with a file proposed", await until(() => shown($("#backup-form")) && /tessera-backup-.*\.tessera$/.test($("#backup-path").value)), $("#backup-path").value);
+  type("#backup-pass", T.pass);
+  type("#backup-confirm", T.pass);
+  type("#backup-path", files.backup);
+  $("#backup-submit").click();
+  check("settings: Back up now shows progress, then what it wrote",
+    await until(() => shown($("#backup-progress")) || /Backed up/.test(text("#backup-done")), 5000) && await until(() => /^Backed up [0-9]+ profiles to /.test(text("#backup-done")) && !shown($("#backup-progress")), 15000),
+    text("#backup-done") + " / " + text("#backup-error"));
+
+  // Lock, unlock with the passphrase: the import is in Activity.
+  open("status");
+  $("#lock-now").click();
+  await until(() => shown($("#unlock-form")));
+  await painted();
+  await window.go.app.SelfTest.Screenshot("unlock");
+  type("#unlock-pass", exp.vault.passphrase);
+  $("#unlock-submit").click();
+  check("transfer: lock, then the passphrase unlocks", await until(() => shown($("#lock-now")), 20000), text("#vault-title"));
+  open("activity");
+  const entry = () => [...document.querySelectorAll("#activity-list .act")].find((li) => /Imported [0-9]+ details into /.test(li.textContent));
+  check("transfer: Activity shows the import into the profile, from a vCard file",
+    await until(() => entry() && entry().textContent.includes(T.into) && /vCard file/.test(entry().textContent)), text("#activity-list").slice(0, 300));
+  check("transfer: Activity shows the export and the backup", /Exported .* to an encrypted file/.test(text("#activity-list")) && /Backed up/.test(text("#activity-list")), "");
+
+  if (exp.dialog.realKeys) {
+    // The same import, with the keyboard alone: the second contact.
+    const keys = (k) => window.go.app.SelfTest.PressKeys(k);
+    const typeKeys = (s) => window.go.app.SelfTest.TypeText(s);
+    const tabTo = async (pred, n = 40) => {
+      for (let i = 0; i < n && !pred(document.activeElement); i++) await keys("Tab");
+      return pred(document.activeElement);
+    };
+    open("profiles");
+    await until(() => shown($("#import-open")));
+    $("#new-profile").focus();
+    check("keys: Tab reaches Import…", await tabTo((e) => e && e.id === "import-open"), focused());
+    await keys("Return");
+    check("keys: Enter opens the import panel, focus in the file field", await until(() => focused() === "import-path"), focused());
+    await typeKeys(files.vcf);
+    await keys("Return");
+    check("keys: Enter previews", await until(() => shown($("#import-preview")) && item(T.first)), text("#import-summary"));
+    check("keys: Tab reaches the first contact's tick box", await tabTo((e) => e === item(T.first).querySelector(".import-check")), focused());
+    await keys("space");
+    check("keys: Space unticks it", await until(() => !item(T.first).querySelector(".import-check").checked), "");
+    check("keys: Tab reaches Import", await tabTo((e) => e && e.id === "import-apply"), focused());
+    await keys("Return");
+    check("keys: Enter imports the second contact as a new profile",
+      await until(() => /Imported 1 profile \(1 new\)/.test(text("#import-done")) && [...document.querySelectorAll("#profiles .profile")].some((li) => li.textContent.includes(T.second)), 10000),
+      text("#import-done") + " / " + text("#import-apply-error"));
+    await keys("Escape");
+    check("keys: Escape closes the panel", await until(() => !shown($("#import-panel"))), "");
+  }
+  open("status");
+}`
