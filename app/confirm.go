@@ -64,6 +64,8 @@ type Confirmation struct {
 	// Rememberable reports whether "remember for this site" may be offered
 	// (never for a cross-origin frame or an attention row).
 	Rememberable bool `json:"rememberable"`
+	// Agent says what an agent asks (kinds agent-access and agent-call).
+	Agent *AgentAsk `json:"agent,omitempty"`
 }
 
 // FrameInfo is one frame of a page as the dialog names it.

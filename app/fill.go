@@ -788,10 +788,13 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 		return FillResult{Fill: st.id, Profile: prof.ID, Fields: []FillField{}}, nil
 	}
 	c, targets := fillConfirmation(ConfirmFill, an, s, prof.ID, sums, append(fill, attention...))
-	c.Rememberable = a.canRemember()
+	// An agent's fill is always asked: a site remembered for the browser
+	// is not remembered for every program the person runs.
+	agent := s.client.Kind == KindAgent
+	c.Rememberable = a.canRemember() && !agent
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
 	d, remembered := Decision{}, false
-	if hasRule && rule.Profile == prof.ID {
+	if hasRule && rule.Profile == prof.ID && !agent {
 		d, remembered = rememberedDecision(rule, c)
 	}
 	if remembered {

@@ -84,6 +84,8 @@ const (
 	CodeTimeout             = "TIMEOUT"
 	CodeNotVerified         = "NOT_VERIFIED"
 	CodeNotPaired           = "NOT_PAIRED"
+	CodeNoBrowser           = "NO_BROWSER"
+	CodeNotExposed          = "NOT_EXPOSED"
 )
 
 // errorNumbers maps each string code to its JSON-RPC numeric code. Standard
@@ -116,6 +118,8 @@ var errorNumbers = map[string]int{
 	CodeConfirmRequired:     -32027,
 	CodeDeclined:            -32028,
 	CodeTimeout:             -32029,
+	CodeNoBrowser:           -32040,
+	CodeNotExposed:          -32041,
 }
 
 // ErrorCodes returns the string codes of the error table.

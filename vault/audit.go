@@ -30,6 +30,8 @@ type Release struct {
 	// Outcomes counts what the page did with the values, by outcome
 	// ("filled", "rejected", "gone", ...), for EventReport.
 	Outcomes map[string]int `json:"outcomes,omitempty"`
+	// Tool names the tool an agent called, for EventAgent.
+	Tool string `json:"tool,omitempty"`
 }
 
 // Audit events.
@@ -40,6 +42,7 @@ const (
 	EventLearn    = "learn"    // submitted values saved after approval
 	EventNoLearn  = "no-learn" // the person declined saving submitted values
 	EventProposal = "proposal" // masked previews were shown to a page or agent
+	EventAgent    = "agent"    // an agent called a tool (Reason: what came of it)
 )
 
 // RecordRelease appends a release to the audit log. A zero Time is set to
