@@ -37,10 +37,10 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	if fs.NArg() != 0 {
 		return fmt.Errorf("%w: mcp takes no arguments", ErrUsage)
 	}
-	dial := func(ctx context.Context, name, version string) (*agentConn, error) {
-		return dialAgent(ctx, env, name, version, !*noStart)
+	dial := func(ctx context.Context) (net.Conn, error) {
+		return dialAgent(ctx, env, !*noStart)
 	}
-	srv := newMCPServer(dial, env.Stderr)
+	srv := NewMCPServer(dial, env.Stderr)
 	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}})
 }
 
@@ -48,13 +48,13 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// agentDialer opens the agent session for an MCP client.
-type agentDialer func(ctx context.Context, name, version string) (*agentConn, error)
+// AppDialer connects to the running app, which it has verified.
+type AppDialer func(ctx context.Context) (net.Conn, error)
 
 // bridge keeps the MCP server's tools in step with what the app lists.
 type bridge struct {
 	srv  *mcp.Server
-	dial agentDialer
+	dial AppDialer
 	log  io.Writer
 
 	mu    sync.Mutex
@@ -64,9 +64,10 @@ type bridge struct {
 	syncing sync.Mutex
 }
 
-// newMCPServer returns the MCP server; the app is reached with dial once
-// the client has said who it is.
-func newMCPServer(dial agentDialer, log io.Writer) *mcp.Server {
+// NewMCPServer returns the MCP server of `tessera mcp`. The app is reached
+// with dial once the client has said who it is, in an agent session named
+// after the client; log receives diagnostics.
+func NewMCPServer(dial AppDialer, log io.Writer) *mcp.Server {
 	b := &bridge{dial: dial, log: log, tools: map[string]string{}}
 	b.srv = mcp.NewServer(&mcp.Implementation{Name: "tessera", Title: "Tessera", Version: Version}, &mcp.ServerOptions{
 		Instructions: "Tessera gives you the forms of the person's browser as tools. Start with tessera.tabs.list and tessera.tabs.select. " +
@@ -80,8 +81,10 @@ func newMCPServer(dial agentDialer, log io.Writer) *mcp.Server {
 	})
 	b.srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "tools/list" {
-				ss, _ := req.GetSession().(*mcp.ServerSession)
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			// tools/list is always fresh; a call of a tool not listed yet
+			// (a client that calls before it lists) lists first.
+			if method == "tools/list" || method == "tools/call" && !b.known(req) {
 				if err := b.sync(ctx, ss); err != nil {
 					return nil, err
 				}
@@ -90,6 +93,18 @@ func newMCPServer(dial agentDialer, log io.Writer) *mcp.Server {
 		}
 	})
 	return b.srv
+}
+
+// known reports whether req calls a tool the server has.
+func (b *bridge) known(req mcp.Request) bool {
+	p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+	if !ok {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok = b.tools[p.Name]
+	return ok
 }
 
 // session returns the app session, dialling it on first use.
@@ -105,7 +120,11 @@ func (b *bridge) session(ctx context.Context, ss *mcp.ServerSession) (*agentConn
 			name, version = firstNonBlank(p.ClientInfo.Title, p.ClientInfo.Name, name), p.ClientInfo.Version
 		}
 	}
-	c, err := b.dial(ctx, name, version)
+	conn, err := b.dial(ctx)
+	var c *agentConn
+	if err == nil {
+		c, err = helloAgent(ctx, conn, name, version)
+	}
 	if err != nil {
 		fmt.Fprintf(b.log, "tessera mcp: %v\n", err)
 		return nil, err
@@ -220,9 +239,8 @@ type agentConn struct {
 const agentCallTimeout = 3 * time.Minute
 
 // dialAgent connects to the running app (starting it when start is set and
-// it is not running, as the host does), verifies it and says hello as an
-// agent named name.
-func dialAgent(ctx context.Context, env *Env, name, version string, start bool) (*agentConn, error) {
+// it is not running, as the host does) and verifies it.
+func dialAgent(ctx context.Context, env *Env, start bool) (net.Conn, error) {
 	dir, err := nativemsg.ChannelDir(env.Getenv)
 	if err != nil {
 		return nil, err
@@ -251,7 +269,7 @@ func dialAgent(ctx context.Context, env *Env, name, version string, start bool) 
 		conn.Close()
 		return nil, fmt.Errorf("refusing to talk to the process serving %s: %w", dir, err)
 	}
-	return helloAgent(ctx, conn, name, version)
+	return conn, nil
 }
 
 // helloAgent starts an agent session on conn.
