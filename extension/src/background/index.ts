@@ -9,6 +9,7 @@ import { type PopupUpdate, STATUS_PORT, TEST_PORT, type UnlockResult } from '../
 import { NativeClient, type Status } from '../shared/native';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
+import { Agents, watchTabs } from './agent';
 import { engineFor } from './engine';
 import { Filler } from './fill';
 import { browserFrames, parentOf } from './frames';
@@ -43,6 +44,9 @@ function push(u: PopupUpdate): void {
 
 const filler = new Filler(client, browserFrames(engine.pinDocuments), (fill) => push({ kind: 'fill', fill }));
 const learner = new Learner(client, parentOf);
+const agents = new Agents(filler);
+client.onRequest((method, params) => agents.handle(method, params));
+watchTabs((method, params) => client.notify(method, params));
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },

@@ -8,6 +8,8 @@
  *
  *   {type:'snapshot'}                          → FrameCapture | Failure
  *   {type:'apply', fields: ApplyField[]}       → ApplyOutcome[] | Failure
+ *   {type:'submit', ref: string}               → {submitted: boolean} | Failure
+ *                                                (an agent's approved form tool, PROTOCOL.md §4.3)
  *
  * Content script → service worker (runtime.sendMessage; the router accepts
  * it from 'content' senders only):
@@ -83,7 +85,7 @@ export interface ApplyOutcome {
 }
 
 /** ContentRequest is a message a content script accepts (from the extension, never from a page). */
-export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[] };
+export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[] } | { type: 'submit'; ref: string };
 
 /**
  * FrameCapture is what a content script measured in its document: the
