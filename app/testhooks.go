@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -19,6 +20,8 @@ import (
 //	                                presented: the rows checked by default
 //	TESSERA_TEST_DECISION=deny      press Deny
 //	TESSERA_TEST_DECISION=timeout   answer nothing; the dialog times out
+//	TESSERA_TEST_DECISION=approve,deny  one decision per dialog in turn, the
+//	                                last one for every dialog after
 //	TESSERA_TEST_CONFIRM_TIMEOUT=2s how long a dialog waits (Go duration)
 //	TESSERA_TEST_EVENTS=FILE        one JSON line per event: presented,
 //	                                decided, withdrawn, unlock (t: unix ns)
@@ -33,20 +36,23 @@ func confirmTimeout(getenv func(string) string) time.Duration {
 }
 
 type scripted struct {
-	a        *App
-	decision string
-	mu       sync.Mutex
-	events   *os.File
+	a *App
+	// decisions are the answers still to give; the last one stays.
+	decisions []string
+	mu        sync.Mutex
+	events    *os.File
 }
 
 func scriptedPresenter(a *App, getenv func(string) string) Presenter {
-	d := getenv("TESSERA_TEST_DECISION")
-	switch d {
-	case "approve", "deny", "timeout":
-	default:
-		return nil
+	ds := strings.Split(getenv("TESSERA_TEST_DECISION"), ",")
+	for _, d := range ds {
+		switch d {
+		case "approve", "deny", "timeout":
+		default:
+			return nil
+		}
 	}
-	p := &scripted{a: a, decision: d}
+	p := &scripted{a: a, decisions: ds}
 	if f := getenv("TESSERA_TEST_EVENTS"); f != "" {
 		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 			p.events = fh
@@ -74,8 +80,14 @@ func (p *scripted) event(name string, c Confirmation) {
 // Present answers c as TESSERA_TEST_DECISION says.
 func (p *scripted) Present(c Confirmation) {
 	p.event("presented", c)
+	p.mu.Lock()
+	decision := p.decisions[0]
+	if len(p.decisions) > 1 {
+		p.decisions = p.decisions[1:]
+	}
+	p.mu.Unlock()
 	var d Decision
-	switch p.decision {
+	switch decision {
 	case "approve":
 		d = Decision{ID: c.ID, Approve: true}
 		for _, r := range c.Rows {

@@ -68,6 +68,9 @@ type bridge struct {
 // with dial once the client has said who it is, in an agent session named
 // after the client; log receives diagnostics.
 func NewMCPServer(dial AppDialer, log io.Writer) *mcp.Server {
+	if log == nil {
+		log = io.Discard
+	}
 	b := &bridge{dial: dial, log: log, tools: map[string]string{}}
 	b.srv = mcp.NewServer(&mcp.Implementation{Name: "tessera", Title: "Tessera", Version: Version}, &mcp.ServerOptions{
 		Instructions: "Tessera gives you the forms of the person's browser as tools. Start with tessera.tabs.list and tessera.tabs.select. " +
@@ -131,7 +134,10 @@ func (b *bridge) session(ctx context.Context, ss *mcp.ServerSession) (*agentConn
 	}
 	c.onNotify = func(method string) {
 		if method == "agent.toolsChanged" {
-			go b.sync(context.Background(), nil)
+			// The tab navigated or chose another page: its tools belong to
+			// a new document even when they look the same, so the client
+			// is told to list them again.
+			go b.syncAll(context.Background())
 		}
 	}
 	b.conn = c
@@ -145,6 +151,15 @@ func firstNonBlank(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// syncAll is sync after forgetting what was listed, so that every tool is
+// added again and the SDK announces the change.
+func (b *bridge) syncAll(ctx context.Context) {
+	b.mu.Lock()
+	clear(b.tools)
+	b.mu.Unlock()
+	b.sync(ctx, nil)
 }
 
 // sync lists the app's tools and adds, replaces or removes the server's
@@ -173,8 +188,11 @@ func (b *bridge) sync(ctx context.Context, ss *mcp.ServerSession) error {
 		same := b.tools[t.Name] == string(raw)
 		b.tools[t.Name] = string(raw)
 		b.mu.Unlock()
-		if !same {
-			b.srv.AddTool(&t, b.call(t.Name))
+		if !same && !b.add(&t) {
+			b.mu.Lock()
+			delete(b.tools, t.Name)
+			b.mu.Unlock()
+			delete(seen, t.Name)
 		}
 	}
 	var gone []string
@@ -190,6 +208,20 @@ func (b *bridge) sync(ctx context.Context, ss *mcp.ServerSession) error {
 		b.srv.RemoveTools(gone...)
 	}
 	return nil
+}
+
+// add adds t to the server and reports whether it could: the SDK panics
+// on a tool it cannot serve (a schema that is not an object schema), and
+// the app's word is not trusted to rule that out.
+func (b *bridge) add(t *mcp.Tool) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(b.log, "tessera mcp: tool %q left out: %v\n", t.Name, r)
+			ok = false
+		}
+	}()
+	b.srv.AddTool(t, b.call(t.Name))
+	return true
 }
 
 // call is the handler of every tool: the app runs it. A tool the app no
