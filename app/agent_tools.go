@@ -408,6 +408,13 @@ func pageSchema(raw json.RawMessage) (json.RawMessage, string) {
 	if len(raw) > maxSchemaBytes {
 		return nil, "input schema over 64 KiB"
 	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, "input schema is not JSON"
+	}
+	if problem := schemaShape(doc, 0); problem != "" {
+		return nil, problem
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, "input schema is not a JSON Schema"
@@ -419,6 +426,37 @@ func pageSchema(raw json.RawMessage) (json.RawMessage, string) {
 		return nil, "input schema does not compile: " + clipRunes(err.Error(), 200)
 	}
 	return raw, ""
+}
+
+// maxSchemaDepth bounds the nesting of a page's tool schema.
+const maxSchemaDepth = 32
+
+// schemaShape refuses what a page's schema could use to hang or crash the
+// validator: references (a schema that refers to itself recurses without
+// end when validated) and deep nesting.
+func schemaShape(v any, depth int) string {
+	if depth > maxSchemaDepth {
+		return fmt.Sprintf("input schema nested deeper than %d", maxSchemaDepth)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			switch k {
+			case "$ref", "$dynamicRef", "$recursiveRef", "$anchor", "$dynamicAnchor", "$id":
+				return "input schema uses " + k + ", which Tessera does not follow"
+			}
+			if p := schemaShape(e, depth+1); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if p := schemaShape(e, depth+1); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // checkArgs validates args against schema and names every bad parameter
