@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,6 +59,24 @@ func (b *fakeBrowser) fail(id, code, message string) {
 	b.wmu.Lock()
 	nativemsg.WriteFrame(b.conn, nativemsg.ErrorResponse(&id, nativemsg.NewError(code, "%s", message)))
 	b.wmu.Unlock()
+}
+
+func (b *fakeBrowser) appliedCalls() [][]FillField {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([][]FillField(nil), b.applied...)
+}
+
+func (b *fakeBrowser) executedCalls() []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]map[string]any(nil), b.executed...)
+}
+
+func (d *decider) count() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.shown)
 }
 
 // navigate tells the app that the tab changed, as the extension does.
@@ -271,9 +290,9 @@ func TestAgentSelectAsksOnceNamingTheAgentThenListsPageTools(t *testing.T) {
 		t.Error("a page tool whose schema refers to itself is listed")
 	}
 	// A second select on the same site does not ask again.
-	n := len(w.pres.shown)
+	n := w.pres.count()
 	w.selectTab(t)
-	if len(w.pres.shown) != n {
+	if w.pres.count() != n {
 		t.Error("selecting an exposed site asked the person again")
 	}
 	// Navigating the tab announces new tools.
@@ -333,9 +352,7 @@ func TestAgentProposeAndFillNeverShowValues(t *testing.T) {
 		t.Errorf("fill result = %s, want field labels and outcomes", text2)
 	}
 	// The values went to the page.
-	w.browser.mu.Lock()
-	applied := w.browser.applied
-	w.browser.mu.Unlock()
+	applied := w.browser.appliedCalls()
 	got := map[string]string{}
 	for _, fs := range applied {
 		for _, f := range fs {
@@ -366,21 +383,21 @@ func auditEvents(t *testing.T, v *vault.Vault) map[string]int {
 }
 
 func TestAgentFillDeclinedIsAnErrorResult(t *testing.T) {
-	deny := false
+	var deny atomic.Bool
 	w := newAgentWorld(t, func(c Confirmation) *Decision {
-		if deny {
+		if deny.Load() {
 			return &Decision{ID: c.ID, Reason: DeclineDenied}
 		}
 		return approveDefaults(c)
 	})
 	w.selectTab(t)
-	deny = true
+	deny.Store(true)
 	res, text := w.call(t, "tessera.fill.apply", map[string]any{})
 	if !res.IsError || !strings.Contains(text, "declined") {
 		t.Fatalf("declined fill = %v %q, want isError saying declined", res.IsError, text)
 	}
-	if len(w.browser.applied) != 0 {
-		t.Errorf("a declined fill reached the page: %v", w.browser.applied)
+	if got := w.browser.appliedCalls(); len(got) != 0 {
+		t.Errorf("a declined fill reached the page: %v", got)
 	}
 }
 
@@ -388,7 +405,7 @@ func TestAgentPageToolArgumentsCheckedBeforeThePage(t *testing.T) {
 	w := newAgentWorld(t, approveDefaults)
 	w.selectTab(t)
 	w.tools(t)
-	n := len(w.pres.shown)
+	n := w.pres.count()
 	res, text := w.call(t, "webmcp.page.search", map[string]any{"q": 5, "limit": 0, "extra": true})
 	if !res.IsError {
 		t.Fatalf("bad arguments accepted: %s", text)
@@ -401,7 +418,7 @@ func TestAgentPageToolArgumentsCheckedBeforeThePage(t *testing.T) {
 	if _, text := w.call(t, "webmcp.page.search", map[string]any{"limit": 2}); !strings.Contains(text, "q: required") {
 		t.Errorf("missing q: %q, want it named as required", text)
 	}
-	if len(w.pres.shown) != n || len(w.browser.executed) != 0 {
+	if w.pres.count() != n || len(w.browser.executedCalls()) != 0 {
 		t.Error("a call with bad arguments was shown to the person or reached the page")
 	}
 	// Declarative: the synthesised schema refuses a bad email.
@@ -429,7 +446,8 @@ func TestAgentPageToolCallsWaitForApproval(t *testing.T) {
 	if res.IsError || !strings.Contains(text, `"outcome":"filled"`) {
 		t.Fatalf("declarative call = %v %q", res.IsError, text)
 	}
-	last := w.browser.applied[len(w.browser.applied)-1]
+	applied := w.browser.appliedCalls()
+	last := applied[len(applied)-1]
 	if len(last) != 2 || last[0].Value != "Grace" || last[1].Value != "grace@example.org" {
 		t.Errorf("declarative call applied %+v", last)
 	}
