@@ -516,3 +516,23 @@ func TestToolNamesAreSafeAndUnique(t *testing.T) {
 		}
 	}
 }
+
+// A dialog nobody answers times out into an isError result, and nothing
+// reaches the page.
+func TestAgentCallTimesOut(t *testing.T) {
+	w := newAgentWorld(t, func(c Confirmation) *Decision {
+		if c.Kind == ConfirmAgentAccess {
+			return approveDefaults(c)
+		}
+		return nil // never answered
+	})
+	w.a.confirmTimeout = 300 * time.Millisecond
+	w.selectTab(t)
+	res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "x"})
+	if !res.IsError || !strings.Contains(text, DeclineTimeout) {
+		t.Fatalf("unanswered call = %v %q, want isError saying it timed out", res.IsError, text)
+	}
+	if got := w.browser.executedCalls(); len(got) != 0 {
+		t.Errorf("a call nobody approved reached the page: %v", got)
+	}
+}

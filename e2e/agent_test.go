@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +186,11 @@ func TestAgentOverMCP(t *testing.T) {
 	if st := readPage(t, tab); st.Values["first"] != "Grace" || st.Values["email"] != "grace@example.org" {
 		t.Errorf("page after the declarative call = %v", st.Values)
 	}
+	// A page that navigates in the middle of a call: an isError result.
+	if isErr, text := e.call(t, "webmcp.page.leave", map[string]any{}); !isErr || !strings.Contains(text, "navigated away") {
+		t.Errorf("a call whose page navigated = %v %q", isErr, text)
+	}
+	waitLoaded(t, tab, "?left")
 	// The tab navigating announces new tools.
 	for len(e.changed) > 0 {
 		<-e.changed
@@ -234,6 +240,20 @@ func TestAgentFillDeclined(t *testing.T) {
 			t.Errorf("%s = %q after a declined call", k, v)
 		}
 	}
+}
+
+// waitLoaded waits for the tab to have loaded the page whose query is search.
+func waitLoaded(t *testing.T, tab context.Context, search string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		// The context may be between documents: errors mean "not yet".
+		if ok, err := Eval[bool](tab, `location.search === `+strconv.Quote(search)+` && document.readyState === 'complete'`); err == nil && ok {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the tab never loaded %s", search)
 }
 
 func toolNames(m map[string]*mcp.Tool) []string {

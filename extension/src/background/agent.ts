@@ -148,14 +148,33 @@ export class Agents {
   private async inPage<A extends unknown[]>(p: Record<string, unknown>, func: (...args: A) => Promise<string>, args: A): Promise<string | null> {
     const { tab, doc } = await this.topDocument(p);
     const target = doc !== undefined ? { tabId: tab, documentIds: [doc] } : { tabId: tab, frameIds: [0] };
-    let res: chrome.scripting.InjectionResult<Awaited<string>>[];
+    // A document that goes away (navigates, closes) while its script runs
+    // does not always fail the injection: its leaving ends the wait.
+    let stop = (): void => {};
+    const gone = new Promise<null>((resolve) => {
+      const committed = (d: chrome.webNavigation.WebNavigationTransitionCallbackDetails): void => {
+        if (d.tabId === tab && d.frameId === 0) resolve(null);
+      };
+      const removed = (id: number): void => {
+        if (id === tab) resolve(null);
+      };
+      chrome.webNavigation.onCommitted.addListener(committed);
+      chrome.tabs.onRemoved.addListener(removed);
+      stop = () => {
+        chrome.webNavigation.onCommitted.removeListener(committed);
+        chrome.tabs.onRemoved.removeListener(removed);
+      };
+    });
+    let res: chrome.scripting.InjectionResult<Awaited<string>>[] | null;
     try {
-      res = await chrome.scripting.executeScript({ target, world: 'MAIN', func, args });
+      res = await Promise.race([chrome.scripting.executeScript({ target, world: 'MAIN', func, args }), gone]);
     } catch {
-      // The document went away (navigated, closed) before it answered.
-      return null;
+      // The document went away before it answered.
+      res = null;
+    } finally {
+      stop();
     }
-    const r = res[0]?.result;
+    const r = res?.[0]?.result;
     if (typeof r !== 'string') return null;
     if (r.length > MAX_PAGE_ANSWER) throw new RpcError('TOO_LARGE', 'the page answered more than 2 MiB', -32003);
     return r;
