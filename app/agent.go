@@ -126,13 +126,14 @@ func (h *agentHub) expose(origin string) {
 	h.open[origin] = true
 }
 
-// watching returns the agent sessions whose selected tab is tab.
+// watching returns the agent sessions whose tab is tab, and those that
+// follow the active tab.
 func (h *agentHub) watching(tab int) []*session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []*session
 	for s, st := range h.byS {
-		if st.hasTab && st.tab == tab {
+		if !st.hasTab || st.tab == tab {
 			out = append(out, s)
 		}
 	}
@@ -244,7 +245,7 @@ type pageSnapshot struct {
 // snapshot measures the agent's tab, which must be on a site the person
 // exposed.
 func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativemsg.Error) {
-	tab, ok := a.agents.selected(s)
+	tab, ok := a.agentTab(ctx, s)
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "no tab chosen: call tessera.tabs.select first")
 	}
@@ -269,6 +270,26 @@ func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativem
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "the tab is now on %s, which the person has not opened to agents: call tessera.tabs.select again", origin)
 	}
 	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin}, nil
+}
+
+// agentTab is the tab an agent works on: the one it chose, else the
+// browser's active tab when the person already opened its site to agents
+// (so the active tab needs one approval, and a client that starts a new
+// session per call, as the MCP Inspector CLI does, finds it again).
+func (a *App) agentTab(ctx context.Context, s *session) (int, bool) {
+	if tab, ok := a.agents.selected(s); ok {
+		return tab, true
+	}
+	tabs, e := a.tabs(ctx)
+	if e != nil {
+		return 0, false
+	}
+	for _, t := range tabs {
+		if t.Active && webURL(t.URL) && a.agents.exposed(originOf(t.URL)) {
+			return t.Tab, true
+		}
+	}
+	return 0, false
 }
 
 // withProfile adds the agent's profile choice to a snapshot's params.
@@ -345,7 +366,7 @@ func listAgentTools(ctx context.Context, a *App, s *session, params json.RawMess
 		}
 	}
 	out := AgentTools{Tools: ownTools()}
-	if _, ok := a.agents.selected(s); !ok {
+	if _, ok := a.agentTab(ctx, s); !ok {
 		return out, nil
 	}
 	pt, e := a.pageTools(ctx, s)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -311,4 +312,110 @@ func TestAgentLatency(t *testing.T) {
 		}
 		return err
 	})
+}
+
+// mcpClientDir is the node package holding the official TypeScript SDK
+// client and the MCP Inspector CLI.
+func mcpClientDir(t *testing.T) string {
+	t.Helper()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "e2e", "mcpclient")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Fatalf("MCP clients missing: run `npm ci --no-audit --no-fund` in %s", dir)
+	}
+	return dir
+}
+
+// The official TypeScript SDK client (Client over StdioClientTransport)
+// and the MCP Inspector CLI drive `tessera mcp` against the real browser.
+func TestAgentOverMCPWithOfficialClients(t *testing.T) {
+	dir := mcpClientDir(t)
+	f := newFillEnv(t, "approve", "")
+	_, url := f.open(t, "/agent.html")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "client.mjs", fillArt.tessera, url)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), f.w.Env()...)
+	cmd.Stderr = os.Stderr
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("TS SDK client: %v", err)
+	}
+	var got struct {
+		Error        string
+		Server       struct{ Name string }
+		Capabilities struct {
+			Tools struct{ ListChanged bool }
+		}
+		Before      []string
+		ListChanged int
+		After       []struct {
+			Name        string
+			Description string
+		}
+		Steps []struct {
+			Name    string
+			IsError bool
+			Text    string
+		}
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatalf("TS SDK client printed %q: %v", raw, err)
+	}
+	t.Logf("TS SDK client: %s", raw)
+	if got.Error != "" {
+		t.Fatalf("TS SDK client failed: %s", got.Error)
+	}
+	if got.Server.Name != "tessera" || !got.Capabilities.Tools.ListChanged || got.ListChanged == 0 {
+		t.Errorf("initialize/list_changed: server %q, listChanged capability %v, notifications %d", got.Server.Name, got.Capabilities.Tools.ListChanged, got.ListChanged)
+	}
+	names := map[string]bool{}
+	for _, tl := range got.After {
+		names[tl.Name] = true
+	}
+	if !names["webmcp.form.subscribe"] || !names["webmcp.page.search"] || len(got.After) <= len(got.Before) {
+		t.Errorf("tools after select = %v (before %v)", names, got.Before)
+	}
+	want := []struct {
+		isError bool
+		text    string
+	}{{false, `"tabs"`}, {false, url}, {false, `{"q":"typescript","hits":4}`}, {true, "nope: not a parameter"}, {false, "A••"}}
+	for i, w := range want {
+		if i >= len(got.Steps) || got.Steps[i].IsError != w.isError || !strings.Contains(got.Steps[i].Text, w.text) {
+			t.Errorf("step %d = %+v, want isError %v and %q", i, got.Steps[min(i, len(got.Steps)-1)], w.isError, w.text)
+		}
+	}
+	for _, v := range []string{given, family, email} {
+		if strings.Contains(string(raw), v) {
+			t.Errorf("the TS client saw the profile value %q", v)
+		}
+	}
+
+	// The Inspector CLI starts a new `tessera mcp` (a new agent session) for
+	// every command: the active tab, whose site the person opened, is its tab.
+	inspect := func(args ...string) string {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, filepath.Join(dir, "node_modules", ".bin", "mcp-inspector-cli"),
+			append([]string{"--cli", fillArt.tessera, "mcp", "--no-start"}, args...)...)
+		// inspector-cli 1.0.3 looks for "../package.json" from the working
+		// directory but imports it from its own: a directory whose parent
+		// has one makes both find its package.json.
+		cmd.Dir = filepath.Join(dir, "node_modules")
+		cmd.Env = append(os.Environ(), f.w.Env()...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("inspector-cli %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := inspect("--method", "tools/list"); !strings.Contains(out, "webmcp.page.search") || !strings.Contains(out, "tessera.fill.apply") {
+		t.Errorf("inspector tools/list = %s", out)
+	}
+	if out := inspect("--method", "tools/call", "--tool-name", "webmcp.page.search", "--tool-arg", "q=inspector"); !strings.Contains(out, `\"q\":\"inspector\"`) {
+		t.Errorf("inspector tools/call = %s", out)
+	}
 }
