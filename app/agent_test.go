@@ -262,6 +262,10 @@ func TestAgentSelectAsksOnceNamingTheAgentThenListsPageTools(t *testing.T) {
 	if c.Kind != ConfirmAgentAccess || c.Client.Kind != KindAgent || c.Client.Name != "test-agent" || c.Site != "shop.example" {
 		t.Fatalf("access dialog = kind %q client %+v site %q, want agent-access by test-agent on shop.example", c.Kind, c.Client, c.Site)
 	}
+	// The name is the MCP client's own word: never shown as verified.
+	if c.Client.Verified {
+		t.Error("the dialog shows the agent's self-given name as verified")
+	}
 	select {
 	case <-w.changed:
 	case <-time.After(10 * time.Second):

@@ -1058,5 +1058,9 @@ func clientInfo(s *session) ClientInfo {
 	if s.client.Browser != "" {
 		name = s.client.Browser
 	}
-	return ClientInfo{Kind: s.client.Kind, Name: name, Origin: s.origin, Verified: s.client.Verified}
+	// An agent's name is what its MCP client said in initialize: the app
+	// verified the `tessera mcp` process, never the name, so the dialog
+	// shows it as a claim.
+	verified := s.client.Verified && s.client.Kind != KindAgent
+	return ClientInfo{Kind: s.client.Kind, Name: name, Origin: s.origin, Verified: verified}
 }
