@@ -187,6 +187,21 @@ func TestAgentOverMCP(t *testing.T) {
 	if st := readPage(t, tab); st.Values["first"] != "Grace" || st.Values["email"] != "grace@example.org" {
 		t.Errorf("page after the declarative call = %v", st.Values)
 	}
+	// The page registering a tool later announces new tools.
+	for len(e.changed) > 0 {
+		<-e.changed
+	}
+	if _, err := Eval[bool](tab, `navigator.modelContext.registerTool({name: 'later', description: 'Registered after load.', inputSchema: {type: 'object'}, execute: async () => 'later'}), true`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-e.changed:
+	case <-time.After(15 * time.Second):
+		t.Error("no notifications/tools/list_changed after the page registered a tool")
+	}
+	if _, ok := e.tools(t)["webmcp.page.later"]; !ok {
+		t.Error("the tool the page registered later is not listed")
+	}
 	// A page that navigates in the middle of a call: an isError result.
 	if isErr, text := e.call(t, "webmcp.page.leave", map[string]any{}); !isErr || !strings.Contains(text, "navigated away") {
 		t.Errorf("a call whose page navigated = %v %q", isErr, text)

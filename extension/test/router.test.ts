@@ -18,6 +18,7 @@ function setup(reconnect: () => never | { state: 'connected' } = () => ({ state:
     fill: { from: ['page'], handle: fill },
     unlock: { from: ['page'], handle: unlock },
     submitted: { from: ['content'], handle: submitted },
+    toolsChanged: { from: ['content'], handle: () => ({ accepted: true }) },
   };
   return { status, fill, unlock, submitted, route: makeRouter(self, table) };
 }

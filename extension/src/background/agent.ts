@@ -52,7 +52,24 @@ export class Agents {
   private readonly snapshots = new Map<string, { tab: number; round: Round }>();
   private seq = 0;
 
-  constructor(private readonly filler: Measurer) {}
+  private readonly lastChange = new Map<number, number>();
+
+  constructor(
+    private readonly filler: Measurer,
+    private readonly notify: (method: string, params: unknown) => void = () => {},
+  ) {}
+
+  /** toolsChanged tells the app that the top page of sender's tab changed its tools, at most once a second per tab. */
+  toolsChanged(sender: chrome.runtime.MessageSender): { accepted: boolean } {
+    const tab = sender.tab?.id;
+    if (tab === undefined || sender.frameId !== 0) return { accepted: false };
+    const now = Date.now();
+    if (now - (this.lastChange.get(tab) ?? 0) < MIN_CHANGE_GAP_MS) return { accepted: false };
+    this.lastChange.set(tab, now);
+    if (this.lastChange.size > 1000) this.lastChange.clear();
+    this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });
+    return { accepted: true };
+  }
 
   /** handle answers one request from the app; it rejects with an RpcError. */
   async handle(method: string, params: unknown): Promise<unknown> {
@@ -195,6 +212,9 @@ export class Agents {
     return { result: typeof a.result === 'string' || a.result === null ? a.result : '' };
   }
 }
+
+/** MIN_CHANGE_GAP_MS is the least time between two tool changes reported for one tab (a page cannot flood the app). */
+const MIN_CHANGE_GAP_MS = 1000;
 
 /** watchTabs tells the app when a tab navigated, was activated or closed, so agents list their tools again. */
 export function watchTabs(notify: (method: string, params: unknown) => void): void {

@@ -44,7 +44,7 @@ function push(u: PopupUpdate): void {
 
 const filler = new Filler(client, browserFrames(engine.pinDocuments), (fill) => push({ kind: 'fill', fill }));
 const learner = new Learner(client, parentOf);
-const agents = new Agents(filler);
+const agents = new Agents(filler, (method, params) => client.notify(method, params));
 client.onRequest((method, params) => agents.handle(method, params));
 watchTabs((method, params) => client.notify(method, params));
 
@@ -60,6 +60,7 @@ const table: HandlerTable = {
   fill: { from: ['page'], handle: (req) => filler.fill(req.tab) },
   unlock: { from: ['page'], handle: async () => (await client.call('vault.unlock')) as UnlockResult },
   submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
+  toolsChanged: { from: ['content'], handle: (_req, sender) => agents.toolsChanged(sender) },
 };
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));

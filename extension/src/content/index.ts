@@ -108,5 +108,11 @@ if (g[GUARD] !== chrome.runtime) {
     });
   };
   watchSubmits(document, sendSubmitted, () => (live() ? content.snapshot() : failure('INVALIDATED', 'the extension was updated')));
+  // The page's WebMCP tools changed (page/webmcp.ts): agents list again.
+  if (window === window.top) {
+    document.addEventListener('tessera-webmcp-toolchange', () => {
+      if (live()) chrome.runtime.sendMessage({ type: 'toolsChanged' } satisfies BackgroundRequest).catch(() => {});
+    });
+  }
   if (__TESSERA_TEST__) installPageBridge();
 }

@@ -21,6 +21,15 @@ export async function readPageTools(): Promise<string> {
   const n = (navigator as unknown as { modelContext?: Ctx }).modelContext;
   const mc = d ?? n;
   if (!mc) return JSON.stringify({ api: '', tools: [] });
+  // Once per document, a change of the page's tools (its toolchange event)
+  // is announced to the content script by a bare DOM event: it carries no
+  // data, so a page that fires it itself only makes agents list again.
+  const watched = Symbol.for('tessera.webmcp.watched');
+  const target = mc as unknown as { addEventListener?: (t: string, f: () => void) => void; [k: symbol]: unknown };
+  if (typeof target.addEventListener === 'function' && target[watched] !== true) {
+    target.addEventListener('toolchange', () => document.dispatchEvent(new Event('tessera-webmcp-toolchange')));
+    Object.defineProperty(target, watched, { value: true });
+  }
   let list: unknown = [];
   if (typeof mc.getTools === 'function') list = await mc.getTools();
   else if (typeof mc.listTools === 'function') list = await mc.listTools();

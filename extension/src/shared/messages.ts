@@ -15,6 +15,8 @@
  * it from 'content' senders only):
  *
  *   {type:'submitted', frame: FrameCapture}    → {accepted: boolean}
+ *   {type:'toolsChanged'}                      → {accepted: boolean}
+ *                                                (the top page's WebMCP tools changed; agents list again)
  *
  * Popup → service worker ('page' senders only):
  *
@@ -39,7 +41,8 @@ export type BackgroundRequest =
   | { type: 'reconnect' }
   | { type: 'fill'; tab: number }
   | { type: 'unlock' }
-  | { type: 'submitted'; frame: FrameCapture };
+  | { type: 'submitted'; frame: FrameCapture }
+  | { type: 'toolsChanged' };
 
 /** UnlockResult is vault.unlock's answer from a browser session (PROTOCOL.md §4 vault.unlock). */
 export interface UnlockResult {
@@ -55,6 +58,7 @@ export interface BackgroundResponse {
   fill: FillReport;
   unlock: UnlockResult;
   submitted: { accepted: boolean };
+  toolsChanged: { accepted: boolean };
 }
 
 /** FillPhase is where a fill stands, for the popup. */
