@@ -62,6 +62,9 @@ type AgentAsk struct {
 	Untrusted string `json:"untrusted,omitempty"`
 	// Submit reports whether the call also submits the form.
 	Submit bool `json:"submit,omitempty"`
+	// ReadOnly reports that the page says the tool only reads: the person
+	// may then let it run on this site without asking ("remember").
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
 // agentHub is what the app keeps for agent sessions.
@@ -69,6 +72,24 @@ type agentHub struct {
 	mu   sync.Mutex
 	byS  map[*session]*agentState
 	open map[string]bool // origins the person exposed to agents, while the app runs
+	// trusted are the read-only page tools (origin NUL page's name) the
+	// person let run without asking, while the app runs.
+	trusted map[string]bool
+}
+
+func (h *agentHub) isTrusted(origin, tool string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.trusted[origin+"\x00"+tool]
+}
+
+func (h *agentHub) trust(origin, tool string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.trusted == nil {
+		h.trusted = map[string]bool{}
+	}
+	h.trusted[origin+"\x00"+tool] = true
 }
 
 // agentState is one agent session's choices.

@@ -540,3 +540,39 @@ func TestAgentCallTimesOut(t *testing.T) {
 		t.Errorf("a call nobody approved reached the page: %v", got)
 	}
 }
+
+// A read-only page tool the person trusted for its site runs without
+// asking again; a tool that is not read-only is always asked.
+func TestAgentTrustedReadOnlyTool(t *testing.T) {
+	w := newAgentWorld(t, func(c Confirmation) *Decision {
+		d := approveDefaults(c)
+		d.Remember = c.Kind == ConfirmAgentCall
+		return d
+	})
+	w.selectTab(t)
+	if res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "a"}); res.IsError {
+		t.Fatal(text)
+	}
+	if c := w.pres.last(); !c.Rememberable || c.Agent == nil || !c.Agent.ReadOnly {
+		t.Errorf("read-only call dialog: rememberable %v agent %+v", c.Rememberable, c.Agent)
+	}
+	n := w.pres.count()
+	if res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "b"}); res.IsError {
+		t.Fatal(text)
+	}
+	if w.pres.count() != n {
+		t.Error("a trusted read-only tool asked again")
+	}
+	if len(w.browser.executedCalls()) != 2 {
+		t.Errorf("executed %d calls, want 2", len(w.browser.executedCalls()))
+	}
+	// throws is not read-only: remembered or not, it is asked every time.
+	w.call(t, "webmcp.page.throws", map[string]any{})
+	w.call(t, "webmcp.page.throws", map[string]any{})
+	if got := w.pres.count() - n; got != 2 {
+		t.Errorf("a tool that is not read-only was asked %d times in 2 calls", got)
+	}
+	if c := w.pres.last(); c.Rememberable {
+		t.Error("the dialog offers to remember a tool that is not read-only")
+	}
+}

@@ -685,16 +685,26 @@ func (a *App) callRegisteredTool(ctx context.Context, s *session, set *pageToolS
 	if problem := checkArgs(t.schema, args); problem != "" {
 		return errorResult("%s: %s", t.mcp.Name, problem)
 	}
-	rows := argumentRows(args, schemaOrder(t.schema, args))
-	c := agentConfirmation(ConfirmAgentCall, set.snap.params.Page.URL, set.snap.params.Page.Title, s,
-		&AgentAsk{Tool: t.mcp.Name, PageTool: t.page, Untrusted: clipRunes(t.text, maxToolText)}, rows)
-	d := a.askAgent(ctx, c)
-	if !d.Approve {
-		return declinedResult(d)
-	}
-	if len(d.Rows) != len(rows) {
-		// A call with some arguments left out is another call.
-		return declinedResult(Decision{Reason: "not every argument was approved"})
+	// A tool the page says is read-only may be trusted by the person for
+	// its site ("remember"); the page's hint alone never skips the dialog.
+	readOnly := t.mcp.Annotations != nil && t.mcp.Annotations.ReadOnlyHint
+	origin := set.snap.origin
+	if !readOnly || !a.agents.isTrusted(origin, t.page) {
+		rows := argumentRows(args, schemaOrder(t.schema, args))
+		c := agentConfirmation(ConfirmAgentCall, set.snap.params.Page.URL, set.snap.params.Page.Title, s,
+			&AgentAsk{Tool: t.mcp.Name, PageTool: t.page, Untrusted: clipRunes(t.text, maxToolText), ReadOnly: readOnly}, rows)
+		c.Rememberable = readOnly
+		d := a.askAgent(ctx, c)
+		if !d.Approve {
+			return declinedResult(d)
+		}
+		if len(d.Rows) != len(rows) {
+			// A call with some arguments left out is another call.
+			return declinedResult(Decision{Reason: "not every argument was approved"})
+		}
+		if readOnly && d.Remember {
+			a.agents.trust(origin, t.page)
+		}
 	}
 	var res struct {
 		Result *string `json:"result"`

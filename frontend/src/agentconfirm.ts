@@ -10,6 +10,7 @@ export interface AgentAsk {
   pageTool?: string;
   untrusted?: string;
   submit?: boolean;
+  readOnly?: boolean;
 }
 
 /** The agent kinds' wording, keyed like the dialog's own. */
@@ -54,6 +55,7 @@ export function agentSection(c: Confirmation): HTMLElement | null {
   quote.id = "cf-untrusted";
   quote.textContent = ask.untrusted || "(the page gives no description)";
   s.append(el("p", "cf-note", "The page describes it so. These are the page's words, not Tessera's; a page can say anything:"), quote);
+  if (ask.readOnly) s.append(el("p", "cf-note", "The page says this tool only reads. \"Remember\" lets agents run it on this site without asking again until Tessera quits."));
   if (ask.submit) s.append(el("p", "cf-note cf-warn", "The page lets agents submit this form: approving also submits it."));
   s.append(el("p", "cf-note", "The values below come from the agent, not from your profile."));
   return s;
