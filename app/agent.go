@@ -390,7 +390,7 @@ func listAgentTools(ctx context.Context, a *App, s *session, params json.RawMess
 	if _, ok := a.agentTab(ctx, s); !ok {
 		return out, nil
 	}
-	pt, e := a.pageTools(ctx, s)
+	pt, e := a.pageTools(ctx, s, true)
 	if e != nil {
 		out.Problems = append(out.Problems, e.Message)
 		return out, nil

@@ -313,8 +313,9 @@ func untrustedDescription(kind, origin, text string) string {
 }
 
 // pageTools measures the agent's tab and lists its tools: the declarative
-// forms of its top frame, then the tools the page registered.
-func (a *App) pageTools(ctx context.Context, s *session) (*pageToolSet, *nativemsg.Error) {
+// forms of its top frame, then (with registered) the tools the page
+// registered, which take a script run in the page to read.
+func (a *App) pageTools(ctx context.Context, s *session, registered bool) (*pageToolSet, *nativemsg.Error) {
 	snap, e := a.snapshot(ctx, s)
 	if e != nil {
 		return nil, e
@@ -348,6 +349,9 @@ func (a *App) pageTools(ctx context.Context, s *session) (*pageToolSet, *nativem
 			}
 			set.tools = append(set.tools, pageTool{mcp: mt, form: t, schema: schema, text: t.Description})
 		}
+	}
+	if !registered {
+		return set, nil
 	}
 	var res struct {
 		Tools []ImperativeTool `json:"tools"`
@@ -517,7 +521,9 @@ func (a *App) callPageTool(ctx context.Context, s *session, name string, args ma
 	if !strings.HasPrefix(name, prefixForm) && !strings.HasPrefix(name, prefixPage) {
 		return ToolResult{}, "", nativemsg.NewError(nativemsg.CodeNotFound, "unknown tool %q", name)
 	}
-	set, e := a.pageTools(ctx, s)
+	// A form's tool is found among the forms alone; its name cannot be
+	// taken by a registered tool, whose names carry another prefix.
+	set, e := a.pageTools(ctx, s, strings.HasPrefix(name, prefixPage))
 	if e != nil {
 		return browserProblem(e), "", nil
 	}
