@@ -187,6 +187,13 @@ func TestAgentOverMCP(t *testing.T) {
 	if st := readPage(t, tab); st.Values["first"] != "Grace" || st.Values["email"] != "grace@example.org" {
 		t.Errorf("page after the declarative call = %v", st.Values)
 	}
+	// A form that lets agents submit (toolautosubmit) is submitted.
+	if isErr, text := e.call(t, "webmcp.form.lookup", map[string]any{"title": "Middlemarch"}); isErr || !strings.Contains(text, `"submitted":true`) {
+		t.Errorf("autosubmit call = %v %q", isErr, text)
+	}
+	if title, err := Eval[string](tab, "document.title"); err != nil || title != "looked up Middlemarch" {
+		t.Errorf("the page saw no submit: title %q %v", title, err)
+	}
 	// The page registering a tool later announces new tools.
 	for len(e.changed) > 0 {
 		<-e.changed
