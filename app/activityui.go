@@ -224,6 +224,16 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 		} else {
 			e.Summary = fmt.Sprintf("Exported %s to an encrypted file", e.profileOr("a profile"))
 		}
+	case vault.EventAgent:
+		e.Tone, e.Outcome = "info", r.Reason
+		if r.Reason != "ok" {
+			e.Tone = "warn"
+		}
+		where := ""
+		if r.Site != "" {
+			where = " on " + site
+		}
+		e.Summary = fmt.Sprintf("An agent called %s%s", r.Tool, where)
 	default:
 		e.Tone, e.Outcome = "info", r.Event
 		e.Summary = fmt.Sprintf("%s on %s", capital(r.Event), site)

@@ -43,6 +43,10 @@ func TestDescribeRelease(t *testing.T) {
 			"Offered masked matches to shop.example from a deleted profile", "nothing sent", "info", ""},
 		{"reveal", vault.Release{Event: vault.EventRelease, Site: revealSite, ProfileID: "p1"},
 			"Showed the values of Home to a command on this computer", "approved", "ok", ""},
+		{"agent call", vault.Release{Event: vault.EventAgent, Site: "shop.example", Tool: "webmcp.page.search", Reason: "ok"},
+			"An agent called webmcp.page.search on shop.example", "ok", "info", ""},
+		{"agent call, no page", vault.Release{Event: vault.EventAgent, Tool: "tessera.tabs.list", Reason: "error"},
+			"An agent called tessera.tabs.list", "error", "warn", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,6 +113,8 @@ type App struct {
 	strangers int
 	// lastAction is when the person last acted (see personActed).
 	lastAction time.Time
+	// agents is what the app keeps for agent sessions (agent.go).
+	agents agentHub
 }
 
 // Status returns a snapshot of the app state.

@@ -72,6 +72,7 @@ func New(cfg Config) (*App, error) {
 	a.registerFillMethods()
 	a.registerFormspecMethods()
 	a.registerCLIMethods()
+	a.registerAgentMethods()
 	return a, nil
 }
 
@@ -203,6 +204,8 @@ type session struct {
 	// trustedExe is the browser executable the person approved that
 	// started this session's host, when the built-in rule did not.
 	trustedExe string
+	// out holds the app's own requests to this peer (agent.go).
+	out outbound
 }
 
 // send writes one frame; results larger than the browser's frame limit are
@@ -289,8 +292,10 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 	defer func() {
 		cancel()
 		c.Close()
+		s.out.close()
 		inflight.Wait()
 		a.fills.dropSession(s)
+		a.agents.drop(s)
 		a.mu.Lock()
 		delete(a.sessions, s)
 		_, had := a.clients[s.id]
@@ -330,7 +335,9 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 			a.notification(s, m)
 			continue
 		case m.IsResponse():
-			continue // the app sends no requests yet
+			// Only an answer to a request the app sent is taken.
+			s.out.deliver(m)
+			continue
 		}
 		if m.Method == "session.hello" {
 			// Hello is handled in order so nothing overtakes it.
@@ -411,6 +418,10 @@ func (a *App) respond(s *session, m *nativemsg.Message, o outcome) {
 // attach, one relayed from the extension, one from another program) is
 // ignored, and the session stays what its process is.
 func (a *App) notification(s *session, m *nativemsg.Message) {
+	if m.Method == browserChangedMethod {
+		a.browserChanged(s, m.Params)
+		return
+	}
 	if m.Method != nativemsg.AttachMethod || s.frames != 1 || s.hello.Load() {
 		return
 	}

@@ -67,6 +67,8 @@ type Confirmation struct {
 	// Pair is, for a pairing dialog (ConfirmPair), the code and the
 	// browser to confirm; such a dialog has no rows.
 	Pair *PairInfo `json:"pair,omitempty"`
+	// Agent says what an agent asks (kinds agent-access and agent-call).
+	Agent *AgentAsk `json:"agent,omitempty"`
 }
 
 // FrameInfo is one frame of a page as the dialog names it.

@@ -794,10 +794,13 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 		return FillResult{Fill: st.id, Profile: prof.ID, Fields: []FillField{}}, nil
 	}
 	c, targets := fillConfirmation(ConfirmFill, an, s, prof.ID, sums, append(fill, attention...))
-	c.Rememberable = a.canRemember()
+	// An agent's fill is always asked: a site remembered for the browser
+	// is not remembered for every program the person runs.
+	agent := s.client.Kind == KindAgent
+	c.Rememberable = a.canRemember() && !agent
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
 	d, remembered := Decision{}, false
-	if hasRule && rule.Profile == prof.ID {
+	if hasRule && rule.Profile == prof.ID && !agent {
 		d, remembered = rememberedDecision(rule, c)
 	}
 	if remembered {
@@ -1061,5 +1064,9 @@ func clientInfo(s *session) ClientInfo {
 	if s.client.Browser != "" {
 		name = s.client.Browser
 	}
-	return ClientInfo{Kind: s.client.Kind, Name: name, Origin: s.origin, Verified: s.client.Verified}
+	// An agent's name is what its MCP client said in initialize: the app
+	// verified the `tessera mcp` process, never the name, so the dialog
+	// shows it as a claim.
+	verified := s.client.Verified && s.client.Kind != KindAgent
+	return ClientInfo{Kind: s.client.Kind, Name: name, Origin: s.origin, Verified: verified}
 }

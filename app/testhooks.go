@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -19,6 +20,8 @@ import (
 //	                                presented: the rows checked by default
 //	TESSERA_TEST_DECISION=deny      press Deny
 //	TESSERA_TEST_DECISION=timeout   answer nothing; the dialog times out
+//	TESSERA_TEST_DECISION=approve,deny  one decision per dialog in turn, the
+//	                                last one for every dialog after
 //	TESSERA_TEST_CONFIRM_TIMEOUT=2s how long a dialog waits (Go duration)
 //	TESSERA_TEST_PAIR=approve       how the pairing dialog is answered:
 //	                                approve (the default), deny or timeout,
@@ -38,8 +41,9 @@ func confirmTimeout(getenv func(string) string) time.Duration {
 }
 
 type scripted struct {
-	a        *App
-	decision string
+	a *App
+	// decisions are the answers still to give; the last one stays.
+	decisions []string
 	// pair and pairDelay answer pairing dialogs.
 	pair      string
 	pairDelay time.Duration
@@ -48,13 +52,15 @@ type scripted struct {
 }
 
 func scriptedPresenter(a *App, getenv func(string) string) Presenter {
-	d := getenv("TESSERA_TEST_DECISION")
-	switch d {
-	case "approve", "deny", "timeout":
-	default:
-		return nil
+	ds := strings.Split(getenv("TESSERA_TEST_DECISION"), ",")
+	for _, d := range ds {
+		switch d {
+		case "approve", "deny", "timeout":
+		default:
+			return nil
+		}
 	}
-	p := &scripted{a: a, decision: d, pair: "approve"}
+	p := &scripted{a: a, decisions: ds, pair: "approve"}
 	switch pd := getenv("TESSERA_TEST_PAIR"); pd {
 	case "approve", "deny", "timeout":
 		p.pair = pd
@@ -93,9 +99,17 @@ func (p *scripted) event(name string, c Confirmation) {
 // Present answers c as TESSERA_TEST_DECISION says.
 func (p *scripted) Present(c Confirmation) {
 	p.event("presented", c)
-	decision, delay := p.decision, time.Duration(0)
+	var decision string
+	delay := time.Duration(0)
 	if c.Kind == ConfirmPair {
 		decision, delay = p.pair, p.pairDelay
+	} else {
+		p.mu.Lock()
+		decision = p.decisions[0]
+		if len(p.decisions) > 1 {
+			p.decisions = p.decisions[1:]
+		}
+		p.mu.Unlock()
 	}
 	var d Decision
 	switch decision {

@@ -67,6 +67,7 @@ var commands = map[string]command{
 	"vault":     {runVault, "init|unlock|lock|status|passwd|rekey the vault"},
 	"profile":   {runProfile, "list|show|set|unset|delete|import|export profiles"},
 	"site":      {runSite, "list|forget the sites that fill without asking"},
+	"mcp":       {runMCP, "serve the browser's forms to an AI agent over MCP (stdio)"},
 }
 
 // Version is the tessera version, set at build time with -ldflags -X.

@@ -86,6 +86,8 @@ const (
 	CodeNotPaired           = "NOT_PAIRED"
 	// CodeInvalidSidecar is Assist's x-invalid-sidecar (issue 14).
 	CodeInvalidSidecar = "x-invalid-sidecar"
+	CodeNoBrowser      = "NO_BROWSER"
+	CodeNotExposed     = "NOT_EXPOSED"
 )
 
 // errorNumbers maps each string code to its JSON-RPC numeric code. Standard
@@ -119,6 +121,8 @@ var errorNumbers = map[string]int{
 	CodeDeclined:            -32028,
 	CodeTimeout:             -32029,
 	CodeInvalidSidecar:      -32040,
+	CodeNoBrowser:           -32032,
+	CodeNotExposed:          -32033,
 }
 
 // ErrorCodes returns the string codes of the error table.

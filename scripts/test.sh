@@ -60,6 +60,8 @@ e2e() {
   # Always: a machine with an older node_modules would miss a package added
   # since (Vue came after React).
   (cd e2e/pages && npm install --no-audit --no-fund --loglevel=error)
+  # The official MCP TypeScript SDK client and Inspector CLI (agent tests).
+  (cd e2e/mcpclient && npm ci --no-audit --no-fund --loglevel=error)
   go test -count=1 -tags e2e ./e2e/...
 }
 

@@ -30,6 +30,8 @@ type Release struct {
 	// Outcomes counts what the page did with the values, by outcome
 	// ("filled", "rejected", "gone", ...), for EventReport.
 	Outcomes map[string]int `json:"outcomes,omitempty"`
+	// Tool names the tool an agent called, for EventAgent.
+	Tool string `json:"tool,omitempty"`
 }
 
 // Audit events.
@@ -42,6 +44,7 @@ const (
 	EventProposal = "proposal" // masked previews were shown to a page or agent
 	EventImport   = "import"   // the person imported values into a profile
 	EventExport   = "export"   // the person exported a profile to a file
+	EventAgent    = "agent"    // an agent called a tool (Reason: what came of it)
 )
 
 // RecordRelease appends a release to the audit log. A zero Time is set to

@@ -272,3 +272,37 @@ describe('NativeClient split responses', () => {
     await expect(call).rejects.toMatchObject({ code: 'INTERNAL' });
   });
 });
+
+describe('NativeClient, the app asking (PROTOCOL.md §4.3)', () => {
+  it('answers an app request with the handler result, and an error with its code', async () => {
+    c.onRequest(async (method, params) => {
+      if (method === 'browser.tabs') return { tabs: [], echo: params };
+      throw Object.assign(new Error('no such tab'), { code: 'NOT_FOUND' });
+    });
+    await connect();
+    env.port.deliver({ jsonrpc: '2.0', id: 'a1', method: 'browser.tabs', params: { x: 1 } });
+    env.port.deliver({ jsonrpc: '2.0', id: 'a2', method: 'browser.snapshot', params: { tab: 9 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(env.port.sent).toContainEqual({ jsonrpc: '2.0', id: 'a1', result: { tabs: [], echo: { x: 1 } } });
+    expect(env.port.sent).toContainEqual({ jsonrpc: '2.0', id: 'a2', error: { code: -32603, message: 'no such tab', data: { code: 'NOT_FOUND' } } });
+  });
+
+  it('answers METHOD_NOT_FOUND without a handler, and nothing before hello', async () => {
+    c.start();
+    env.port.deliver({ jsonrpc: '2.0', id: 'a0', method: 'browser.tabs' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(env.port.sent.filter((m) => m.id === 'a0')).toHaveLength(0);
+    env.port.deliver(result(env.port.sent[0].id, HELLO_OK));
+    await vi.advanceTimersByTimeAsync(0);
+    env.port.deliver({ jsonrpc: '2.0', id: 'a1', method: 'browser.tabs' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(env.port.last()).toMatchObject({ id: 'a1', error: { data: { code: 'METHOD_NOT_FOUND' } } });
+  });
+
+  it('sends notifications only while connected', async () => {
+    c.notify('browser.changed', { tab: 1 });
+    await connect();
+    c.notify('browser.changed', { tab: 2 });
+    expect(env.port.sent.filter((m) => m.method === 'browser.changed')).toEqual([{ jsonrpc: '2.0', method: 'browser.changed', params: { tab: 2 } }]);
+  });
+});

@@ -20,6 +20,7 @@ function setup(reconnect: () => never | { state: 'connected' } = () => ({ state:
     pair: { from: ['page'], handle: () => ({ state: 'unpaired' as const }) },
     submitted: { from: ['content'], handle: submitted },
     formspec: { from: ['content', 'page'], handle: vi.fn(() => ({})) },
+    toolsChanged: { from: ['content'], handle: () => ({ accepted: true }) },
   };
   return { status, fill, unlock, submitted, route: makeRouter(self, table) };
 }

@@ -23,7 +23,9 @@ describe('classify', () => {
     },
     { name: 'numeric id', msg: { jsonrpc: '2.0', id: 3, result: 1 }, want: null },
     { name: 'missing version', msg: { id: '3', result: 1 }, want: null },
-    { name: 'request from host', msg: { jsonrpc: '2.0', id: '1', method: 'x' }, want: null },
+    // The app's own requests (PROTOCOL.md §4.3) are requests; a numeric id is not one.
+    { name: 'request from host', msg: { jsonrpc: '2.0', id: '1', method: 'x' }, want: { kind: 'request', id: '1', method: 'x', params: undefined } },
+    { name: 'request with numeric id', msg: { jsonrpc: '2.0', id: 1, method: 'x' }, want: null },
     { name: 'error without message', msg: { jsonrpc: '2.0', id: '1', error: { code: 1 } }, want: null },
     { name: 'array', msg: [], want: null },
     { name: 'string', msg: 'x', want: null },

@@ -15,6 +15,7 @@
 // dialog while it is open.
 import { confirmations, errorText, type Confirmation, type FrameInfo, type Row } from "./wails";
 import { pairBody } from "./pairdialog";
+import { agentSection, agentWording, isAgentKind } from "./agentconfirm";
 
 /** Builds an element with attributes and children; strings become text nodes. */
 function h<K extends keyof HTMLElementTagNameMap>(
@@ -181,7 +182,7 @@ export class ConfirmDialog {
   }
 
   private header(c: Confirmation): HTMLElement {
-    const words = kindWording[c.kind] ?? kindWording.fill;
+    const words = kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill;
     const frames = (c.frames ?? []).filter((f, i, all) => f.id !== 0 && all.findIndex((g) => g.origin === f.origin) === i);
     const origins = h("dl", { class: "cf-origins" },
       h("dt", {}, "Page"),
@@ -239,6 +240,8 @@ export class ConfirmDialog {
     const attention = rows.filter((r) => r.section === "attention");
     const frames = new Map((c.frames ?? []).map((f) => [f.id, f]));
     const body = h("div", { class: "cf-body" });
+    const agent = agentSection(c);
+    if (agent) body.append(agent);
     if (fill.length > 0) {
       body.append(h("section", { class: "cf-section", "aria-labelledby": "cf-fill-title" },
         h("h3", { id: "cf-fill-title" }, c.kind === "learn" ? "Values to save" : "Fields"),
@@ -252,7 +255,7 @@ export class ConfirmDialog {
         h("ul", { class: "cf-rows", id: "cf-attention-rows" }, ...attention.map((r) => this.row(r, frames.get(r.frame), c))),
       ));
     }
-    if (rows.length === 0) body.append(h("p", { class: "cf-note" }, "Nothing to fill."));
+    if (rows.length === 0 && !agent) body.append(h("p", { class: "cf-note" }, "Nothing to fill."));
     return body;
   }
 
@@ -390,9 +393,9 @@ export class ConfirmDialog {
     // A pairing dialog has no rows: its one thing to approve is the pairing.
     const n = c.kind === "pair" ? 1 : this.selected().length;
     const approve = this.el<HTMLButtonElement>("cf-approve");
-    approve.textContent = (kindWording[c.kind] ?? kindWording.fill).approve(n);
+    approve.textContent = (kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill).approve(n);
     const wasFocused = document.activeElement === approve;
-    approve.disabled = this.busy || n === 0 || now < this.approveAt;
+    approve.disabled = this.busy || (n === 0 && !isAgentKind(c)) || now < this.approveAt;
     if (wasFocused && approve.disabled) this.el("cf-deny").focus();
     this.el<HTMLButtonElement>("cf-deny").disabled = this.busy;
   }
@@ -400,7 +403,7 @@ export class ConfirmDialog {
   private async decide(approve: boolean): Promise<void> {
     const c = this.c;
     if (!c || this.busy || this.ended || !this.dlg.open) return;
-    if (approve && (Date.now() < this.approveAt || (c.kind !== "pair" && this.selected().length === 0))) return;
+    if (approve && (Date.now() < this.approveAt || (c.kind !== "pair" && !isAgentKind(c) && this.selected().length === 0))) return;
     this.busy = true;
     this.update();
     const remember = this.dlg.querySelector<HTMLInputElement>("#cf-remember");

@@ -67,8 +67,8 @@ export const MAX_CONTINUES = 3;
 
 const OUTCOMES: readonly string[] = ['filled', 'rejected', 'gone', 'changed', 'hidden'] satisfies Outcome[];
 
-// A Round is one measurement of the whole tab, as sent to the app.
-interface Round {
+/** Round is one measurement of the whole tab, as sent to the app. */
+export interface Round {
   page: PageInfo;
   frames: WireFrame[];
   infos: Map<number, FrameInfo>;
@@ -204,7 +204,7 @@ export class Filler {
    * MAX_URL_BYTES (a data: URL). The top frame is required, and must be an
    * http(s) page: the app fills nothing else.
    */
-  private async measure(tab: number): Promise<Round> {
+  async measure(tab: number): Promise<Round> {
     const infos = (await this.frames.list(tab)).sort((a, b) => (a.frame === 0 ? -1 : b.frame === 0 ? 1 : a.frame - b.frame));
     const chosen = infos.slice(0, MAX_FRAMES);
     if (chosen[0]?.frame !== 0) throw new FrameError('NO_FRAMES', 'Tessera cannot read this page');
@@ -242,7 +242,7 @@ export class Filler {
    * ref that was not in round (what the app was sent) is reported gone and
    * goes nowhere; so are the fields of a frame that cannot be reached.
    */
-  private async applyAll(tab: number, round: Round, fields: FillField[]): Promise<FieldOutcome[]> {
+  async applyAll(tab: number, round: Round, fields: FillField[]): Promise<FieldOutcome[]> {
     const out: FieldOutcome[] = fields.map((f) => ({ frame: f.frame, ref: f.ref, outcome: 'gone' }));
     const byFrame = new Map<number, number[]>();
     fields.forEach((f, i) => {

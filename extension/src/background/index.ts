@@ -10,6 +10,7 @@ import { NativeClient, type Status } from '../shared/native';
 import { Pairing, idbInstallStore } from '../shared/pairing';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
+import { Agents, watchTabs } from './agent';
 import { engineFor } from './engine';
 import { Filler } from './fill';
 import { Formspec } from './formspec';
@@ -49,6 +50,9 @@ const learner = new Learner(client, parentOf);
 const formspec = new Formspec(client, (fill) => push({ kind: 'fill', fill }));
 /** fillTab fills a tab: through the page's own Assist provider in Formspec mode 1, else the fill-with-consent loop. */
 const fillTab = (tab: number): Promise<FillReport> => (formspec.isProvider(tab) ? formspec.consume(tab) : filler.fill(tab));
+const agents = new Agents(filler, (method, params) => client.notify(method, params));
+client.onRequest((method, params) => agents.handle(method, params));
+watchTabs((method, params) => client.notify(method, params));
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },
@@ -70,6 +74,7 @@ const table: HandlerTable = {
   },
   submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
   formspec: { from: ['content', 'page'], handle: (req, sender) => formspec.handle(req, sender) },
+  toolsChanged: { from: ['content'], handle: (_req, sender) => agents.toolsChanged(sender) },
 };
 chrome.tabs.onRemoved.addListener((tab) => formspec.forget(tab));
 

@@ -46,14 +46,27 @@ class Content {
     });
   }
 
+  // submit submits the form of the control ref names, as its submit button
+  // would (the page's submit handlers run): an agent's approved form tool
+  // whose page allows agents to submit (toolautosubmit).
+  submit(ref: unknown): { submitted: boolean } | Failure {
+    const el = typeof ref === 'string' ? this.reg.lookup(ref) : undefined;
+    const f = (el as HTMLInputElement | undefined)?.form;
+    if (el === undefined || !el.isConnected || !f) return failure('NOT_FOUND', 'the control or its form is gone');
+    f.requestSubmit();
+    return { submitted: true };
+  }
+
   // handle answers one ContentRequest.
-  handle(msg: unknown): FrameCapture | Failure | Promise<ApplyOutcome[]> {
-    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as Partial<ContentRequest> & { fields?: unknown };
+  handle(msg: unknown): FrameCapture | Failure | Promise<ApplyOutcome[]> | { submitted: boolean } {
+    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as Partial<ContentRequest> & { fields?: unknown; ref?: unknown };
     switch (m.type) {
       case 'snapshot':
         return this.snapshot();
       case 'apply':
         return this.apply(m.fields);
+      case 'submit':
+        return this.submit(m.ref);
       default:
         return failure('UNKNOWN_MESSAGE', `unknown message type ${JSON.stringify(m.type)}`);
     }
@@ -95,5 +108,11 @@ if (g[GUARD] !== chrome.runtime) {
     });
   };
   watchSubmits(document, sendSubmitted, () => (live() ? content.snapshot() : failure('INVALIDATED', 'the extension was updated')));
+  // The page's WebMCP tools changed (page/webmcp.ts): agents list again.
+  if (window === window.top) {
+    document.addEventListener('tessera-webmcp-toolchange', () => {
+      if (live()) chrome.runtime.sendMessage({ type: 'toolsChanged' } satisfies BackgroundRequest).catch(() => {});
+    });
+  }
   if (__TESSERA_TEST__) installPageBridge();
 }

@@ -8,11 +8,15 @@
  *
  *   {type:'snapshot'}                          → FrameCapture | Failure
  *   {type:'apply', fields: ApplyField[]}       → ApplyOutcome[] | Failure
+ *   {type:'submit', ref: string}               → {submitted: boolean} | Failure
+ *                                                (an agent's approved form tool, PROTOCOL.md §4.3)
  *
  * Content script → service worker (runtime.sendMessage; the router accepts
  * it from 'content' senders only):
  *
  *   {type:'submitted', frame: FrameCapture}    → {accepted: boolean}
+ *   {type:'toolsChanged'}                      → {accepted: boolean}
+ *                                                (the top page's WebMCP tools changed; agents list again)
  *
  * Popup → service worker ('page' senders only):
  *
@@ -41,6 +45,7 @@ export type BackgroundRequest =
   | { type: 'unlock' }
   | { type: 'pair' }
   | { type: 'submitted'; frame: FrameCapture }
+  | { type: 'toolsChanged' }
   | FormspecRequest;
 
 /** UnlockResult is vault.unlock's answer from a browser session (PROTOCOL.md §4 vault.unlock). */
@@ -60,6 +65,7 @@ export interface BackgroundResponse {
   submitted: { accepted: boolean };
   /** formspec: see shared/formspec.ts and background/formspec.ts. */
   formspec: unknown;
+  toolsChanged: { accepted: boolean };
 }
 
 /** FillPhase is where a fill stands, for the popup. */
@@ -90,7 +96,7 @@ export interface ApplyOutcome {
 }
 
 /** ContentRequest is a message a content script accepts (from the extension, never from a page). */
-export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[] };
+export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[] } | { type: 'submit'; ref: string };
 
 /**
  * FrameCapture is what a content script measured in its document: the

@@ -78,6 +78,9 @@ export interface NativeDeps {
   pairing?: Pairing;
 }
 
+/** RequestHandler answers one of the app's requests; it rejects with an error carrying a string code. */
+export type RequestHandler = (method: string, params: unknown) => Promise<unknown>;
+
 /** NativeOptions tunes timeouts and backoff (milliseconds). */
 export interface NativeOptions {
   callTimeoutMs: number;
@@ -158,6 +161,7 @@ export class NativeClient {
   private session: Session | null = null;
   private readonly statusListeners = new Set<(s: Status) => void>();
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
+  private requestHandler: RequestHandler | null = null;
 
   constructor(deps: NativeDeps, opts: Partial<NativeOptions> = {}) {
     this.deps = deps;
@@ -197,6 +201,41 @@ export class NativeClient {
   onNotification(cb: (method: string, params: unknown) => void): () => void {
     this.notificationListeners.add(cb);
     return () => this.notificationListeners.delete(cb);
+  }
+
+  /**
+   * onRequest sets what answers the app's own requests (PROTOCOL.md §4.3);
+   * without one they are answered METHOD_NOT_FOUND.
+   */
+  onRequest(h: RequestHandler): void {
+    this.requestHandler = h;
+  }
+
+  /** notify sends a notification to the app; it is dropped while no session is open. */
+  notify(method: string, params: unknown): void {
+    if (this.current.state !== 'connected' || this.port === null) return;
+    try {
+      this.port.postMessage({ jsonrpc: '2.0', method, params });
+    } catch {
+      // A port closing right now: its onDisconnect reconnects.
+    }
+  }
+
+  private async answer(port: PortLike, id: string, method: string, params: unknown): Promise<void> {
+    let reply: unknown;
+    try {
+      if (this.requestHandler === null) throw new RpcError('METHOD_NOT_FOUND', `unknown method ${method}`, -32601);
+      reply = { jsonrpc: '2.0', id, result: (await this.requestHandler(method, params)) ?? {} };
+    } catch (e) {
+      const code = e instanceof RpcError ? e.code : typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : 'INTERNAL';
+      const rpcCode = e instanceof RpcError && e.rpcCode !== 0 ? e.rpcCode : -32603;
+      reply = { jsonrpc: '2.0', id, error: { code: rpcCode, message: e instanceof Error ? e.message : String(e), data: { code } } };
+    }
+    try {
+      port.postMessage(reply);
+    } catch {
+      // The port closed meanwhile; the app has dropped the request with it.
+    }
   }
 
   /**
@@ -391,6 +430,9 @@ export class NativeClient {
     const m = classify(msg);
     if (m === null) return;
     switch (m.kind) {
+      case 'request':
+        if (this.current.state === 'connected' && this.port !== null) void this.answer(this.port, m.id, m.method, m.params);
+        return;
       case 'notification':
         if (m.method === CHUNK_METHOD) {
           this.chunk(m.params);
@@ -448,7 +490,7 @@ export class NativeClient {
     }
     const inner = classify(whole);
     // Only a response to the same request may arrive this way.
-    if (inner !== null && inner.kind !== 'notification' && inner.id === params.id) this.receive(whole);
+    if (inner !== null && (inner.kind === 'result' || inner.kind === 'error') && inner.id === params.id) this.receive(whole);
   }
 
   private settle(id: string, f: (p: Pending) => void): void {

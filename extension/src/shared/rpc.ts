@@ -41,7 +41,8 @@ export interface RpcErrorObject {
 export type Incoming =
   | { kind: 'result'; id: string; result: unknown }
   | { kind: 'error'; id: string | null; error: RpcErrorObject }
-  | { kind: 'notification'; method: string; params: unknown };
+  | { kind: 'notification'; method: string; params: unknown }
+  | { kind: 'request'; id: string; method: string; params: unknown };
 
 /**
  * Error codes (the string codes of error.data.code) the extension acts on.
@@ -108,7 +109,9 @@ function isErrorObject(v: unknown): v is RpcErrorObject {
 export function classify(msg: unknown): Incoming | null {
   if (!isObject(msg) || msg.jsonrpc !== '2.0') return null;
   if ('method' in msg) {
-    if (typeof msg.method !== 'string' || 'id' in msg) return null;
+    if (typeof msg.method !== 'string') return null;
+    // The app's own requests to the browser (PROTOCOL.md §4.3).
+    if ('id' in msg) return typeof msg.id === 'string' ? { kind: 'request', id: msg.id, method: msg.method, params: msg.params } : null;
     return { kind: 'notification', method: msg.method, params: msg.params };
   }
   const id = msg.id;

@@ -1,0 +1,531 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// Agents (PROTOCOL.md §4.3). `tessera mcp` speaks MCP to an agent and
+// forwards tools/list and tools/call here as agent.tools and agent.call;
+// everything else happens in the app: which tab the agent works on, which
+// sites the person exposed, the page's tools (asked of the browser),
+// schema checks, the person's approval and the audit log.
+
+// Methods and notifications of §4.3.
+const (
+	// browserChangedMethod is the browser's notification that a tab
+	// navigated, closed or changed its tools.
+	browserChangedMethod = "browser.changed"
+	// agentToolsChangedMethod tells an agent session to list tools again.
+	agentToolsChangedMethod = "agent.toolsChanged"
+)
+
+// Confirmation kinds an agent causes.
+const (
+	ConfirmAgentAccess = "agent-access" // let an agent use a site's pages
+	ConfirmAgentCall   = "agent-call"   // run a page's tool with the agent's arguments
+)
+
+// Timeouts on what the app asks the browser.
+const (
+	browserTimeout = 20 * time.Second
+	executeTimeout = 60 * time.Second
+)
+
+// Limits on what a browser answers for an agent.
+const (
+	maxTabs       = 500
+	maxPageTools  = 128
+	maxToolName   = 128
+	maxToolText   = 4 << 10
+	maxToolResult = 512 << 10
+)
+
+// AgentAsk is what a dialog of an agent kind shows besides its rows.
+type AgentAsk struct {
+	// Tool is the tool called, as the agent sees it; PageTool the page's
+	// own name for it.
+	Tool     string `json:"tool,omitempty"`
+	PageTool string `json:"pageTool,omitempty"`
+	// Untrusted is the page's description of the tool: the page's words,
+	// shown as such, never as Tessera's.
+	Untrusted string `json:"untrusted,omitempty"`
+	// Submit reports whether the call also submits the form.
+	Submit bool `json:"submit,omitempty"`
+	// ReadOnly reports that the page says the tool only reads: the person
+	// may then let it run on this site without asking ("remember").
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// agentHub is what the app keeps for agent sessions.
+type agentHub struct {
+	mu   sync.Mutex
+	byS  map[*session]*agentState
+	open map[string]bool // origins the person exposed to agents, while the app runs
+	// trusted are the read-only page tools (origin NUL page's name) the
+	// person let run without asking, while the app runs.
+	trusted map[string]bool
+}
+
+func (h *agentHub) isTrusted(origin, tool string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.trusted[origin+"\x00"+tool]
+}
+
+func (h *agentHub) trust(origin, tool string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.trusted == nil {
+		h.trusted = map[string]bool{}
+	}
+	h.trusted[origin+"\x00"+tool] = true
+}
+
+// agentState is one agent session's choices.
+type agentState struct {
+	tab    int
+	hasTab bool
+}
+
+func (h *agentHub) state(s *session) *agentState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byS == nil {
+		h.byS = map[*session]*agentState{}
+	}
+	st := h.byS[s]
+	if st == nil {
+		st = &agentState{}
+		h.byS[s] = st
+	}
+	return st
+}
+
+func (h *agentHub) drop(s *session) {
+	h.mu.Lock()
+	delete(h.byS, s)
+	h.mu.Unlock()
+}
+
+func (h *agentHub) selected(s *session) (int, bool) {
+	st := h.state(s)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return st.tab, st.hasTab
+}
+
+func (h *agentHub) sel(s *session, tab int) {
+	st := h.state(s)
+	h.mu.Lock()
+	st.tab, st.hasTab = tab, true
+	h.mu.Unlock()
+}
+
+func (h *agentHub) exposed(origin string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.open[origin]
+}
+
+func (h *agentHub) expose(origin string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.open == nil {
+		h.open = map[string]bool{}
+	}
+	h.open[origin] = true
+}
+
+// watching returns the agent sessions whose tab is tab, and those that
+// follow the active tab.
+func (h *agentHub) watching(tab int) []*session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*session
+	for s, st := range h.byS {
+		if !st.hasTab || st.tab == tab {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (a *App) registerAgentMethods() {
+	a.handlers["agent.tools"] = agentOnly(listAgentTools)
+	a.handlers["agent.call"] = agentOnly(callAgentTool)
+}
+
+// agentOnly serves h to agent sessions only.
+func agentOnly(h handler) handler {
+	return func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+		if s.client.Kind != KindAgent {
+			return nil, nativemsg.NewError(nativemsg.CodeForbidden, "agent methods are served to agents only")
+		}
+		return h(ctx, a, s, params)
+	}
+}
+
+// browserSession returns the browser an agent acts in: the verified
+// browser session that connected last.
+func (a *App) browserSession() *session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var best *session
+	for s := range a.sessions {
+		if !s.hello.Load() || !s.verified || s.client.Kind != KindBrowser {
+			continue
+		}
+		if best == nil || s.client.Connected.After(best.client.Connected) {
+			best = s
+		}
+	}
+	return best
+}
+
+// askBrowser sends method to the browser, bounded by timeout.
+func (a *App) askBrowser(ctx context.Context, timeout time.Duration, method string, params, out any) *nativemsg.Error {
+	b := a.browserSession()
+	if b == nil {
+		return nativemsg.NewError(nativemsg.CodeNoBrowser, "no browser with Tessera's extension is connected")
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return b.request(ctx, method, params, out)
+}
+
+// browserChanged handles the browser's browser.changed: agents working on
+// that tab are told to list their tools again.
+func (a *App) browserChanged(s *session, params json.RawMessage) {
+	if !s.hello.Load() || !s.verified || s.client.Kind != KindBrowser {
+		return
+	}
+	var p struct {
+		Tab int `json:"tab"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	msg, err := nativemsg.Notification(agentToolsChangedMethod, map[string]int{"tab": p.Tab})
+	if err != nil {
+		return
+	}
+	for _, as := range a.agents.watching(p.Tab) {
+		as.send(msg)
+	}
+}
+
+// BrowserTab is one tab of browser.tabs.
+type BrowserTab struct {
+	Tab    int    `json:"tab"`
+	Window int    `json:"window"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Active bool   `json:"active"`
+}
+
+func (a *App) tabs(ctx context.Context) ([]BrowserTab, *nativemsg.Error) {
+	var res struct {
+		Tabs []BrowserTab `json:"tabs"`
+	}
+	if e := a.askBrowser(ctx, browserTimeout, "browser.tabs", struct{}{}, &res); e != nil {
+		return nil, e
+	}
+	if len(res.Tabs) > maxTabs {
+		res.Tabs = res.Tabs[:maxTabs]
+	}
+	for i := range res.Tabs {
+		res.Tabs[i].Title = clipRunes(res.Tabs[i].Title, 200)
+		if len(res.Tabs[i].URL) > maxURLLen {
+			res.Tabs[i].URL = ""
+		}
+	}
+	return res.Tabs, nil
+}
+
+// pageSnapshot is a tab measured for an agent: the params the fill methods
+// take, and the extension's name for the measurement (browser.apply
+// refers to it).
+type pageSnapshot struct {
+	id     string
+	params pageParams
+	raw    json.RawMessage
+	origin string
+}
+
+// snapshot measures the agent's tab, which must be on a site the person
+// exposed.
+func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativemsg.Error) {
+	tab, ok := a.agentTab(ctx, s)
+	if !ok {
+		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "no tab chosen: call tessera.tabs.select first")
+	}
+	var res struct {
+		Snapshot string          `json:"snapshot"`
+		Page     PageInfo        `json:"page"`
+		Frames   []FrameSnapshot `json:"frames"`
+	}
+	if e := a.askBrowser(ctx, browserTimeout, "browser.snapshot", map[string]int{"tab": tab}, &res); e != nil {
+		return nil, e
+	}
+	raw, err := json.Marshal(pageParams{Page: res.Page, Frames: res.Frames})
+	if err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInternal, "snapshot: encode")
+	}
+	p, e := parsePage("browser.snapshot", raw)
+	if e != nil {
+		return nil, e
+	}
+	origin := originOf(p.Page.URL)
+	if !a.agents.exposed(origin) {
+		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "the tab is now on %s, which the person has not opened to agents: call tessera.tabs.select again", origin)
+	}
+	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin}, nil
+}
+
+// agentTab is the tab an agent works on: the one it chose, else the
+// browser's active tab when the person already opened its site to agents
+// (so the active tab needs one approval, and a client that starts a new
+// session per call, as the MCP Inspector CLI does, finds it again).
+func (a *App) agentTab(ctx context.Context, s *session) (int, bool) {
+	if tab, ok := a.agents.selected(s); ok {
+		return tab, true
+	}
+	tabs, e := a.tabs(ctx)
+	if e != nil {
+		return 0, false
+	}
+	for _, t := range tabs {
+		if t.Active && webURL(t.URL) && a.agents.exposed(originOf(t.URL)) {
+			return t.Tab, true
+		}
+	}
+	return 0, false
+}
+
+// withProfile adds the agent's profile choice to a snapshot's params.
+func (ps *pageSnapshot) withProfile(profile string) json.RawMessage {
+	if profile == "" {
+		return ps.raw
+	}
+	p := ps.params
+	p.Profile = profile
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// An MCPTool is one tool as MCP's tools/list shows it.
+type MCPTool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations *ToolHints      `json:"annotations,omitempty"`
+}
+
+// ToolHints are MCP ToolAnnotations.
+type ToolHints struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// AgentTools is the result of agent.tools.
+type AgentTools struct {
+	Tools []MCPTool `json:"tools"`
+	// Tab and URL say which tab the page tools come from (none: 0, "").
+	Tab int    `json:"tab,omitempty"`
+	URL string `json:"url,omitempty"`
+	// Problems says why page tools are missing, when they are.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// A ToolResult is an MCP CallToolResult.
+type ToolResult struct {
+	Content           []TextContent `json:"content"`
+	StructuredContent any           `json:"structuredContent,omitempty"`
+	IsError           bool          `json:"isError,omitempty"`
+}
+
+// TextContent is MCP text content.
+type TextContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func textResult(text string, structured any) ToolResult {
+	return ToolResult{Content: []TextContent{{Type: "text", Text: text}}, StructuredContent: structured}
+}
+
+func errorResult(format string, args ...any) ToolResult {
+	return ToolResult{Content: []TextContent{{Type: "text", Text: fmt.Sprintf(format, args...)}}, IsError: true}
+}
+
+// jsonResult returns v as structured content and as its JSON text.
+func jsonResult(v any) ToolResult {
+	b, _ := json.Marshal(v)
+	return textResult(string(b), v)
+}
+
+func listAgentTools(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if len(params) > 0 {
+		var p struct{}
+		if err := strictUnmarshal(params, &p); err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "agent.tools: %v", err)
+		}
+	}
+	out := AgentTools{Tools: ownTools()}
+	if _, ok := a.agentTab(ctx, s); !ok {
+		return out, nil
+	}
+	pt, e := a.pageTools(ctx, s, true)
+	if e != nil {
+		out.Problems = append(out.Problems, e.Message)
+		return out, nil
+	}
+	out.Tab, out.URL = pt.tab, pt.snap.params.Page.URL
+	for _, t := range pt.tools {
+		out.Tools = append(out.Tools, t.mcp)
+	}
+	out.Problems = append(out.Problems, pt.problems...)
+	return out, nil
+}
+
+// AgentCall is the params of agent.call.
+type AgentCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+func callAgentTool(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p AgentCall
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "agent.call: %v", err)
+	}
+	if p.Name == "" || len(p.Name) > maxToolName {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "agent.call: name must be 1..%d bytes", maxToolName)
+	}
+	if len(p.Arguments) > form.MaxArgsBytes {
+		return nil, nativemsg.NewError(nativemsg.CodeTooLarge, "agent.call: arguments over %d bytes", form.MaxArgsBytes)
+	}
+	args, problem := argumentObject(p.Arguments)
+	var (
+		res    ToolResult
+		e      *nativemsg.Error
+		origin string
+	)
+	if own, ok := ownTool(p.Name); ok {
+		if problem == "" {
+			problem = checkArgs(own.mcp.InputSchema, args)
+		}
+		if problem != "" {
+			res = errorResult("%s: %s", p.Name, problem)
+		} else {
+			res, origin, e = own.run(ctx, a, s, args)
+		}
+	} else {
+		res, origin, e = a.callPageTool(ctx, s, p.Name, args, problem)
+	}
+	outcome := "ok"
+	switch {
+	case e != nil:
+		outcome = e.Data.Code
+	case res.IsError:
+		outcome = "error"
+	}
+	a.auditAgent(s, origin, p.Name, outcome)
+	if e != nil {
+		return nil, e
+	}
+	return res, nil
+}
+
+// argumentObject decodes a call's arguments (absent: {}); problem says
+// why they are not a JSON object.
+func argumentObject(raw json.RawMessage) (map[string]any, string) {
+	if len(strings.TrimSpace(string(raw))) == 0 || string(raw) == "null" {
+		return map[string]any{}, ""
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, "arguments are not valid JSON"
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, "arguments must be a JSON object"
+	}
+	return m, ""
+}
+
+// auditAgent records an agent's call in the audit log; it holds the tool's
+// name and what came of it, never an argument.
+func (a *App) auditAgent(s *session, origin, tool, outcome string) {
+	v, ok := a.cfg.Vault.(interface{ RecordRelease(vault.Release) error })
+	if !ok {
+		return
+	}
+	site := ""
+	if origin != "" {
+		site = siteOf(origin)
+	}
+	r := vault.Release{Event: vault.EventAgent, Origin: origin, Site: site, Concepts: []string{}, Client: s.client.Name, Tool: tool, Reason: outcome}
+	if err := v.RecordRelease(r); err != nil && !errors.Is(err, vault.ErrLocked) {
+		fmt.Fprintf(a.cfg.Log, "tessera: audit log: %v\n", err)
+	}
+}
+
+// askAgent shows an agent's question and waits for the person.
+func (a *App) askAgent(ctx context.Context, c Confirmation) Decision {
+	if a.confirms.presenter() == nil {
+		return Decision{Reason: DeclineNoWindow}
+	}
+	return a.confirms.ask(ctx, c, a.confirmTimeout, func(string) {})
+}
+
+// agentConfirmation is a dialog of kind about page (url, title), asked by s.
+func agentConfirmation(kind, url, title string, s *session, ask *AgentAsk, rows []Row) Confirmation {
+	origin := originOf(url)
+	return Confirmation{
+		Kind: kind, Site: siteOf(origin), Origin: origin, URL: url, Title: clipRunes(title, 200),
+		Frames: []FrameInfo{{ID: 0, Origin: origin}}, Client: clientInfo(s), Profiles: []ProfileSummary{},
+		Rows: rows, ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond), Agent: ask,
+	}
+}
+
+// argumentRows shows an agent's arguments, one row each, as they will be
+// passed.
+func argumentRows(args map[string]any, order []string) []Row {
+	rows := []Row{}
+	for _, k := range order {
+		v, ok := args[k]
+		if !ok {
+			continue
+		}
+		text, isString := v.(string)
+		if !isString {
+			b, _ := json.Marshal(v)
+			text = string(b)
+		}
+		rows = append(rows, Row{
+			ID: "r" + strconv.Itoa(len(rows)+1), Label: clipRunes(k, 120), Value: clipRunes(text, 2000),
+			ConceptLabel: "from the agent", Section: SectionFill, Checked: true, Confidence: 1, Evidence: []string{},
+		})
+	}
+	return rows
+}
+
+func declinedResult(d Decision) ToolResult {
+	return errorResult("The person declined this call in Tessera (%s). Nothing was done.", d.Reason)
+}
