@@ -289,6 +289,26 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
       text("#import-done") + " / " + text("#import-apply-error"));
     await keys("Escape");
     check("keys: Escape closes the panel", await until(() => !shown($("#import-panel"))), "");
+    // Lock, unlock and read Activity with the keyboard alone.
+    const tab = (v) => $('.nav-item[data-view="' + v + '"]');
+    tab("profiles").focus();
+    await keys("shift+Tab");
+    check("keys: Shift+Tab reaches the Status tab", await until(() => document.activeElement === tab("status"), 3000), focused());
+    await keys("Return");
+    check("keys: Enter opens Status", await until(() => shown($('[data-panel="status"]'))), "");
+    check("keys: Tab reaches Lock now", await tabTo((e) => e && e.id === "lock-now"), focused());
+    await keys("Return");
+    check("keys: Enter locks, focus in the passphrase field", await until(() => shown($("#unlock-form")) && focused() === "unlock-pass"), focused());
+    await typeKeys(exp.vault.passphrase);
+    await keys("Return");
+    check("keys: the passphrase typed and Enter unlock", await until(() => shown($("#lock-now")), 20000), text("#vault-title") + " " + text("#unlock-error"));
+    tab("status").focus();
+    check("keys: Tab reaches the Activity tab", await tabTo((e) => e === tab("activity"), 10), focused());
+    await keys("Return");
+    check("keys: Activity shows both imports, the newest first",
+      await until(() => [...document.querySelectorAll("#activity-list .act")].filter((li) => /Imported [0-9]+ details? into /.test(li.textContent)).length === 2 &&
+        /Imported .* into Charles Babbage/.test($("#activity-list .act").textContent)),
+      text("#activity-list").slice(0, 200));
   }
   open("status");
 }`
