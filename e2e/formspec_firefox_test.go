@@ -74,3 +74,49 @@ func TestFirefoxFormspec(t *testing.T) {
 		t.Error("the page saw the channel hand-over")
 	}
 }
+
+// consumeProbe waits for the mode to be detected, fills through the test
+// bridge (the shipped tessera.fill: mode 1 goes through the page's
+// provider) and reads the engine.
+const consumeProbe = `(async () => {
+	await new Promise((r) => setTimeout(r, 1500));
+	const report = await new Promise((resolve, reject) => {
+		const id = 'c' + Math.random().toString(36).slice(2);
+		const on = (e) => {
+			if (typeof e.data !== 'string' || !e.data.startsWith('tessera-test-reply:')) return;
+			const r = JSON.parse(e.data.slice('tessera-test-reply:'.length));
+			if (r.id !== id) return;
+			removeEventListener('message', on);
+			r.error !== undefined ? reject(new Error(r.error)) : resolve(r.result);
+		};
+		addEventListener('message', on);
+		postMessage('tessera-test:' + JSON.stringify({ id, method: 'fill', args: [] }), '*');
+	});
+	const vm = document.querySelector('formspec-render').getEngine().getFieldVM('renewalContact.renewalEmail');
+	return { report, email: vm.value.value };
+})()`
+
+// TestFirefoxFormspecConsumer: in Firefox ESR a page with its own Assist
+// provider (mode 1) is filled through that provider after approval.
+func TestFirefoxFormspecConsumer(t *testing.T) {
+	f, home := ffWorld(t, "approve")
+	r := runFirefox(t, ffConfig{Home: home, Pages: []ffPage{{Name: "benefits", URL: f.pages.URL + "/formspec/benefits.html", Probe: consumeProbe, ProbeOnly: true}}}, f.w.Env())
+	if len(r.Pages) != 1 || r.Pages[0].Error != "" {
+		t.Fatalf("run.mjs pages = %+v", r.Pages)
+	}
+	b, _ := json.Marshal(r.Pages[0].Probe)
+	var p struct {
+		Report struct {
+			Status  string
+			Message string
+			Fields  []struct{ Ref, Outcome string }
+		}
+		Email string
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatalf("probe %s: %v", b, err)
+	}
+	if p.Report.Status != "filled" || p.Email != profileValues(t)["https://schema.org/email"] || !strings.Contains(p.Report.Message, "validation error") {
+		t.Errorf("mode 1 fill in Firefox: %s", b)
+	}
+}

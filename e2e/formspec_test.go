@@ -549,3 +549,20 @@ func TestFormspecApproved(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { c.run(t, f) })
 	}
 }
+
+// TestFormspecNoWindow: with an app that has no window to confirm in (the
+// production build, headless), a page script's profile.apply and learn get
+// x-confirmation-required (Assist §3.4) and nothing is written.
+func TestFormspecNoWindow(t *testing.T) {
+	f := newFillEnvWith(t, art.Tessera, "approve", "")
+	tab, url := f.open(t, "/formspec/grant.html")
+	formspecMode(t, f.sw, url)
+	wantError(t, callTool(t, tab, "formspec.profile.apply", map[string]any{"matches": []map[string]any{{"path": "applicantInfo.contactEmail"}}, "confirm": true}), "apply without a window", "x-confirmation-required")
+	wantError(t, callTool(t, tab, "formspec.profile.learn", map[string]any{}), "learn without a window", "x-confirmation-required")
+	if v := engineValue(t, tab, "applicantInfo.contactEmail"); v != nil {
+		t.Errorf("apply without a window wrote %v", v)
+	}
+	// Help and the masked match need no window.
+	wantOK(t, callTool(t, tab, "formspec.field.help", map[string]any{"path": "applicantInfo.ein"}), "help without a window")
+	wantOK(t, callTool(t, tab, "formspec.profile.match", map[string]any{}), "match without a window")
+}

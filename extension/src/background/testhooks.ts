@@ -98,7 +98,8 @@ function pageCall(hooks: TestHooks, filler: Filler, tab: number | undefined, met
   switch (method) {
     case 'fill':
       if (tab === undefined) throw new Error('fill: the caller is in no tab');
-      return filler.fill(tab);
+      // Through the shipped entry point, so a Formspec mode-1 page fills through its provider.
+      return (globalThis as { tessera?: { fill(tab: number): Promise<unknown> } }).tessera?.fill(tab) ?? filler.fill(tab);
     case 'status':
       return hooks.status();
     case 'waitFor':
