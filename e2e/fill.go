@@ -196,7 +196,9 @@ type App struct {
 	// Events is the file the app logs its dialog events to
 	// (TESSERA_TEST_EVENTS), one JSON object a line.
 	Events string
-	done   chan error
+	// runtime is the app's channel directory (World.Runtime).
+	runtime string
+	done    chan error
 }
 
 // Pid is the app's process id.
@@ -208,7 +210,7 @@ func (w *World) StartApp(opts AppOptions) (*App, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	a := &App{Events: filepath.Join(w.Home, "events.jsonl"), done: make(chan error, 1)}
+	a := &App{Events: filepath.Join(w.Home, "events.jsonl"), runtime: w.Runtime, done: make(chan error, 1)}
 	os.Remove(a.Events)
 	a.cmd = exec.Command(w.Tessera, "--headless")
 	a.cmd.Env = append(os.Environ(), w.Env()...)
@@ -244,11 +246,33 @@ func (w *World) StartApp(opts AppOptions) (*App, error) {
 }
 
 // Stop ends the app (SIGTERM, then SIGKILL after 5 s) and waits for it, so
-// the vault is free to open. It may be called more than once.
+// the vault is free to open. It may be called more than once. It stops as
+// a person quitting does (nativemsg.MarkUserQuit): the extension
+// reconnecting does not make its host start another app, which would hold
+// the vault the test then opens. StopLettingHostsRestart leaves that to
+// the hosts.
 func (a *App) Stop() {
 	if a.cmd.ProcessState != nil {
 		return
 	}
+	if a.runtime != "" {
+		if err := nativemsg.MarkUserQuit(a.runtime); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: mark the app quit: %v\n", err)
+		}
+	}
+	a.stop()
+}
+
+// StopLettingHostsRestart ends the app as a crash would: the next host the
+// browser starts starts another app (in the background, --hidden).
+func (a *App) StopLettingHostsRestart() {
+	if a.cmd.ProcessState != nil {
+		return
+	}
+	a.stop()
+}
+
+func (a *App) stop() {
 	a.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-a.done:

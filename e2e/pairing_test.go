@@ -52,7 +52,7 @@ func TestPairingCodesMatch(t *testing.T) {
 	// Every later session proves the pairing, with no dialog: the app
 	// stops, the host starts another one (without the test presenter:
 	// nothing could approve a pairing there), and the extension is served.
-	f.app.Stop()
+	f.app.StopLettingHostsRestart()
 	t.Cleanup(func() { StopStrays(fillArt.tessera) })
 	s, err := Eval[status](f.sw, `(async () => {
 		const sleep = () => new Promise((r) => setTimeout(r, 10));
