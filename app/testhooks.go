@@ -20,6 +20,9 @@ import (
 //	                                presented: the rows checked by default
 //	TESSERA_TEST_DECISION=deny      press Deny
 //	TESSERA_TEST_DECISION=timeout   answer nothing; the dialog times out
+//	TESSERA_TEST_DECISION=nowindow  decline as a headless app does for want
+//	                                of a window (pairing dialogs still
+//	                                follow TESSERA_TEST_PAIR)
 //	TESSERA_TEST_DECISION=approve,deny  one decision per dialog in turn, the
 //	                                last one for every dialog after
 //	TESSERA_TEST_CONFIRM_TIMEOUT=2s how long a dialog waits (Go duration)
@@ -55,7 +58,7 @@ func scriptedPresenter(a *App, getenv func(string) string) Presenter {
 	ds := strings.Split(getenv("TESSERA_TEST_DECISION"), ",")
 	for _, d := range ds {
 		switch d {
-		case "approve", "deny", "timeout":
+		case "approve", "deny", "timeout", "nowindow":
 		default:
 			return nil
 		}
@@ -122,6 +125,8 @@ func (p *scripted) Present(c Confirmation) {
 		}
 	case "deny":
 		d = Decision{ID: c.ID, Reason: DeclineDenied}
+	case "nowindow":
+		d = Decision{ID: c.ID, Reason: DeclineNoWindow}
 	default:
 		return
 	}

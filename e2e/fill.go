@@ -321,6 +321,20 @@ func (a *App) ReadEvents() ([]AppEvent, error) {
 	return out, sc.Err()
 }
 
+// DialogEvents is ReadEvents without the pairing dialog's events: the
+// dialogs a page's or agent's requests caused, not the extension's pairing
+// when it connected.
+func (a *App) DialogEvents() ([]AppEvent, error) {
+	evs, err := a.ReadEvents()
+	out := evs[:0]
+	for _, e := range evs {
+		if e.Kind != "pair" {
+			out = append(out, e)
+		}
+	}
+	return out, err
+}
+
 // WaitEvent waits up to timeout for the n-th (from 1) event named name of
 // a dialog of kind ("" for any).
 func (a *App) WaitEvent(name, kind string, n int, timeout time.Duration) (AppEvent, error) {

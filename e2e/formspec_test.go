@@ -306,7 +306,7 @@ func testFormspecProfileTools(t *testing.T, f *fillEnv) {
 	if v := engineValue(t, tab, "applicantInfo.contactName"); v != nil {
 		t.Errorf("a path not asked for was filled: %v", v)
 	}
-	evs, _ := f.app.ReadEvents()
+	evs, _ := f.app.DialogEvents()
 	if len(evs) == 0 {
 		t.Error("apply filled without a dialog")
 	}
@@ -328,7 +328,7 @@ func testFormspecApplyDeclined(t *testing.T, f *fillEnv) {
 	if !strings.HasPrefix(string(e), `{"filled":[],"skipped":[]`) {
 		t.Errorf("apply of no matches %s", e)
 	}
-	if evs, _ := f.app.ReadEvents(); len(evs) != 0 {
+	if evs, _ := f.app.DialogEvents(); len(evs) != 0 {
 		t.Errorf("apply of no matches asked the person: %+v", evs)
 	}
 	a := wantOK(t, callTool(t, tab, "formspec.profile.apply", map[string]any{"matches": []map[string]any{{"path": "applicantInfo.contactEmail"}}}), "apply")
@@ -383,7 +383,7 @@ func testFormspecChannelNotForgeable(t *testing.T, f *fillEnv) {
 	if err != nil || answered {
 		t.Errorf("a forged channel was answered (%v)", err)
 	}
-	if evs, _ := f.app.ReadEvents(); len(evs) != 0 {
+	if evs, _ := f.app.DialogEvents(); len(evs) != 0 {
 		t.Errorf("a forged call reached the app's dialog: %+v", evs)
 	}
 }
@@ -472,7 +472,7 @@ func testFormspecConsumer(t *testing.T, f *fillEnv) {
 	if r.Validation == nil || r.Validation.Valid || !strings.Contains(r.Message, "validation error") {
 		t.Errorf("no validation report: %+v", r)
 	}
-	if evs, _ := f.app.ReadEvents(); len(evs) == 0 {
+	if evs, _ := f.app.DialogEvents(); len(evs) == 0 {
 		t.Error("no dialog")
 	}
 }
@@ -553,8 +553,15 @@ func TestFormspecApproved(t *testing.T) {
 // TestFormspecNoWindow: with an app that has no window to confirm in (the
 // production build, headless), a page script's profile.apply and learn get
 // x-confirmation-required (Assist §3.4) and nothing is written.
+//
+// The extension must be paired to reach the app at all, and only a window
+// (or the test presenter) can approve a pairing; so this runs the testhooks
+// build with TESSERA_TEST_DECISION=nowindow, which approves the pairing and
+// answers every other dialog as a headless app does (DeclineNoWindow).
+// A production headless app refusing the pairing itself for want of a
+// window is TestProductionIgnoresDecision.
 func TestFormspecNoWindow(t *testing.T) {
-	f := newFillEnvWith(t, art.Tessera, "approve", "")
+	f := newFillEnv(t, "nowindow", "")
 	tab, url := f.open(t, "/formspec/grant.html")
 	formspecMode(t, f.sw, url)
 	wantError(t, callTool(t, tab, "formspec.profile.apply", map[string]any{"matches": []map[string]any{{"path": "applicantInfo.contactEmail"}}, "confirm": true}), "apply without a window", "x-confirmation-required")
