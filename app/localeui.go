@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tessera-app/tessera/regions"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -98,5 +99,27 @@ func localeView(tag language.Tag) LocaleView {
 	byName := func(a, b Named) int { return c.CompareString(a.Name, b.Name) }
 	slices.SortFunc(out.Countries, byName)
 	slices.SortFunc(out.Languages, byName)
+	return out
+}
+
+// RegionsOf returns the first-level regions (states, provinces, ...) of
+// country (ISO 3166-1 alpha-2) that the regions table knows, by their
+// usual name, sorted the way the person's language sorts; none for a
+// country the table does not hold. The editor suggests them for the
+// region of an address in that country.
+func (u *UI) RegionsOf(country string) []Named {
+	return regionsOf(personTag(u.app.cfg.Getenv), country)
+}
+
+func regionsOf(tag language.Tag, country string) []Named {
+	rs := regions.ByCountry()[strings.ToUpper(strings.TrimSpace(country))]
+	out := make([]Named, 0, len(rs))
+	for _, r := range rs {
+		if len(r.Names) > 0 {
+			out = append(out, Named{Code: r.Code, Name: r.Names[0]})
+		}
+	}
+	c := collate.New(tag, collate.Loose)
+	slices.SortFunc(out, func(a, b Named) int { return c.CompareString(a.Name, b.Name) })
 	return out
 }

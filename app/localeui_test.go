@@ -2,6 +2,7 @@ package app
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -56,5 +57,19 @@ func TestLocaleNamesInThePersonsLanguage(t *testing.T) {
 	en := localeView(language.English)
 	if got := name(en.Countries, "DE"); got != "Germany" {
 		t.Errorf("DE in English = %q", got)
+	}
+}
+
+func TestRegionsOf(t *testing.T) {
+	us := regionsOf(language.English, "us")
+	i := slices.IndexFunc(us, func(n Named) bool { return n.Code == "CA" })
+	if len(us) < 50 || i < 0 || us[i].Name != "California" {
+		t.Errorf("US regions: %d, California at %d", len(us), i)
+	}
+	if !slices.IsSortedFunc(us, func(a, b Named) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("US regions not sorted by name")
+	}
+	if got := regionsOf(language.English, "zz"); len(got) != 0 {
+		t.Errorf("an unknown country has regions: %v", got)
 	}
 }

@@ -77,7 +77,18 @@ func (st *selfTest) selfTestTransferExpectations() map[string]any {
 			gb = n.Name
 		}
 	}
-	return map[string]any{"into": selfTestEditRenamed, "first": "Ada Lovelace", "second": "Charles Babbage", "pass": selfTestExportPass, "gbName": gb, "countries": len(lv.Countries)}
+	return map[string]any{"into": selfTestEditRenamed, "first": "Ada Lovelace", "second": "Charles Babbage", "pass": selfTestExportPass, "gbName": gb, "countries": len(lv.Countries),
+		"usName": usName(lv), "usRegions": len(st.ui.RegionsOf("US"))}
+}
+
+// usName is the United States' name in the person's language.
+func usName(lv LocaleView) string {
+	for _, n := range lv.Countries {
+		if n.Code == "US" {
+			return n.Name
+		}
+	}
+	return ""
 }
 
 // transferChecks checks in Go what the page's import, export and backup
@@ -261,6 +272,32 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   check("transfer: Activity shows the import into the profile, from a vCard file",
     await until(() => entry() && entry().textContent.includes(T.into) && /vCard file/.test(entry().textContent)), text("#activity-list").slice(0, 300));
   check("transfer: Activity shows the export and the backup", /Exported .* to an encrypted file/.test(text("#activity-list")) && /Backed up/.test(text("#activity-list")), "");
+
+  // The country typed by its name is kept as its code, and the region
+  // field then suggests that country's regions.
+  open("profiles");
+  const prow = [...document.querySelectorAll("#profiles .profile")].find((li) => li.querySelector(".profile-open strong")?.textContent === T.into);
+  prow.querySelector(".profile-open").click();
+  const cc = () => $('#profile-editor .concept[data-concept="https://schema.org/addressCountry"]');
+  await until(() => cc() && cc().querySelector("input"));
+  const ci = cc().querySelector("input");
+  check("editor: the country field suggests countries by name", ci.getAttribute("list") === "country-list", ci.outerHTML.slice(0, 120));
+  ci.focus();
+  ci.value = T.usName;
+  ci.dispatchEvent(new Event("input", { bubbles: true }));
+  cc().querySelector('button[data-key^="save:"]').click();
+  check("editor: a country typed by its name is stored as its code",
+    await until(() => cc() && cc().querySelector("input") && cc().querySelector("input").value === "US"), cc() && cc().querySelector("input").value);
+  check("editor: the region field then suggests that country's regions, as Go lists them",
+    await until(() => $("#region-list") && $("#region-list").options.length === T.usRegions && [...$("#region-list").options].some((o) => o.value === "California")),
+    ($("#region-list") && $("#region-list").options.length) + " / " + T.usRegions);
+  const addSel = $("#add-concept");
+  addSel.value = "https://schema.org/addressRegion";
+  addSel.dispatchEvent(new Event("change"));
+  check("editor: the region value field points at the suggestions", await until(() => $("#add-value") && $("#add-value").getAttribute("list") === "region-list"), $("#add-value") && $("#add-value").outerHTML.slice(0, 120));
+  $('#profile-editor [data-key="back"]').click();
+  await until(() => shown($("#profiles")) && !shown($("#profile-editor")));
+  open("status");
 
   if (exp.dialog.realKeys) {
     // The same import, with the keyboard alone: the second contact.

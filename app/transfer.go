@@ -229,10 +229,15 @@ func importItem(i int, p profile.UserProfile, target *profile.UserProfile) Impor
 
 // currentImport returns the preview named token, if it is still current.
 func (u *UI) currentImport(token string) (*pendingImport, error) {
+	locked := u.app.vaultState() != "unlocked"
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	pi := u.pendingImport
-	if pi == nil || pi.token != token || u.app.cfg.Now().Sub(pi.at) > importTTL {
+	if locked {
+		// The file's values are not kept past a lock.
+		u.pendingImport = nil
+	}
+	if pi == nil || locked || pi.token != token || u.app.cfg.Now().Sub(pi.at) > importTTL {
 		return nil, ErrStaleImport
 	}
 	return pi, nil

@@ -226,3 +226,31 @@ func TestImportPreviewJSON(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 }
+
+// A preview does not outlive a lock: its values are dropped and applying
+// it afterwards is refused.
+func TestImportPreviewDroppedOnLock(t *testing.T) {
+	u, _, _ := editorUI(t)
+	pv, err := u.PreviewImport(ImportRequest{Path: writeFile(t, "c.vcf", twoCards)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.PlanImportInto(pv.Token, 0, ""); !errors.Is(err, ErrStaleImport) {
+		t.Errorf("plan after lock: %v", err)
+	}
+	u.mu.Lock()
+	kept := u.pendingImport != nil
+	u.mu.Unlock()
+	if kept {
+		t.Error("the preview's values are still held after the lock")
+	}
+	if _, err := u.Unlock(goodPass); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.ApplyImport(pv.Token, []ImportChoice{{Index: 0}}); !errors.Is(err, ErrStaleImport) {
+		t.Errorf("apply after lock and unlock: %v", err)
+	}
+}

@@ -173,6 +173,7 @@ func (u *UI) Lock() (VaultView, error) {
 		return VaultView{}, err
 	}
 	v.Lock()
+	u.CancelImport() // a previewed file's values go with the key
 	u.vaultChanged()
 	return u.view(v)
 }

@@ -92,6 +92,7 @@ export interface LocaleView {
 
 interface Bridge {
   Locale(): Promise<LocaleView>;
+  RegionsOf(country: string): Promise<Named[] | null>;
   PassphraseStrength(p: string): Promise<Strength>;
   SuggestPassphrase(): Promise<string>;
   SetAutoLock(minutes: number): Promise<VaultSettings>;
@@ -143,4 +144,9 @@ export const transfer = {
 /** Countries and languages named in the person's language (app/localeui.go). */
 export function locale(): Promise<LocaleView> {
   return bridge().Locale();
+}
+
+/** The regions (states, provinces) of a country, by their usual name (app/localeui.go). */
+export function regionsOf(country: string): Promise<Named[] | null> {
+  return bridge().RegionsOf(country);
 }

@@ -2,7 +2,28 @@
 // language by Go (x/text, CLDR: app.UI.Locale): a <datalist> for each,
 // which the country and language inputs point at. Stored values stay
 // codes; a name typed or picked is turned into its code before saving.
-import { locale, type LocaleView } from "./bridge";
+import { locale, regionsOf, type LocaleView } from "./bridge";
+
+/** The IRI of the region concept (profile.ConceptAddressRegion). */
+export const regionIRI = "https://schema.org/addressRegion";
+
+let regionCountry: string | null = null;
+
+/** Suggests the regions of country for the region field (#region-list); none without a country. */
+export async function regionList(country: string): Promise<void> {
+  const c = country.trim().toUpperCase();
+  if (c === regionCountry) return;
+  regionCountry = c;
+  let dl = document.getElementById("region-list");
+  if (!dl) {
+    dl = document.createElement("datalist");
+    dl.id = "region-list";
+    document.body.append(dl);
+  }
+  const rs = /^[A-Z]{2}$/.test(c) ? ((await regionsOf(c).catch(() => null)) ?? []) : [];
+  if (regionCountry !== c) return;
+  dl.replaceChildren(...rs.map((r) => new Option(r.code, r.name)));
+}
 
 /** The IRI of the language concept (profile.ConceptLanguage). */
 export const languageIRI = "https://schema.org/knowsLanguage";

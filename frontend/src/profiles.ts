@@ -8,7 +8,7 @@
 // in this window's DOM only while the editor shows them, as input values
 // and text, never as markup; they are never logged.
 import { ago, details, sentence } from "./format";
-import { languageIRI, nameOf, toCode } from "./pickers";
+import { languageIRI, nameOf, regionIRI, regionList, toCode } from "./pickers";
 import {
   editor,
   errorText,
@@ -350,6 +350,9 @@ export class ProfilesView {
     root.hidden = false;
     root.dataset.profileId = view.id;
     root.replaceChildren(this.head(view), ...this.groups(view), this.addForm(view), this.fieldsCard(view));
+    // The region field suggests the regions of the profile's country.
+    const country = (view.groups ?? []).flatMap((g) => g.concepts ?? []).find((c) => c.kind === "country")?.values?.[0]?.value ?? "";
+    void regionList(country);
     const target = focusKey ? (root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) as HTMLElement | null) : null;
     (target ?? (root.querySelector("h2") as HTMLElement)).focus();
   }
@@ -447,6 +450,7 @@ export class ProfilesView {
     if (i === 0 && !v.structured) {
       const input = valueInput(c.kind, `c${n}-v0`, c.kind === "tel" && v.display ? v.display : v.value, c.label);
       if (c.iri === languageIRI) input.setAttribute("list", "language-list");
+      if (c.iri === regionIRI) input.setAttribute("list", "region-list");
       input.dataset.key = `input:${key}`;
       const save = button("Save", "button small primary", `save:${key}`, `Save ${c.label}`);
       // Save shows once the value changed; Enter saves too, Escape undoes.
@@ -566,6 +570,7 @@ export class ProfilesView {
       const k = info()?.kind ?? "text";
       const next = valueInput(k, "add-value", "", "Value");
       if (select.value === languageIRI) next.setAttribute("list", "language-list");
+      if (select.value === regionIRI) next.setAttribute("list", "region-list");
       next.removeAttribute("aria-label");
       next.setAttribute("aria-describedby", "add-hint");
       input.replaceWith(next);
