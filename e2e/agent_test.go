@@ -30,7 +30,14 @@ type agentEnv struct {
 
 func newAgentEnv(t *testing.T, decisions string) *agentEnv {
 	t.Helper()
-	e := &agentEnv{fillEnv: newFillEnv(t, decisions, ""), changed: make(chan struct{}, 32)}
+	return connectAgent(t, newFillEnv(t, decisions, ""))
+}
+
+// connectAgent starts `tessera mcp` against f's app and connects an MCP
+// client to it (Chromium's world or Firefox's, ffWorld).
+func connectAgent(t *testing.T, f *fillEnv) *agentEnv {
+	t.Helper()
+	e := &agentEnv{fillEnv: f, changed: make(chan struct{}, 32)}
 	cmd := exec.Command(fillArt.tessera, "mcp", "--no-start")
 	cmd.Env = append(os.Environ(), e.w.Env()...)
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1.0"}, &mcp.ClientOptions{
