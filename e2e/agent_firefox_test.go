@@ -16,26 +16,36 @@ import (
 // site to agents in the app), lists the page's imperative and declarative
 // tools, proposes a fill (masked previews), fills with the person's
 // approval (values reach the page, never the agent), submits a form that
-// lets agents submit, and runs the page's own tool in the page.
+// lets agents submit, and runs the page's own tool in the page; then, on a
+// Formspec mode-2 page, it gets the Assist catalog and calls its help.
 func TestFirefoxAgent(t *testing.T) {
 	f, home := ffWorld(t, "approve")
 	hold := filepath.Join(t.TempDir(), "agent")
 	url := f.pages.URL + "/agent.html"
-	wait := startFirefox(t, ffConfig{Home: home, Pages: []ffPage{{Name: "agent", URL: url, Hold: hold, Probe: "document.title"}}}, f.w.Env())
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
-		if _, err := os.Stat(hold + ".ready"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			wait(t)
-			t.Fatal("Firefox never opened the agent page")
+	grant, grantURL := hold+"-grant", f.pages.URL+"/formspec/grant.html"
+	wait := startFirefox(t, ffConfig{Home: home, Pages: []ffPage{
+		{Name: "agent", URL: url, Hold: hold, Probe: "document.title"},
+		{Name: "grant", URL: grantURL, Hold: grant},
+	}}, f.w.Env())
+	ready := func(hold string) {
+		t.Helper()
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+			if _, err := os.Stat(hold + ".ready"); err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				wait(t)
+				t.Fatalf("Firefox never opened %s", hold)
+			}
 		}
 	}
-	done := func() {
+	finished := func(hold string) {
 		if err := os.WriteFile(hold+".done", nil, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
+	ready(hold)
+	done := func() { finished(hold) }
 	e := connectAgent(t, f)
 	if isErr, text := e.selectPage(t, url); isErr {
 		done()
@@ -86,8 +96,33 @@ func TestFirefoxAgent(t *testing.T) {
 		t.Errorf("no agent-call dialog for the page's tools: %v", err)
 	}
 	done()
+
+	// Issue 14 in Firefox: a Formspec mode-2 page's Assist catalog reaches
+	// the agent as page tools once registered (list_changed), and a
+	// read-only one runs through the agent path with approval.
+	ready(grant)
+	if isErr, text := e.selectPage(t, grantURL); isErr {
+		finished(grant)
+		t.Fatalf("select the Formspec page: %s", text)
+	}
+	help := "webmcp.page.formspec.field.help"
+	for deadline := time.After(30 * time.Second); ; {
+		if _, ok := e.tools(t)[help]; ok {
+			break
+		}
+		select {
+		case <-e.changed:
+		case <-deadline:
+			finished(grant)
+			t.Fatalf("the Formspec catalog never reached the agent in Firefox: %v", toolNames(e.tools(t)))
+		}
+	}
+	if isErr, text := e.call(t, help, map[string]any{"path": "budget.lineItems[1].unitCost"}); isErr || !strings.Contains(text, `"agency-cap"`) {
+		t.Errorf("help through the agent in Firefox = %v %q", isErr, text)
+	}
+	finished(grant)
 	r := wait(t)
-	if len(r.Pages) != 1 || r.Pages[0].Error != "" {
+	if len(r.Pages) != 2 || r.Pages[0].Error != "" || r.Pages[1].Error != "" {
 		t.Fatalf("run.mjs pages = %+v", r.Pages)
 	}
 	p := r.Pages[0]
