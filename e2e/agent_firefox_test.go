@@ -23,27 +23,10 @@ func TestFirefoxAgent(t *testing.T) {
 	hold := filepath.Join(t.TempDir(), "agent")
 	url := f.pages.URL + "/agent.html"
 	grant, grantURL := hold+"-grant", f.pages.URL+"/formspec/grant.html"
-	wait := startFirefox(t, ffConfig{Home: home, Pages: []ffPage{
+	wait, ready, finished := holdFirefox(t, home, f, []ffPage{
 		{Name: "agent", URL: url, Hold: hold, Probe: "document.title"},
 		{Name: "grant", URL: grantURL, Hold: grant},
-	}}, f.w.Env())
-	ready := func(hold string) {
-		t.Helper()
-		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
-			if _, err := os.Stat(hold + ".ready"); err == nil {
-				return
-			}
-			if time.Now().After(deadline) {
-				wait(t)
-				t.Fatalf("Firefox never opened %s", hold)
-			}
-		}
-	}
-	finished := func(hold string) {
-		if err := os.WriteFile(hold+".done", nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ready(hold)
 	done := func() { finished(hold) }
 	e := connectAgent(t, f)
@@ -132,4 +115,63 @@ func TestFirefoxAgent(t *testing.T) {
 	if p.Probe != "searched knitting" {
 		t.Errorf("the page's tool did not run in the page: title %v", p.Probe)
 	}
+}
+
+// holdFirefox starts Firefox on pages (each with a Hold path) and returns
+// the wait for run.mjs's report, ready (which waits until Firefox shows the
+// page held at a path) and finished (which lets run.mjs read it and go on).
+func holdFirefox(t *testing.T, home string, f *fillEnv, pages []ffPage) (wait func(*testing.T) ffRun, ready, finished func(string)) {
+	t.Helper()
+	wait = startFirefox(t, ffConfig{Home: home, Pages: pages}, f.w.Env())
+	// Run before startFirefox's: a test that stops early releases every
+	// held page, so run.mjs ends and closes Firefox.
+	t.Cleanup(func() {
+		for _, p := range pages {
+			if p.Hold != "" {
+				os.WriteFile(p.Hold+".done", nil, 0o600)
+			}
+		}
+	})
+	ready = func(hold string) {
+		t.Helper()
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+			if _, err := os.Stat(hold + ".ready"); err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				wait(t)
+				t.Fatalf("Firefox never opened %s", hold)
+			}
+		}
+	}
+	finished = func(hold string) {
+		if err := os.WriteFile(hold+".done", nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return wait, ready, finished
+}
+
+// TestFirefoxAgentLatency, only with TESSERA_AGENT_BENCH=1 (200 calls) or
+// a number of calls: TestAgentLatency's figures in Firefox ESR — tools/list
+// and a declarative tool call (agent → app → Firefox → page → result,
+// approval excluded), p50/p99.
+func TestFirefoxAgentLatency(t *testing.T) {
+	n := agentBenchCalls(t)
+	if n == 0 {
+		t.Skip("set TESSERA_AGENT_BENCH=1 (200 calls) or a number of calls")
+	}
+	f, home := ffWorld(t, "approve")
+	hold := filepath.Join(t.TempDir(), "agent")
+	url := f.pages.URL + "/agent.html"
+	wait, ready, finished := holdFirefox(t, home, f, []ffPage{{Name: "agent", URL: url, Hold: hold}})
+	ready(hold)
+	e := connectAgent(t, f)
+	if isErr, text := e.selectPage(t, url); isErr {
+		finished(hold)
+		t.Fatalf("select: %s", text)
+	}
+	measureAgent(t, e, n)
+	finished(hold)
+	wait(t)
 }

@@ -185,8 +185,20 @@ func startFirefox(t *testing.T, cfg ffConfig, env []string) func(t *testing.T) f
 		t.Fatalf("node run.mjs: %v", err)
 	}
 	t.Cleanup(func() {
+		// A test that ended early lets run.mjs finish (holdFirefox's
+		// cleanup releases its pages) and close Firefox itself; killing
+		// node would leave Firefox running.
+		exited := make(chan struct{})
+		go func() {
+			cmd.Wait()
+			close(exited)
+		}()
+		select {
+		case <-exited:
+		case <-time.After(time.Minute):
+		}
 		cancel()
-		cmd.Wait()
+		<-exited
 	})
 	return func(t *testing.T) ffRun {
 		t.Helper()
