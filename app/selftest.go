@@ -202,7 +202,7 @@ func (st *selfTest) run(sh shell) {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "encode expectations", Detail: err.Error()}}})
 		return
 	}
-	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
+	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript, agentsSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.vaultChecks()...)
@@ -358,7 +358,7 @@ func (st *selfTest) result() error {
 
 // selfTestScript runs in the page; the %s are the JSON of what Go expects,
 // profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript,
-// realKeysSelfTestScript and dialogSelfTestScript.
+// agentsSelfTestScript, realKeysSelfTestScript and dialogSelfTestScript.
 const selfTestScript = `(async () => {
   const exp = %s;
   const checks = [];
@@ -494,6 +494,7 @@ const selfTestScript = `(async () => {
     await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     await (%s)({ exp, check, $, text, sleep, until, shown, open, focused });
     await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
+    await (%s)({ check, text, until, open });
     if (exp.dialog.realKeys) await (%s)({ exp, check, $, text, sleep, until });
     await (%s)({ exp, check, $, text, sleep, until, shown });
     check("no error banner at the end", $("#banner").hidden, text("#banner"));

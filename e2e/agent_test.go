@@ -30,7 +30,14 @@ type agentEnv struct {
 
 func newAgentEnv(t *testing.T, decisions string) *agentEnv {
 	t.Helper()
-	e := &agentEnv{fillEnv: newFillEnv(t, decisions, ""), changed: make(chan struct{}, 32)}
+	return connectAgent(t, newFillEnv(t, decisions, ""))
+}
+
+// connectAgent starts `tessera mcp` against f's app and connects an MCP
+// client to it (Chromium's world or Firefox's, ffWorld).
+func connectAgent(t *testing.T, f *fillEnv) *agentEnv {
+	t.Helper()
+	e := &agentEnv{fillEnv: f, changed: make(chan struct{}, 32)}
 	cmd := exec.Command(fillArt.tessera, "mcp", "--no-start")
 	cmd.Env = append(os.Environ(), e.w.Env()...)
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1.0"}, &mcp.ClientOptions{
@@ -294,10 +301,24 @@ func toolNames(m map[string]*mcp.Tool) []string {
 // and reports p50 and p99. It asserts nothing about time: it is the
 // benchmark the note's figures come from, skipped unless asked for.
 func TestAgentLatency(t *testing.T) {
+	n := agentBenchCalls(t)
+	if n == 0 {
+		t.Skip("set TESSERA_AGENT_BENCH=1 (200 calls) or a number of calls")
+	}
+	e := newAgentEnv(t, "approve")
+	_, url := e.open(t, "/agent.html")
+	if isErr, text := e.selectPage(t, url); isErr {
+		t.Fatalf("select: %s", text)
+	}
+	measureAgent(t, e, n)
+}
+
+// agentBenchCalls is the number of calls TESSERA_AGENT_BENCH asks for (0:
+// none, the latency tests skip).
+func agentBenchCalls(t *testing.T) int {
 	n := 0
 	switch v := os.Getenv("TESSERA_AGENT_BENCH"); v {
 	case "":
-		t.Skip("set TESSERA_AGENT_BENCH=1 (200 calls) or a number of calls")
 	case "1":
 		n = 200
 	default:
@@ -305,11 +326,14 @@ func TestAgentLatency(t *testing.T) {
 			t.Fatalf("TESSERA_AGENT_BENCH=%q", v)
 		}
 	}
-	e := newAgentEnv(t, "approve")
-	_, url := e.open(t, "/agent.html")
-	if isErr, text := e.selectPage(t, url); isErr {
-		t.Fatalf("select: %s", text)
-	}
+	return n
+}
+
+// measureAgent times n tools/list and n declarative calls (approval
+// excluded: the testhooks app approves at once) on the agent page e's
+// agent has chosen, and logs their p50/p99.
+func measureAgent(t *testing.T, e *agentEnv, n int) {
+	t.Helper()
 	ctx := context.Background()
 	measure := func(name string, f func() error) {
 		ds := make([]time.Duration, 0, n)

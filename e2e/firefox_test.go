@@ -55,6 +55,9 @@ type ffPage struct {
 	Field   string `json:"field,omitempty"`
 	// ProbeOnly evaluates Probe and fills nothing (the Formspec tools test).
 	ProbeOnly bool `json:"probeOnly,omitempty"`
+	// Hold, a path, fills nothing: run.mjs writes Hold+".ready" once the
+	// page is open and reads the page once the test writes Hold+".done".
+	Hold string `json:"hold,omitempty"`
 }
 
 // ffConfig is run.mjs's CONFIG.
@@ -143,6 +146,13 @@ type ffRun struct {
 // process's; Firefox passes it on to the host) and returns its report.
 func runFirefox(t *testing.T, cfg ffConfig, env []string) ffRun {
 	t.Helper()
+	return startFirefox(t, cfg, env)(t)
+}
+
+// startFirefox starts run.mjs as runFirefox does and returns the wait for
+// its report, so that the test can act (as an agent) while Firefox runs.
+func startFirefox(t *testing.T, cfg ffConfig, env []string) func(t *testing.T) ffRun {
+	t.Helper()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -164,26 +174,49 @@ func runFirefox(t *testing.T, cfg ffConfig, env []string) ffRun {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", "run.mjs", file)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
+	var stderr, stdout syncBuffer
+	cmd.Stderr, cmd.Stdout = &stderr, &stdout
 	t0 := time.Now()
-	stdout, err := cmd.Output()
-	t.Logf("node run.mjs: %v", time.Since(t0).Round(time.Millisecond))
-	if err != nil {
-		t.Fatalf("node run.mjs: %v\n%s", err, stderr.String())
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("node run.mjs: %v", err)
 	}
-	var r ffRun
-	if err := json.Unmarshal(stdout, &r); err != nil {
-		t.Fatalf("run.mjs printed %q: %v\n%s", stdout, err, stderr.String())
+	t.Cleanup(func() {
+		// A test that ended early lets run.mjs finish (holdFirefox's
+		// cleanup releases its pages) and close Firefox itself; killing
+		// node would leave Firefox running.
+		exited := make(chan struct{})
+		go func() {
+			cmd.Wait()
+			close(exited)
+		}()
+		select {
+		case <-exited:
+		case <-time.After(time.Minute):
+		}
+		cancel()
+		<-exited
+	})
+	return func(t *testing.T) ffRun {
+		t.Helper()
+		err := cmd.Wait()
+		cancel()
+		t.Logf("node run.mjs: %v", time.Since(t0).Round(time.Millisecond))
+		if err != nil {
+			t.Fatalf("node run.mjs: %v\n%s", err, stderr.String())
+		}
+		var r ffRun
+		if err := json.Unmarshal([]byte(stdout.String()), &r); err != nil {
+			t.Fatalf("run.mjs printed %q: %v\n%s", stdout.String(), err, stderr.String())
+		}
+		if r.Error != "" {
+			t.Fatalf("run.mjs: %s", r.Error)
+		}
+		return r
 	}
-	if r.Error != "" {
-		t.Fatalf("run.mjs: %s", r.Error)
-	}
-	return r
 }
 
 // ffWorld is newFillEnv for Firefox: the world, the testhooks app answering

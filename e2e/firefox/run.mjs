@@ -15,13 +15,16 @@
 //   addonId, uuid  the add-on's id and the moz-extension uuid to give it
 //              (for the popup trigger)
 //   readPage   a JS expression resolving to the page's state (e2e.readPageJS)
-//   pages      [{name, url, arm, probe, probeOnly, type, submit}]: each is opened in a
+//   pages      [{name, url, arm, probe, probeOnly, hold, type, submit}]: each is opened in a
 //              new tab; arm calls window.__arm() first; the tab is filled
 //              through the test build's page bridge, then read (and probe,
 //              a JS expression, evaluated). With type ([[selector, text]])
 //              the page is not filled: the texts are typed with real key
 //              events, submit is clicked and the answer page (#received)
-//              awaited; result is then {submitted: true}
+//              awaited; result is then {submitted: true}. With hold (a
+//              path) nothing is filled: HOLD.ready is written once the page
+//              is open, and the page is read once the test writes HOLD.done
+//              (the test drives it meanwhile, e.g. as an MCP agent)
 //              With trigger ("popup", "menu" or "shortcut") and field (a
 //              selector of an editable box) the fill starts the way a person
 //              starts it instead (see fillBy); Firefox then runs with
@@ -38,7 +41,7 @@
 // [{name, url, result, state, probe, error}], bench, floor, error}. The browser's
 // environment is this process's: the Go test passes TESSERA_* through it to
 // the host.
-import { readFile, readdir, readlink } from 'node:fs/promises';
+import { access, readFile, readdir, readlink, writeFile } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
 
 const cfg = JSON.parse(await readFile(process.argv[2], 'utf8'));
@@ -324,6 +327,20 @@ try {
         await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(p.submit)]);
         await page.waitForSelector('#received', { timeout: 15000 });
         r.result = { submitted: true };
+        continue;
+      }
+      if (p.hold) {
+        // The Go test acts on the open page itself (as an MCP agent does):
+        // p.hold + '.ready' says the page is open and the extension
+        // connected; the test writes p.hold + '.done' when it has finished.
+        // The page is then read (and probed) as after a fill.
+        await writeFile(`${p.hold}.ready`, p.url);
+        for (const deadline = Date.now() + 180000; ; await sleep(200)) {
+          if (await access(`${p.hold}.done`).then(() => true, () => false)) break;
+          if (Date.now() > deadline) throw new Error('hold: the test never finished');
+        }
+        r.state = await page.evaluate(cfg.readPage);
+        if (p.probe) r.probe = await page.evaluate(p.probe);
         continue;
       }
       if (p.probeOnly) {

@@ -13,6 +13,7 @@ import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
 import { SecurityCards } from "./security";
+import { AgentAccessCard } from "./agentaccess";
 import { TransferPanels } from "./transfer";
 import { loadPickers } from "./pickers";
 import { VaultPanel } from "./vault";
@@ -155,6 +156,7 @@ function main(): void {
   activityView = new ActivityView();
   settingsView = new SettingsView();
   new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
+  new AgentAccessCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
   backupCard = new BackupCard();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {

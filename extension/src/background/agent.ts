@@ -53,6 +53,8 @@ export class Agents {
   private seq = 0;
 
   private readonly lastChange = new Map<number, number>();
+  /** pending are the tabs whose change came too soon and is told at the end of the gap. */
+  private readonly pending = new Set<number>();
 
   constructor(
     private readonly filler: Measurer,
@@ -64,7 +66,20 @@ export class Agents {
     const tab = sender.tab?.id;
     if (tab === undefined || sender.frameId !== 0) return { accepted: false };
     const now = Date.now();
-    if (now - (this.lastChange.get(tab) ?? 0) < MIN_CHANGE_GAP_MS) return { accepted: false };
+    const wait = MIN_CHANGE_GAP_MS - (now - (this.lastChange.get(tab) ?? 0));
+    if (wait > 0) {
+      // Too soon after the last: told once at the end of the gap, so the
+      // last change of a burst is never lost (agents list after it).
+      if (!this.pending.has(tab) && this.pending.size < 1000) {
+        this.pending.add(tab);
+        setTimeout(() => {
+          this.pending.delete(tab);
+          this.lastChange.set(tab, Date.now());
+          this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });
+        }, wait);
+      }
+      return { accepted: false };
+    }
     this.lastChange.set(tab, now);
     if (this.lastChange.size > 1000) this.lastChange.clear();
     this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });

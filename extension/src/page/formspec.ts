@@ -688,6 +688,9 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
   } finally {
     ownAnnouncement = false;
   }
+  // Agents list the page's tools again (page/webmcp.ts): the catalog comes
+  // after the load, later than the navigation they were told of.
+  dispatch.call(document, new Event('tessera-webmcp-toolchange'));
   return tools.map((t) => t.name);
 }
 
@@ -708,16 +711,17 @@ function toToolError(e: unknown): ToolError {
  * and executeTool(name, input) resolving to the JSON string of the result.
  */
 function polyfill(): ModelContext {
-  const tools = new Map<string, { name: string; description: string; inputSchema: unknown; execute: (i: unknown) => Promise<unknown> }>();
+  const tools = new Map<string, { name: string; description: string; inputSchema: unknown; annotations?: unknown; execute: (i: unknown) => Promise<unknown> }>();
   const mc: ModelContext = {
     registerTool(tool: unknown, opts?: { signal?: AbortSignal }) {
-      const t = tool as { name: string; description: string; inputSchema: unknown; execute: (i: unknown) => Promise<unknown> };
+      const t = tool as { name: string; description: string; inputSchema: unknown; annotations?: unknown; execute: (i: unknown) => Promise<unknown> };
       if (tools.has(t.name)) throw new Error(`tool ${t.name} already registered`);
       tools.set(t.name, t);
       opts?.signal?.addEventListener('abort', () => tools.delete(t.name));
     },
     getTools() {
-      return [...tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+      // The annotations (readOnlyHint) go with the tool: agents see them.
+      return [...tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
     },
     async executeTool(tool: unknown, input: unknown) {
       const name = typeof tool === 'string' ? tool : (tool as { name?: string })?.name;

@@ -87,8 +87,20 @@ export async function runPageTool(name: string, input: string): Promise<string> 
     if (!tool) throw new Error(`the page has no tool ${JSON.stringify(name)}`);
     let r: unknown;
     if (typeof tool.execute === 'function') r = await tool.execute(args);
-    else if (typeof mc.executeTool === 'function') r = await mc.executeTool(tool, input);
-    else throw new Error('the page offers no way to run its tool');
+    else if (typeof mc.executeTool === 'function') {
+      r = await mc.executeTool(tool, input);
+      // executeTool answers the JSON text of the tool's result (as
+      // modelContextTesting and the Formspec polyfill do): an MCP-style
+      // result is read as one, so its isError is kept.
+      if (typeof r === 'string' && r.startsWith('{')) {
+        try {
+          const env: unknown = JSON.parse(r);
+          if (typeof env === 'object' && env !== null && Array.isArray((env as { content?: unknown }).content)) r = env;
+        } catch {
+          // Plain text that happens to start with a brace.
+        }
+      }
+    } else throw new Error('the page offers no way to run its tool');
     if (r === null || r === undefined) return JSON.stringify({ ok: true, result: r === null ? null : '' });
     if (typeof r === 'string') return JSON.stringify({ ok: true, result: r });
     const content = (r as { content?: unknown }).content;

@@ -1,0 +1,130 @@
+// Settings' "Agents" card (app/agent_access.go): the sites the person
+// opened to AI agents (issue 15) and the read-only page tools they let run
+// there without asking, each with a button that takes it back. Both last
+// while the app runs. Added to the Settings section from here, so the
+// section's own file stays as it is. Tool names are the pages' words: set
+// as text only.
+import { sentence } from "./format";
+import { errorText } from "./wails";
+
+/** AgentAccess is UI.AgentAccess's answer. */
+export interface AgentAccess {
+  sites: string[] | null;
+  tools: { site: string; tool: string }[] | null;
+}
+
+interface AgentAccessBinding {
+  AgentAccess(): Promise<AgentAccess>;
+  CloseAgentSite(origin: string): Promise<AgentAccess>;
+  UntrustAgentTool(origin: string, tool: string): Promise<AgentAccess>;
+}
+
+function binding(): AgentAccessBinding {
+  const b = (window as unknown as { go?: { app?: { UI?: AgentAccessBinding } } }).go?.app?.UI;
+  if (!b) throw new Error("the Tessera app bridge is not available");
+  return b;
+}
+
+function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text) e.textContent = text;
+  return e;
+}
+
+/** How often the open card reads Go again (an agent was let in meanwhile). */
+const pollMs = 3000;
+
+/** The card, appended to the Settings section's cards. */
+export class AgentAccessCard {
+  private readonly sites = make("ul", "sites");
+  private readonly status = make("p", "settings-done");
+  private readonly error = make("p", "field-error");
+  private shown = "";
+
+  constructor(settings: HTMLElement) {
+    const card = make("section", "card");
+    card.id = "agents-card";
+    this.sites.id = "agent-sites";
+    this.status.setAttribute("role", "status");
+    this.error.hidden = true;
+    card.append(
+      make("h2", "", "Agents"),
+      make("p", "hint", "AI agents (through tessera mcp) may use the pages of the sites you opened to them, each call still waiting for your approval, except the read-only tools you let run without asking. Close a site, and agents must ask again. This lasts until Tessera quits."),
+      this.sites,
+      this.status,
+      this.error,
+    );
+    settings.append(card);
+    window.setInterval(() => {
+      if (settings.getClientRects().length > 0) void this.load();
+    }, pollMs);
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.render(await binding().AgentAccess());
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private fail(e: unknown): void {
+    this.error.textContent = sentence(errorText(e));
+    this.error.hidden = false;
+  }
+
+  private render(a: AgentAccess): void {
+    const key = JSON.stringify(a);
+    if (key === this.shown) return;
+    this.shown = key;
+    this.error.hidden = true;
+    const sites = a.sites ?? [];
+    const tools = a.tools ?? [];
+    if (sites.length === 0) {
+      this.sites.replaceChildren(make("li", "muted", "No site is open to agents. An agent asks you the first time it wants a site's page."));
+      return;
+    }
+    this.sites.replaceChildren(
+      ...sites.map((site) => {
+        const li = make("li", "site");
+        li.dataset.site = site;
+        const grow = make("div", "grow");
+        grow.append(make("span", "site-name", site));
+        const trusted = tools.filter((t) => t.site === site);
+        if (trusted.length === 0) {
+          grow.append(make("span", "meta muted", "Every call asks you."));
+        } else {
+          const list = make("ul", "sites");
+          for (const t of trusted) {
+            const item = make("li", "site");
+            item.dataset.tool = t.tool;
+            const ask = make("button", "button", "Ask again");
+            ask.type = "button";
+            ask.setAttribute("aria-label", `Ask again before the tool ${t.tool} runs on ${site}`);
+            ask.addEventListener("click", () => void this.act(() => binding().UntrustAgentTool(site, t.tool), `The page's tool ${t.tool} asks you again on ${site}.`));
+            item.append(make("span", "meta", `Runs without asking: the page's read-only tool "${t.tool}"`), ask);
+            list.append(item);
+          }
+          grow.append(list);
+        }
+        const close = make("button", "button", "Close to agents");
+        close.type = "button";
+        close.setAttribute("aria-label", `Close ${site} to agents`);
+        close.addEventListener("click", () => void this.act(() => binding().CloseAgentSite(site), `${site} is closed to agents.`));
+        li.append(grow, close);
+        return li;
+      }),
+    );
+  }
+
+  private async act(f: () => Promise<AgentAccess>, done: string): Promise<void> {
+    try {
+      this.render(await f());
+      this.status.textContent = done;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+}
