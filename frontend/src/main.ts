@@ -9,6 +9,7 @@ import "./views.css";
 import "./settings.css";
 import { ActivityView } from "./activity";
 import { BackupCard } from "./backup";
+import { PasswdCard } from "./passwd";
 import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
@@ -47,6 +48,7 @@ let panel: VaultPanel | null = null;
 let activityView: ActivityView | null = null;
 let settingsView: SettingsView | null = null;
 let backupCard: BackupCard | null = null;
+let passwdCard: PasswdCard | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -118,6 +120,7 @@ function render(s: Status): void {
   activityView?.sync(s.vault);
   settingsView?.sync(s.vault);
   backupCard?.sync(s.vault);
+  passwdCard?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -156,6 +159,7 @@ function main(): void {
   settingsView = new SettingsView();
   new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
   backupCard = new BackupCard();
+  passwdCard = new PasswdCard();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");
