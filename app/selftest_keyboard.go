@@ -17,13 +17,16 @@ import (
 // is and what is shown. It sets the vault up (passphrase typed and
 // confirmed), creates a profile, adds a city to it and edits it, imports
 // a vCard of two contacts, locks, unlocks and finds the import in
-// Activity; every control that Tab reaches on the way must show a focus
+// Activity; changes the passphrase in Settings (a wrong current one
+// first), and unlocks with the new one only; every control that Tab reaches on the way must show a focus
 // ring. Go then checks the vault (keyboardChecks).
 
 const (
 	selfTestKeysProfile = "Keyboard home"
 	selfTestKeysCity    = "London"
 	selfTestKeysCityNew = "Cambridge"
+	// selfTestKeysNewPass is the passphrase Change passphrase sets.
+	selfTestKeysNewPass = "copper meadow lantern quietly"
 )
 
 // runKeyboard runs the keyboard-only script and checks the vault after it.
@@ -32,8 +35,9 @@ func (st *selfTest) runKeyboard(sh shell) {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "keyboard-only run", Detail: "needs TESSERA_SELFTEST_REAL_KEYS=1 and xdotool"}}})
 		return
 	}
-	exp := fmt.Sprintf(`{"pass": %q, "label": %q, "cityIRI": %q, "city": %q, "cityNew": %q, "cityLabel": %q, "first": "Ada Lovelace", "second": "Charles Babbage"}`,
-		selfTestPassphrase, selfTestKeysProfile, profile.ConceptAddressLocality, selfTestKeysCity, selfTestKeysCityNew, conceptInfo(profile.ConceptAddressLocality).Label)
+	exp := fmt.Sprintf(`{"pass": %q, "label": %q, "cityIRI": %q, "city": %q, "cityNew": %q, "cityLabel": %q, "first": "Ada Lovelace", "second": "Charles Babbage", "newPass": %q, "shot": [%d, %d]}`,
+		selfTestPassphrase, selfTestKeysProfile, profile.ConceptAddressLocality, selfTestKeysCity, selfTestKeysCityNew, conceptInfo(profile.ConceptAddressLocality).Label,
+		selfTestKeysNewPass, selfTestEditorShot[0], selfTestEditorShot[1])
 	sh.execJS(fmt.Sprintf(keyboardSelfTestScript, exp))
 	select {
 	case r := <-st.reports:
@@ -203,6 +207,52 @@ const keyboardSelfTestScript = `(async () => {
       await until(() => [...document.querySelectorAll("#activity-list .act")].some((li) => /Imported [0-9]+ details? into Charles Babbage/.test(li.textContent)) &&
         [...document.querySelectorAll("#activity-list .act")].some((li) => /Imported [0-9]+ details? into Ada Lovelace/.test(li.textContent)), 10000),
       text("#activity-list").slice(0, 300));
+
+    // Change passphrase, in Settings, with the keys: a wrong current one
+    // first, then the right one; the progress is watched as it goes.
+    check("keys only: the keyboard opens Settings", await openTab("settings"), focused());
+    check("keys only: Tab reaches the current passphrase", await tabTo(id("passwd-current")), focused());
+    await typeKeys(exp.pass + " typo");
+    check("keys only: Tab reaches the new passphrase", await tabTo(id("passwd-new")), focused());
+    await typeKeys(exp.newPass);
+    check("keys only: the new passphrase is rated by the first run's meter",
+      await until(() => ["ok", "good"].includes($("#passwd-strength").dataset.tone) && text("#passwd-strength-text") !== ""), text("#passwd-strength-text"));
+    check("keys only: Tab reaches the confirmation of the new passphrase", await tabTo(id("passwd-confirm")), focused());
+    await typeKeys(exp.newPass);
+    await keys("Return");
+    check("passphrase: a wrong current passphrase is refused, saying what to do, focus back on it",
+      await until(() => shown($("#passwd-error")) && /current passphrase is wrong, so nothing changed/.test(text("#passwd-error")) && document.activeElement?.id === "passwd-current" && $("#passwd-current").getAttribute("aria-invalid") === "true", 20000),
+      text("#passwd-error") + " focus " + focused());
+    await window.go.app.SelfTest.SetWindowSize(exp.shot[0], exp.shot[1]);
+    await until(() => Math.abs(innerWidth - exp.shot[0]) < 40, 5000);
+    $("#passwd-card").scrollIntoView({ block: "center" });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200))));
+    await window.go.app.SelfTest.Screenshot("passphrase");
+    const seen = [];
+    const watch = setInterval(() => {
+      const b = $("#passwd-bar");
+      if (shown($("#passwd-progress"))) seen.push(text("#passwd-phase") + "|" + (b.hasAttribute("value") ? b.value + "/" + b.max : "-"));
+    }, 5);
+    await keys("ctrl+a BackSpace");
+    await typeKeys(exp.pass);
+    await keys("Return");
+    check("passphrase: the right one changes it, the fields emptied, focus on the card's title",
+      await until(() => /Passphrase changed/.test(text("#passwd-done")) && !shown($("#passwd-error")) && $("#passwd-new").value === "" && document.activeElement?.id === "passwd-title", 30000),
+      text("#passwd-done") + " " + text("#passwd-error") + " focus " + focused());
+    clearInterval(watch);
+    check("passphrase: progress is shown while it runs, its phases in words, then hidden",
+      seen.some((x) => x.startsWith("Checking your current passphrase")) && !shown($("#passwd-progress")), [...new Set(seen)].join(", "));
+    check("keys only: the keyboard opens Status", await openTab("status"), focused());
+    check("keys only: Tab reaches Lock now", await tabTo(id("lock-now")), focused());
+    await keys("Return");
+    await until(() => document.activeElement?.id === "unlock-pass");
+    await typeKeys(exp.pass);
+    await keys("Return");
+    check("passphrase: the old one no longer unlocks", await until(() => /wrong passphrase/i.test(text("#unlock-error")), 20000), text("#unlock-error"));
+    await keys("ctrl+a BackSpace");
+    await typeKeys(exp.newPass);
+    await keys("Return");
+    check("passphrase: the new one unlocks", await until(() => shown($("#lock-now")) && $("#vault-card").dataset.vaultState === "unlocked", 20000), text("#vault-title") + " " + text("#unlock-error"));
     check("keys only: every control Tab reached shows a focus ring", reached.size > 10 && noRing.size === 0, "without: " + [...noRing].join(", ") + " / reached " + reached.size);
     check("no error banner at the end", $("#banner").hidden, text("#banner"));
   } catch (e) {

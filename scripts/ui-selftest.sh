@@ -126,8 +126,9 @@ fi # KEYS_ONLY
 if [ -n "${TESSERA_SELFTEST_REAL_KEYS:-}" ]; then
   export TESSERA_HOME=$tmp/keys-home TESSERA_RUNTIME_DIR=$tmp/keys-run
   export TESSERA_SELFTEST_REPORT=$tmp/keys-report.json TESSERA_SELFTEST_HOLD=1s TESSERA_SELFTEST_KEYBOARD=1
-  unset TESSERA_SELFTEST_DIALOG_SHOT TESSERA_SELFTEST_SHOTS
-  rm -f build/ui-selftest-keys.json
+  export TESSERA_SELFTEST_SHOTS=$tmp/keys-shots
+  unset TESSERA_SELFTEST_DIALOG_SHOT
+  rm -f build/ui-selftest-keys.json build/ui-passphrase.png
   "${session[@]}" timeout -k 10 280 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
     set -u
     WEBKIT_DISABLE_COMPOSITING_MODE=1 build/bin/tessera-selftest 2>"$0/keys-app.log"
@@ -143,7 +144,11 @@ if [ -n "${TESSERA_SELFTEST_REAL_KEYS:-}" ]; then
   ' build/ui-selftest-keys.json || fail "keyboard-only checks failed (build/ui-selftest-keys.json)"
   rc=$(cat "$tmp/keys-rc" 2>/dev/null || echo missing)
   [ "$rc" = 0 ] || fail "keyboard-only app exited with status $rc"
-  echo "ui-selftest: keyboard-only run from first run passed" >&2
+  [ -f "$tmp/keys-shots/passphrase.png" ] && cp "$tmp/keys-shots/passphrase.png" build/ui-passphrase.png
+  [ -f build/ui-passphrase.png ] || fail "no screenshot of Change passphrase taken"
+  c=$(distinct_colours build/ui-passphrase.png)
+  [ "$c" -ge $min_colours ] || fail "passphrase screenshot looks blank ($c colours): build/ui-passphrase.png"
+  echo "ui-selftest: keyboard-only run from first run passed (with the passphrase changed); build/ui-passphrase.png" >&2
   unset TESSERA_SELFTEST_KEYBOARD
 fi
 [ -n "${KEYS_ONLY:-}" ] && exit 0
