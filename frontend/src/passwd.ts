@@ -33,6 +33,11 @@ export class PasswdCard {
       ev.preventDefault();
       void this.run();
     });
+    // A passphrase set on the Status screen leaves the state unlocked:
+    // look again whenever Settings is opened.
+    document.querySelector('.nav-item[data-view="settings"]')?.addEventListener("click", () => {
+      if (this.state === "unlocked") this.check();
+    });
   }
 
   /** Follows the vault state: changing the passphrase needs the vault unlocked, and one to change. */
@@ -47,6 +52,11 @@ export class PasswdCard {
       this.clear();
       return;
     }
+    this.check();
+  }
+
+  /** Shows the form when the vault has a passphrase to change, else says how to set one. */
+  private check(): void {
     vault
       .view()
       .then((v) => {
