@@ -11,8 +11,8 @@ import (
 // every record under a new data key (vault.ChangePassphraseFrom, what
 // `tessera vault passwd` does); the page follows it through
 // TransferProgressEvent with op "passwd": first the current passphrase is
-// checked, then the records are re-sealed one by one (Done of Total), then
-// the change is saved.
+// checked, then the new one's key wrap derived (both scrypt), then the
+// records are re-sealed (Done of Total, every 25), then the change saved.
 
 var (
 	// ErrSamePassphrase is returned when the new passphrase is the
@@ -60,6 +60,8 @@ func (u *UI) ChangePassphrase(current, passphrase, confirm string) (VaultView, e
 	u.progress(PasswdProgressOp, "Checking your current passphrase", 0, 0)
 	err = pv.ChangePassphraseFrom(old, pp, func(done, total int) {
 		switch {
+		case total < 0:
+			u.progress(PasswdProgressOp, "Sealing the new passphrase", 0, 0)
 		case total > 0 && done == total:
 			u.progress(PasswdProgressOp, "Saving", done, total)
 		case done == 0 || done%25 == 0:

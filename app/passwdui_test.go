@@ -81,7 +81,7 @@ func TestChangePassphrase(t *testing.T) {
 		total = max(total, p.Total)
 	}
 	last := sh.progress[len(sh.progress)-1]
-	if strings.Join(phases, ", ") != "Checking your current passphrase, Re-sealing your records, Saving" || total < 60 || last.Done != last.Total || len(sh.progress) < 4 {
+	if strings.Join(phases, ", ") != "Checking your current passphrase, Sealing the new passphrase, Re-sealing your records, Saving" || total < 60 || last.Done != last.Total || len(sh.progress) < 4 {
 		t.Errorf("progress %+v: want the check, the records re-sealed of %d+, then saving", sh.progress, 60)
 	}
 	v.Lock()

@@ -33,10 +33,12 @@ func TestChangePassphraseFrom(t *testing.T) {
 	if err := v.ChangePassphraseFrom([]byte("correct horse"), []byte("new battery staple"), record); err != nil {
 		t.Fatal(err)
 	}
-	// 1 profile and 3 entries, plus whatever the audit log holds.
-	if len(calls) < 5 {
-		t.Fatalf("progress calls %v, want one per record and the start", calls)
+	// The check passed, then 1 profile and 3 entries, plus whatever the
+	// audit log holds.
+	if len(calls) < 6 || calls[0] != [2]int{0, -1} {
+		t.Fatalf("progress calls %v, want (0, -1), then one per record and the start", calls)
 	}
+	calls = calls[1:]
 	total := calls[0][1]
 	if total < 4 || calls[0][0] != 0 || calls[len(calls)-1] != [2]int{total, total} {
 		t.Fatalf("progress %v: want 0..%d of %d", calls, total, total)
