@@ -241,7 +241,7 @@ const keyboardSelfTestScript = `(async () => {
       text("#passwd-done") + " " + text("#passwd-error") + " focus " + focused());
     clearInterval(watch);
     check("passphrase: progress is shown while it runs, its phases in words, then hidden",
-      seen.some((x) => x.startsWith("Checking your current passphrase")) && !shown($("#passwd-progress")), [...new Set(seen)].join(", "));
+      seen.some((x) => x.startsWith("Checking your current passphrase")) && seen.some((x) => x.startsWith("Sealing the new passphrase")) && !shown($("#passwd-progress")), [...new Set(seen)].join(", "));
     check("keys only: the keyboard opens Status", await openTab("status"), focused());
     check("keys only: Tab reaches Lock now", await tabTo(id("lock-now")), focused());
     await keys("Return");
