@@ -182,6 +182,10 @@ func (st *selfTest) run(sh shell) {
 		st.runTiming(sh)
 		return
 	}
+	if st.cfg.getenv("TESSERA_SELFTEST_KEYBOARD") == "1" {
+		st.runKeyboard(sh)
+		return
+	}
 	exp, err := json.Marshal(map[string]any{
 		"status":   st.app.Status(),
 		"client":   map[string]string{"name": selfTestClientName, "origin": selfTestClientOrigin},

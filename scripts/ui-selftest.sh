@@ -17,6 +17,7 @@
 #
 #   scripts/ui-selftest.sh            both parts
 #   SKIP_FRESH=1 scripts/ui-selftest.sh   the self-test only
+#   KEYS_ONLY=1 scripts/ui-selftest.sh    the keyboard-only run only (1b)
 #
 # Needs xvfb, xauth, imagemagick, x11-utils (scripts/deps-debian.sh), and
 # xdotool for the real key presses.
@@ -49,9 +50,10 @@ else
 fi
 # No accessibility bus: it only adds noise and a daemon to every run.
 export NO_AT_BRIDGE=1
-rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png build/ui-profiles.png build/ui-activity.png
 session=()
 command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
+if [ -z "${KEYS_ONLY:-}" ]; then
+rm -f build/ui-selftest.png build/ui-selftest.json build/ui-dialog.png build/ui-profiles.png build/ui-activity.png
 # The inner script starts the app, waits (bounded) for its report, waits
 # for the window to paint (WebKit paints after the DOM is ready, so a shot
 # taken at once can be blank), screenshots the window with the dialog Go
@@ -115,6 +117,41 @@ for s in profiles activity settings import-preview unlock first-run profile-list
   [ "$c" -ge $min_colours ] || fail "$s screenshot looks blank ($c colours): build/ui-$s.png"
 done
 echo "ui-selftest: self-test passed; screenshots build/ui-selftest.png ($colours colours), build/ui-dialog.png ($dcolours colours), build/ui-profiles.png, build/ui-activity.png" >&2
+
+fi # KEYS_ONLY
+
+# ---- 1b. keyboard only, from first run -----------------------------------------
+# A second run of the same build in a fresh TESSERA_HOME: from the set-up
+# form to Activity with X key presses alone (app/selftest_keyboard.go).
+if [ -n "${TESSERA_SELFTEST_REAL_KEYS:-}" ]; then
+  export TESSERA_HOME=$tmp/keys-home TESSERA_RUNTIME_DIR=$tmp/keys-run
+  export TESSERA_SELFTEST_REPORT=$tmp/keys-report.json TESSERA_SELFTEST_HOLD=1s TESSERA_SELFTEST_KEYBOARD=1
+  export TESSERA_SELFTEST_SHOTS=$tmp/keys-shots
+  unset TESSERA_SELFTEST_DIALOG_SHOT
+  rm -f build/ui-selftest-keys.json build/ui-passphrase.png
+  "${session[@]}" timeout -k 10 280 xvfb-run -a -s "-screen 0 1280x1200x24" bash -c '
+    set -u
+    WEBKIT_DISABLE_COMPOSITING_MODE=1 build/bin/tessera-selftest 2>"$0/keys-app.log"
+    echo $? >"$0/keys-rc"
+  ' "$tmp" || true
+  [ -f "$tmp/keys-app.log" ] && cp "$tmp/keys-app.log" build/ui-selftest-keys.log
+  [ -s "$TESSERA_SELFTEST_REPORT" ] || fail "no keyboard-only report written (build/ui-selftest-keys.log)"
+  cp "$TESSERA_SELFTEST_REPORT" build/ui-selftest-keys.json
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    for (const c of r.checks) console.error((c.ok ? "  ok   " : "  FAIL ") + c.name + (c.ok ? "" : ": " + c.detail));
+    process.exit(r.ok === true && r.checks.length > 0 ? 0 : 1);
+  ' build/ui-selftest-keys.json || fail "keyboard-only checks failed (build/ui-selftest-keys.json)"
+  rc=$(cat "$tmp/keys-rc" 2>/dev/null || echo missing)
+  [ "$rc" = 0 ] || fail "keyboard-only app exited with status $rc"
+  [ -f "$tmp/keys-shots/passphrase.png" ] && cp "$tmp/keys-shots/passphrase.png" build/ui-passphrase.png
+  [ -f build/ui-passphrase.png ] || fail "no screenshot of Change passphrase taken"
+  c=$(distinct_colours build/ui-passphrase.png)
+  [ "$c" -ge $min_colours ] || fail "passphrase screenshot looks blank ($c colours): build/ui-passphrase.png"
+  echo "ui-selftest: keyboard-only run from first run passed (with the passphrase changed); build/ui-passphrase.png" >&2
+  unset TESSERA_SELFTEST_KEYBOARD
+fi
+[ -n "${KEYS_ONLY:-}" ] && exit 0
 
 [ -n "${SKIP_FRESH:-}" ] && exit 0
 

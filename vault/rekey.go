@@ -316,7 +316,13 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 		defer upd[t].Close()
 	}
 	profileIDs := map[int64]string{}
+	if v.resealProgress != nil {
+		v.resealProgress(0, len(rows))
+	}
 	for i := range rows {
+		if v.resealProgress != nil && i > 0 {
+			v.resealProgress(i, len(rows))
+		}
 		r := &rows[i]
 		at := place{table: tableNames[r.ref.tab], id: r.ref.id, parent: r.parent, rank: r.rank, ver: r.ver}
 		pt, err := openRecord(old.seal, r.rec, at.ad())
@@ -368,6 +374,9 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 		if err := d.put(&storedRow{ref: r.ref, ver: at.ver, parent: r.parent, rank: r.rank, lookup: lookup, rec: rec}); err != nil {
 			return nil, err
 		}
+	}
+	if v.resealProgress != nil {
+		v.resealProgress(len(rows), len(rows))
 	}
 	for name, val := range meta {
 		if err := putMeta(tx, name, val); err != nil {

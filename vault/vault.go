@@ -87,6 +87,8 @@ type Vault struct {
 	// acceptOlder lets the next unlock accept a file behind the counter.
 	acceptOlder bool
 	lastUse     time.Time
+	// resealProgress, when set, hears resealAll's progress.
+	resealProgress func(done, total int)
 }
 
 // Open opens the vault in dir, creating the directory if needed, and takes

@@ -9,6 +9,7 @@ import "./views.css";
 import "./settings.css";
 import { ActivityView } from "./activity";
 import { BackupCard } from "./backup";
+import { PasswdCard } from "./passwd";
 import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
@@ -48,6 +49,7 @@ let panel: VaultPanel | null = null;
 let activityView: ActivityView | null = null;
 let settingsView: SettingsView | null = null;
 let backupCard: BackupCard | null = null;
+let passwdCard: PasswdCard | null = null;
 
 function showView(v: View): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>(".nav-item")) {
@@ -119,6 +121,7 @@ function render(s: Status): void {
   activityView?.sync(s.vault);
   settingsView?.sync(s.vault);
   backupCard?.sync(s.vault);
+  passwdCard?.sync(s.vault);
 
   const now = Date.now();
   const list = el<HTMLUListElement>("clients");
@@ -158,6 +161,7 @@ function main(): void {
   new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
   new AgentAccessCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
   backupCard = new BackupCard();
+  passwdCard = new PasswdCard();
   void new ConfirmDialog().connect(showBanner);
   onShowUnlock(() => {
     showView("status");
