@@ -74,6 +74,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer e2e.StopStrays(art.Tessera)
+	// The extension must be paired before it may ping (PROTOCOL.md §2.1):
+	// a testhooks build approves the pairing dialog by itself
+	// (TESSERA_TEST_PAIR, default approve) and denies any other dialog.
+	if err := e2e.BuildTessera(ctx, root, art.Tessera, "testhooks"); err != nil {
+		return err
+	}
 
 	home, runtime := mkdir(tmp, "home"), mkdir(tmp, "run")
 	env := e2e.TesseraEnv(home, runtime)
@@ -145,6 +151,7 @@ func startApp(tessera string, env []string, dir, logPath string) (stop func(), e
 	}
 	cmd := exec.Command(tessera, "--headless")
 	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env, "TESSERA_TEST_DECISION=deny")
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return nil, err
