@@ -9,6 +9,7 @@
 import type { FillField } from '../shared/fill';
 import { isFailure } from '../shared/messages';
 import { RpcError } from '../shared/rpc';
+import { formToolEvent, submitFormTool } from '../page/formtool';
 import { readPageTools, runPageTool } from '../page/webmcp';
 import type { Round } from './fill';
 
@@ -22,6 +23,10 @@ export interface Measurer {
 const MAX_SNAPSHOTS = 8;
 /** MAX_PAGE_ANSWER bounds what a page's tools may answer (bytes of JSON). */
 const MAX_PAGE_ANSWER = 2 * 1024 * 1024;
+/** RESPONSE_WAIT_MS bounds how long a form's respondWith() promise is waited for. */
+export const RESPONSE_WAIT_MS = 10_000;
+/** MAX_RESPONSE bounds a form's respondWith() answer (characters). */
+export const MAX_RESPONSE = 256 * 1024;
 
 function bad(message: string): RpcError {
   return new RpcError('INVALID_PARAMS', message, -32602);
@@ -101,6 +106,10 @@ export class Agents {
         return this.tools(obj(params));
       case 'browser.execute':
         return this.execute(obj(params));
+      case 'browser.toolevent':
+        return this.toolEvent(obj(params));
+      case 'browser.submittool':
+        return this.submitTool(obj(params));
       default:
         throw new RpcError('METHOD_NOT_FOUND', `unknown method ${method}`, -32601);
     }
@@ -226,6 +235,48 @@ export class Agents {
     if (a.ok !== true) throw new RpcError('ENGINE_ERROR', `the page's tool failed: ${String(a.error).slice(0, 2000)}`, -32026);
     return { result: typeof a.result === 'string' || a.result === null ? a.result : '' };
   }
+
+  /** toolEvent fires toolactivated or toolcancel at the page's form tool; what the page does with it is its own affair. */
+  private async toolEvent(p: Record<string, unknown>): Promise<unknown> {
+    if (typeof p.name !== 'string' || (p.event !== 'toolactivated' && p.event !== 'toolcancel')) throw bad('name and event (toolactivated or toolcancel) are required');
+    const r = await this.inPage(p, formToolEvent, [p.name, p.event]);
+    return { fired: r !== null && r.startsWith('{"ok":true') };
+  }
+
+  /** submitTool submits the page's form tool for an agent, with SubmitEvent.agentInvoked and respondWith(). */
+  private async submitTool(p: Record<string, unknown>): Promise<unknown> {
+    if (typeof p.name !== 'string') throw bad('name is required');
+    return readSubmitAnswer(await this.inPage(p, submitFormTool, [p.name, RESPONSE_WAIT_MS, MAX_RESPONSE]));
+  }
+}
+
+export interface SubmitToolAnswer {
+  submitted: boolean;
+  responded: boolean;
+  response?: string;
+  json?: boolean;
+}
+
+/**
+ * readSubmitAnswer checks what submitFormTool answered (the page's word):
+ * the shape, and the response's size again, whatever the page's world did
+ * to its own JSON or timers. A rejected or late response is an error.
+ */
+export function readSubmitAnswer(r: string | null): SubmitToolAnswer {
+  // The document left (the form's action navigated) before it answered.
+  if (r === null) return { submitted: true, responded: false };
+  let a: unknown;
+  try {
+    a = JSON.parse(r);
+  } catch {
+    throw new RpcError('ENGINE_ERROR', 'the page answered something that is not JSON', -32026);
+  }
+  const o = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
+  if (o.ok !== true) throw new RpcError('ENGINE_ERROR', `the page's response failed: ${String(o.error).slice(0, 2000)}`, -32026);
+  if (o.responded !== true) return { submitted: o.submitted === true, responded: false };
+  if (typeof o.response !== 'string') throw new RpcError('ENGINE_ERROR', "the page's response is not text", -32026);
+  if (o.response.length > MAX_RESPONSE) throw new RpcError('TOO_LARGE', `the page's response is over ${MAX_RESPONSE} characters`, -32003);
+  return { submitted: true, responded: true, response: o.response, json: o.json === true };
 }
 
 /** MIN_CHANGE_GAP_MS is the least time between two tool changes reported for one tab (a page cannot flood the app). */
