@@ -48,6 +48,9 @@ describe('Pairing', () => {
 const CHALLENGE = btoa(String.fromCharCode(...new Uint8Array(32).fill(3)));
 const HELLO = { ...HELLO_OK, challenge: CHALLENGE };
 
+/** The real setTimeout, kept before any test fakes the timers. */
+const realSetTimeout = globalThis.setTimeout;
+
 describe('NativeClient pairing', () => {
   let env: FakeEnv;
   let store: ReturnType<typeof memStore>;
@@ -61,8 +64,16 @@ describe('NativeClient pairing', () => {
   });
   afterEach(() => vi.useRealTimers());
 
+  // until advances fake time 1 ms at a time, but the key's signatures are
+  // real WebCrypto work that finishes in real time: each step also yields
+  // to the real event loop, so a loaded machine cannot outrun the 200 fake
+  // milliseconds before the signature is ready (at most ~500 fake ms, well
+  // under the client's timeouts, and ~6 s of real time).
   async function until(f: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !f(); i++) await vi.advanceTimersByTimeAsync(1);
+    for (let i = 0; i < 3000 && !f(); i++) {
+      if (i < 200 || i % 10 === 0) await vi.advanceTimersByTimeAsync(1);
+      await new Promise((r) => realSetTimeout(r, 2));
+    }
     expect(f()).toBe(true);
   }
 
