@@ -276,8 +276,10 @@ const transferSelfTestScript = `async ({ exp, check, $, text, sleep, until, show
   // The country typed by its name is kept as its code, and the region
   // field then suggests that country's regions.
   open("profiles");
-  const prow = [...document.querySelectorAll("#profiles .profile")].find((li) => li.querySelector(".profile-open strong")?.textContent === T.into);
-  prow.querySelector(".profile-open").click();
+  // The list is loaded again after the unlock: wait for the row.
+  const prow = () => [...document.querySelectorAll("#profiles .profile")].find((li) => li.querySelector(".profile-open strong")?.textContent === T.into);
+  check("editor: the profile imported into is listed after the unlock", await until(() => prow()), text("#profiles").slice(0, 200));
+  prow().querySelector(".profile-open").click();
   const cc = () => $('#profile-editor .concept[data-concept="https://schema.org/addressCountry"]');
   await until(() => cc() && cc().querySelector("input"));
   const ci = cc().querySelector("input");
