@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tessera-app/tessera/internal/jsondepth"
 	"github.com/tessera-app/tessera/matcher"
 )
 
@@ -705,27 +706,8 @@ func checkDoc(data []byte, what string) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return invalid("%s: empty document", what)
 	}
-	depth := 0
-	inStr, esc := false, false
-	for _, c := range data {
-		switch {
-		case esc:
-			esc = false
-		case inStr:
-			if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			if depth++; depth > MaxDepth {
-				return invalid("%s: nested deeper than %d", what, MaxDepth)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
+	if jsondepth.Of(data) > MaxDepth {
+		return invalid("%s: nested deeper than %d", what, MaxDepth)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tessera-app/tessera/internal/jsondepth"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -145,27 +146,8 @@ func scalarString(v any) string {
 
 // checkDepth refuses JSON nested deeper than max before it is decoded.
 func checkDepth(data []byte, max int) error {
-	depth := 0
-	inStr, esc := false, false
-	for _, c := range data {
-		switch {
-		case esc:
-			esc = false
-		case inStr:
-			if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return fmt.Errorf("json nested deeper than %d: %w", max, ErrInvalidSidecar)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
+	if jsondepth.Of(data) > max {
+		return fmt.Errorf("json nested deeper than %d: %w", max, ErrInvalidSidecar)
 	}
 	return nil
 }

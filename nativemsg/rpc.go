@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/tessera-app/tessera/internal/jsondepth"
 )
 
 // ProtocolVersion is the protocol version this build speaks. Versions are
@@ -166,7 +168,7 @@ func Decode(b []byte) (*Message, *string, error) {
 	if !utf8.Valid(b) {
 		return nil, nil, fmt.Errorf("%w: not UTF-8", ErrParse)
 	}
-	if d := jsonDepth(b); d > maxJSONDepth {
+	if d := jsondepth.Of(b); d > maxJSONDepth {
 		return nil, nil, fmt.Errorf("%w: nesting deeper than %d", ErrParse, maxJSONDepth)
 	}
 	var raw map[string]json.RawMessage
@@ -222,31 +224,6 @@ func firstNonSpace(b []byte) byte {
 		return 0
 	}
 	return b[0]
-}
-
-// jsonDepth returns the maximum nesting depth of brackets outside strings,
-// so that hostile deeply nested input is refused before it is decoded.
-func jsonDepth(b []byte) int {
-	depth, max, inStr, esc := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{' || c == '[':
-			depth++
-			if depth > max {
-				max = depth
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return max
 }
 
 // Response builds a success response for id.
