@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -108,7 +109,7 @@ func loadPairStore(home string) (*pairStore, error) {
 		return s, nil
 	}
 	s.path = filepath.Join(home, pairedFile)
-	b, err := readPrivateFile(s.path)
+	b, err := safefile.Read(s.path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
@@ -199,7 +200,7 @@ func (s *pairStore) save(list []PairedBrowser) error {
 	if err != nil {
 		return err
 	}
-	if err := writePrivateFile(s.path, b); err != nil {
+	if err := safefile.Replace(s.path, b); err != nil {
 		return fmt.Errorf("save paired browsers: %w", err)
 	}
 	return nil

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/tessera-app/tessera/internal/safefile"
 )
 
 // The window's preferences: what the person chose in Settings that is not
@@ -46,20 +47,12 @@ func loadPrefs(home string) (Prefs, error) {
 	if home == "" {
 		return p, nil
 	}
-	f, err := os.Open(filepath.Join(home, prefsFile))
+	b, err := safefile.Read(filepath.Join(home, prefsFile), maxPrefsSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return p, nil
 	}
 	if err != nil {
-		return p, fmt.Errorf("read preferences: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxPrefsSize+1))
-	if err != nil {
-		return p, fmt.Errorf("read preferences: %w", err)
-	}
-	if len(b) > maxPrefsSize {
-		return Prefs{}, fmt.Errorf("read preferences: %s is over %d bytes", prefsFile, maxPrefsSize)
+		return Prefs{}, fmt.Errorf("read preferences: %w", err)
 	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		return Prefs{}, fmt.Errorf("read preferences: %s: %w", prefsFile, err)
@@ -80,29 +73,7 @@ func savePrefs(home string, p Prefs) error {
 	if err != nil {
 		return fmt.Errorf("save preferences: %w", err)
 	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("save preferences: %w", err)
-	}
-	f, err := os.CreateTemp(home, ".prefs-*.tmp")
-	if err != nil {
-		return fmt.Errorf("save preferences: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Chmod(0o600)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(home, prefsFile))
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := safefile.Replace(filepath.Join(home, prefsFile), append(b, '\n')); err != nil {
 		return fmt.Errorf("save preferences: %w", err)
 	}
 	return nil

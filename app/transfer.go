@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/transfer"
@@ -464,43 +465,13 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 // writeExport writes a new file at path (replacing one only when
 // overwrite) through a temporary file in the same directory, 0600.
 func writeExport(path string, overwrite bool, write func(io.Writer) error) (int64, error) {
-	if _, err := os.Lstat(path); err == nil && !overwrite {
-		return 0, ErrFileExists
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tessera-export-*")
-	if err != nil {
-		return 0, err
-	}
-	tmp := f.Name()
-	err = f.Chmod(0o600)
-	if err == nil {
-		err = write(f)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	var size int64
-	if err == nil {
-		if !overwrite {
-			// Link fails if a file appeared meanwhile: never replaced unasked.
-			if err = os.Link(tmp, path); err == nil {
-				os.Remove(tmp)
-			}
-		} else {
-			err = os.Rename(tmp, path)
-		}
-	}
-	if err != nil {
-		os.Remove(tmp)
-		if errors.Is(err, os.ErrExist) {
+	if err := safefile.WriteNew(path, overwrite, write); err != nil {
+		if errors.Is(err, safefile.ErrExists) {
 			return 0, ErrFileExists
 		}
 		return 0, err
 	}
+	var size int64
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -96,7 +97,7 @@ func loadTrustStore(home string) (*trustStore, error) {
 		return s, nil
 	}
 	s.path = filepath.Join(home, trustedFile)
-	b, err := readPrivateFile(s.path)
+	b, err := safefile.Read(s.path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
@@ -126,7 +127,7 @@ func (s *trustStore) save(list []TrustedBrowser) error {
 	if err != nil {
 		return err
 	}
-	return writePrivateFile(s.path, b)
+	return safefile.Replace(s.path, b)
 }
 
 // hash returns the SHA-256 of f, whose identity is id, from the cache
