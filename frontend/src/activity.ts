@@ -4,19 +4,7 @@
 // origins, client names and profile labels come from pages, browsers and
 // the vault: set as text only. The log holds no values.
 import { activity, errorText, type ActivityEntry, type ActivityPage, type ProfileSummary, type VaultState } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
-
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text) e.textContent = text;
-  return e;
-}
+import { el, make } from "./dom";
 
 const stamp = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const clock = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });

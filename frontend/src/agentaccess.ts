@@ -6,6 +6,7 @@
 // as text only.
 import { sentence } from "./format";
 import { errorText } from "./wails";
+import { make } from "./dom";
 
 /** AgentAccess is UI.AgentAccess's answer. */
 export interface AgentAccess {
@@ -23,13 +24,6 @@ function binding(): AgentAccessBinding {
   const b = (window as unknown as { go?: { app?: { UI?: AgentAccessBinding } } }).go?.app?.UI;
   if (!b) throw new Error("the Tessera app bridge is not available");
   return b;
-}
-
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text) e.textContent = text;
-  return e;
 }
 
 /** How often the open card reads Go again (an agent was let in meanwhile). */

@@ -6,12 +6,7 @@ import { sentence } from "./format";
 import { attachMeter } from "./meter";
 import { Progress } from "./transfer";
 import { errorText, type VaultState } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
+import { el } from "./dom";
 
 export class BackupCard {
   private readonly progress = new Progress(el("backup-progress"), el<HTMLProgressElement>("backup-bar"), el("backup-phase"), ["backup"]);

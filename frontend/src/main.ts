@@ -19,15 +19,10 @@ import { TransferPanels } from "./transfer";
 import { loadPickers } from "./pickers";
 import { VaultPanel } from "./vault";
 import { fetchStatus, inWails, onShowUnlock, onStatus, quit, type Client, type Status, type VaultState } from "./wails";
+import { el } from "./dom";
 
 const views = ["status", "profiles", "activity", "settings"] as const;
 type View = (typeof views)[number];
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
 
 /** What each vault state means for the person, in their words. */
 const vaultWording: Record<VaultState, { title: string; text: string }> = {

@@ -7,12 +7,7 @@ import { sentence } from "./format";
 import { attachMeter } from "./meter";
 import { Progress } from "./transfer";
 import { errorText, vault, type VaultState, type VaultView } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
+import { el } from "./dom";
 
 function ui(): { ChangePassphrase(current: string, passphrase: string, confirm: string): Promise<VaultView> } {
   const b = (window as unknown as { go?: { app?: { UI?: unknown } } }).go?.app?.UI;

@@ -21,19 +21,7 @@ import {
   type ValueKind,
   type ValueView,
 } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
-
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text) e.textContent = text;
-  return e;
-}
+import { el, make } from "./dom";
 
 function button(text: string, cls: string, key: string, label?: string): HTMLButtonElement {
   const b = make("button", cls, text);

@@ -7,13 +7,7 @@
 // from other programs: set as text only.
 import { ago, sentence } from "./format";
 import { errorText, security, type PairedBrowser, type TrustedBrowsersView } from "./wails";
-
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text) e.textContent = text;
-  return e;
-}
+import { make } from "./dom";
 
 /** How often open cards read Go again (a browser paired or refused meanwhile). */
 const pollMs = 3000;

@@ -16,19 +16,7 @@ import {
   type VaultSettings,
   type VaultState,
 } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
-
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text) e.textContent = text;
-  return e;
-}
+import { el, make } from "./dom";
 
 function timeEl(iso: string, words: string): HTMLTimeElement {
   const t = make("time", "", words);

@@ -8,19 +8,7 @@ import { transfer, type ImportItem, type ImportPreview, type TransferProgress } 
 import { changeWords, doneWords, sentence } from "./format";
 import { attachMeter } from "./meter";
 import { errorText, type ProfileSummary } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
-
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text) e.textContent = text;
-  return e;
-}
+import { el, make } from "./dom";
 
 /** Shows a long operation's progress: a bar (indeterminate until the amount is known) and its phase. */
 export class Progress {

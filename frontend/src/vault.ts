@@ -12,12 +12,7 @@ import { attachMeter } from "./meter";
 import type { ProfilesView } from "./profiles";
 import type { TransferPanels } from "./transfer";
 import { errorText, vault, type VaultState, type VaultView } from "./wails";
-
-function el<T extends HTMLElement = HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`missing #${id} in index.html`);
-  return e as T;
-}
+import { el } from "./dom";
 
 function showError(box: HTMLElement, inputs: HTMLInputElement[], e: unknown): void {
   box.textContent = sentence(errorText(e));
