@@ -360,12 +360,10 @@ func (st *selfTest) result() error {
 	return st.failure
 }
 
-// selfTestScript runs in the page; the %s are the JSON of what Go expects,
-// profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript,
-// agentsSelfTestScript, realKeysSelfTestScript and dialogSelfTestScript.
-const selfTestScript = `(async () => {
-  const exp = %s;
-  const checks = [];
+// selfTestPrelude is what every self-test script starts with: checks and
+// the small helpers the parts are given (check, $, text, sleep, until,
+// shown).
+const selfTestPrelude = `  const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: String(detail ?? "") });
   const $ = (s) => document.querySelector(s);
   const text = (s) => ($(s)?.textContent ?? "").trim();
@@ -379,7 +377,14 @@ const selfTestScript = `(async () => {
     }
   };
   const shown = (e) => !!e && !e.hidden && e.getClientRects().length > 0;
-  try {
+`
+
+// selfTestScript runs in the page; the %s are the JSON of what Go expects,
+// profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript,
+// agentsSelfTestScript, realKeysSelfTestScript and dialogSelfTestScript.
+const selfTestScript = `(async () => {
+  const exp = %s;
+` + selfTestPrelude + `  try {
     check("status screen shows the vault state",
       await until(() => $("#vault-card").dataset.vaultState === exp.status.vault && text("#vault-title") !== "" && text("#vault-title") !== "Checking…" && text("#vault-text") !== ""),
       $("#vault-card")?.dataset.vaultState + ": " + text("#vault-title"));

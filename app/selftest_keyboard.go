@@ -91,21 +91,7 @@ func (st *selfTest) keyboardChecks() []SelfTestCheck {
 // keyboardSelfTestScript: %s is the JSON of what Go expects.
 const keyboardSelfTestScript = `(async () => {
   const exp = %s;
-  const checks = [];
-  const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: String(detail ?? "") });
-  const $ = (s) => document.querySelector(s);
-  const text = (s) => ($(s)?.textContent ?? "").trim();
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const until = async (f, ms = 5000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      try { if (f()) return true; } catch (e) {}
-      if (Date.now() > end) return false;
-      await sleep(40);
-    }
-  };
-  const shown = (e) => !!e && !e.hidden && e.getClientRects().length > 0;
-  const keys = (k) => window.go.app.SelfTest.PressKeys(k);
+` + selfTestPrelude + `  const keys = (k) => window.go.app.SelfTest.PressKeys(k);
   const typeKeys = (s) => window.go.app.SelfTest.TypeText(s);
   const name = (e) => (e && (e.dataset?.key || e.id || e.textContent?.trim().slice(0, 20) || e.tagName)) || "none";
   const focused = () => name(document.activeElement);
