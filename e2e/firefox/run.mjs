@@ -153,7 +153,17 @@ async function fillBy(browser, page, p, r) {
       popup = await browser.newPage({ background: true });
       // puppeteer never sees an extension page's load: wait for the page.
       popup.goto(`moz-extension://${cfg.uuid}/popup.html`).catch(() => {});
-      await popup.waitForFunction(() => document.getElementById('status')?.dataset.state === 'connected', { timeout: 30000 });
+      // A wait begun on the blank page fails ("Waiting failed") when the
+      // navigation replaces its document: wait again until the deadline.
+      for (const end = Date.now() + 30000; ; ) {
+        try {
+          await popup.waitForFunction(() => document.getElementById('status')?.dataset.state === 'connected', { timeout: Math.max(1000, end - Date.now()) });
+          break;
+        } catch (e) {
+          if (Date.now() >= end) throw e;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+      }
       await popup.click('#fill-page');
       break;
     case 'menu':
