@@ -122,7 +122,7 @@ func TestCorruptFile(t *testing.T) {
 				return err
 			}
 			defer db.Close()
-			_, err = db.Exec("UPDATE entries SET rec = CAST(substr(rec, 1, 40) || x'00' || substr(rec, 42) AS BLOB) WHERE id = 100")
+			_, err = db.Exec("UPDATE entries SET rec = CAST(substr(rec, 1, 40) || CASE WHEN substr(rec, 41, 1) = x'00' THEN x'01' ELSE x'00' END || substr(rec, 42) AS BLOB) WHERE id = 100")
 			return err
 		}, ErrCorrupt},
 		{"removed", os.Remove, nil},
