@@ -41,6 +41,12 @@ bench-fill:
 # Host process start to first relayed frame, and its peak RSS: tessera-host,
 # tessera's host mode and the echo host (issue 12). ARGS: -n, -tessera
 # build/bin/tessera (with build/bin/tessera-host beside), -check.
+# What Tessera costs a plain 200-field page: load timing with and without the
+# extension, in headless Chromium (e2e/pageload_bench_test.go).
+.PHONY: bench-pageload
+bench-pageload:
+	TESSERA_PAGELOAD_BENCH=$${N:-200} go test -count=1 -tags e2e -run PageLoadOverhead -v ./e2e/
+
 .PHONY: bench-start
 bench-start:
 	go run ./e2e/cmd/bench-start $(ARGS)

@@ -71,18 +71,18 @@ describe('manifest', () => {
     expect(read('ship', 'content.js')).toContain('data-tessera-ref');
   });
 
-  it('runs the Formspec bridge before the page-world script, both at document_start in the top document', () => {
+  it('runs no script at document_start: Formspec scripts are injected on demand, never declared', () => {
     for (const dir of ['ship', 'ship-firefox']) {
       const m = JSON.parse(read(dir, 'manifest.json'));
-      const scripts = m.content_scripts as Array<{ js: string[]; world?: string; run_at?: string; all_frames?: boolean }>;
-      const bridge = scripts.findIndex((c) => c.js.includes('formspec-bridge.js'));
-      const page = scripts.findIndex((c) => c.js.includes('formspec-page.js'));
-      expect(bridge).toBeGreaterThanOrEqual(0);
-      expect(page).toBeGreaterThan(bridge);
-      expect(scripts[bridge]).toEqual({ matches: ['<all_urls>'], js: ['formspec-bridge.js'], run_at: 'document_start' });
-      expect(scripts[page]).toEqual({ matches: ['<all_urls>'], js: ['formspec-page.js'], run_at: 'document_start', world: 'MAIN' });
+      const scripts = m.content_scripts as Array<{ js: string[]; world?: string; run_at?: string }>;
+      // Every page pays for a declared script; a Formspec script is only for Formspec pages.
+      expect(scripts.filter((c) => c.run_at === 'document_start' || c.world === 'MAIN')).toEqual([]);
+      expect(scripts.flatMap((c) => c.js).filter((f) => f.includes('formspec'))).toEqual([]);
+      // Both are shipped, for scripting.executeScript.
+      expect(read(dir, 'formspec-bridge.js')).toContain('tessera.formspec-resend');
       // The page world holds nothing privileged: no extension API in it.
       expect(read(dir, 'formspec-page.js')).not.toMatch(/chrome\.runtime|browser\.runtime/);
+      expect(read(dir, 'background.js')).toContain("files: [\"formspec-page.js\"], world: \"MAIN\"");
     }
   });
 

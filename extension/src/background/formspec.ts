@@ -34,9 +34,32 @@ export interface ModeReport {
   url?: string;
 }
 
+/** MODE_WAIT_MS bounds how long the popup waits for an on-demand detection. */
+const MODE_WAIT_MS = 2500;
+
+/**
+ * claimDocument runs in the document's isolated world (no page script sees
+ * it) and reports whether this is the first injection into the document;
+ * passed to scripting.executeScript, so it must stand alone.
+ */
+function claimDocument(): boolean {
+  const g = globalThis as { [k: symbol]: unknown };
+  const k = Symbol.for('tessera.formspec-injected');
+  if (g[k]) return false;
+  g[k] = true;
+  return true;
+}
+
+/** resendDetection asks a bridge injected earlier to report its detection again (a page restored from the back-forward cache). */
+function resendDetection(): void {
+  const f = (globalThis as { [k: symbol]: unknown })[Symbol.for('tessera.formspec-resend')];
+  if (typeof f === 'function') f();
+}
+
 export class Formspec {
   private readonly modes = new Map<number, { detection: Detection; url: string }>();
   private readonly cache = new Map<string, Sidecars>();
+  private readonly waiting = new Map<number, Array<() => void>>();
 
   constructor(
     private readonly client: Caller,
@@ -90,18 +113,68 @@ export class Formspec {
     return report;
   }
 
+  /**
+   * inject runs the bridge (isolated world) and then the page-world script
+   * in a tab's top document, once per document (doc pins the document the
+   * probe ran in, where the browser names documents). A document injected
+   * before is asked to report its detection again instead.
+   */
+  async inject(tab: number, doc?: string): Promise<void> {
+    const target = doc !== undefined ? { tabId: tab, documentIds: [doc] } : { tabId: tab, frameIds: [0] };
+    const [first] = await chrome.scripting.executeScript({ target, func: claimDocument });
+    if (first?.result !== true) {
+      await chrome.scripting.executeScript({ target, func: resendDetection });
+      return;
+    }
+    await chrome.scripting.executeScript({ target, files: ['formspec-bridge.js'] });
+    await chrome.scripting.executeScript({ target, files: ['formspec-page.js'], world: 'MAIN' });
+  }
+
+  /** modeOf is the tab's detection, detecting on demand (bounded) when the page has reported none. */
+  private async modeOf(tab: number): Promise<ModeReport> {
+    if (!this.modes.has(tab)) {
+      const seen = new Promise<void>((resolve) => {
+        const list = this.waiting.get(tab) ?? [];
+        list.push(resolve);
+        this.waiting.set(tab, list);
+        setTimeout(resolve, MODE_WAIT_MS);
+      });
+      try {
+        await this.inject(tab);
+        await seen;
+      } catch {
+        // A page no extension may script (the browser's own pages).
+      }
+    }
+    const m = this.modes.get(tab);
+    return { detection: m?.detection, url: m?.url };
+  }
+
   async handle(req: FormspecRequest, sender: chrome.runtime.MessageSender | undefined): Promise<unknown> {
     const tab = sender?.tab;
     switch (req.op) {
       case 'mode-of': {
         if (tab !== undefined) return { error: { code: 'FORBIDDEN', message: 'the popup asks' } };
-        const m = this.modes.get(req.tab);
-        return { detection: m?.detection, url: m?.url } satisfies ModeReport;
+        if (typeof req.tab !== 'number') return { error: { code: 'INVALID_MESSAGE', message: 'mode-of needs a tab' } };
+        return await this.modeOf(req.tab);
       }
-      case 'detected':
+      case 'inject': {
+        if (tab?.id === undefined || sender?.frameId !== 0) return { error: { code: 'FORBIDDEN', message: 'top documents only' } };
+        try {
+          await this.inject(tab.id, (sender as { documentId?: string }).documentId);
+        } catch (e) {
+          return { error: { code: 'NO_FRAMES', message: String(e) } };
+        }
+        return {};
+      }
+      case 'detected': {
         if (tab?.id === undefined || sender?.frameId !== 0) return { error: { code: 'FORBIDDEN', message: 'top documents only' } };
         this.modes.set(tab.id, { detection: sanitize(req.detection), url: sender.url ?? tab.url ?? '' });
+        const list = this.waiting.get(tab.id) ?? [];
+        this.waiting.delete(tab.id);
+        for (const f of list) f();
         return {};
+      }
       case 'cache-get':
         return this.cache.get(String(req.key)) ?? null;
       case 'cache-put': {
@@ -142,6 +215,7 @@ export class Formspec {
     return n;
   }
 
+  /** forget drops a tab's detection: the tab closed, or its top document changed. */
   forget(tab: number): void {
     this.modes.delete(tab);
   }

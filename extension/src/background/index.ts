@@ -77,6 +77,10 @@ const table: HandlerTable = {
   toolsChanged: { from: ['content'], handle: (_req, sender) => agents.toolsChanged(sender) },
 };
 chrome.tabs.onRemoved.addListener((tab) => formspec.forget(tab));
+// A new top document has not been detected yet (its probe may inject anew).
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId === 0) formspec.forget(d.tabId);
+});
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
 

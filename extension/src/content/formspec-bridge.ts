@@ -1,13 +1,15 @@
 /**
- * The isolated-world half of the Formspec channel (shared/formspec.ts), run
- * at document_start in the top document before any page script: it takes
- * the page-world script's port, relays its detection to the service worker
+ * The isolated-world half of the Formspec channel (shared/formspec.ts),
+ * injected by the service worker into a top document that shows a Formspec
+ * form (content/formspec-probe.ts), just before the page-world script: it
+ * takes the page-world script's port, relays its detection to the service worker
  * (for the popup) and its calls to the app's formspec.* methods, adding the
  * sidecars it discovers as Assist §9 says (link relations first, then the
  * sibling references.json / ontology.json), cached by the service worker per
  * (origin, definition url, version).
  */
 import {
+  ANNOUNCED,
   APP_METHODS,
   CONSUME_MS,
   CONSUME_PORT,
@@ -209,9 +211,15 @@ function runConsume(): Promise<unknown> {
   });
 }
 
-const g = globalThis as { [GUARD]?: boolean };
+/** detected is the page world's last detection, said again when the service worker asks (background/formspec.ts resendDetection). */
+let detected: Detection | undefined;
+
+const g = globalThis as { [GUARD]?: boolean; [k: symbol]: unknown };
 if (!g[GUARD] && window === window.top) {
   g[GUARD] = true;
+  g[Symbol.for('tessera.formspec-resend')] = () => {
+    if (detected) void ask({ type: 'formspec', op: 'detected', detection: detected }).catch(() => undefined);
+  };
   let taken = false;
   window.addEventListener(
     'message',
@@ -226,6 +234,7 @@ if (!g[GUARD] && window === window.top) {
       const secret = d.secret;
       const port = ev.ports[0];
       pagePort = { port, secret };
+      if ((globalThis as { [k: symbol]: unknown })[Symbol.for(ANNOUNCED)] === true) port.postMessage({ secret, kind: 'announced', id: 0 } satisfies BridgeToPage);
       port.onmessage = (e: MessageEvent) => {
         const m = e.data as Partial<PageToBridge> | null;
         if (!m || m.secret !== secret) return;
@@ -235,7 +244,8 @@ if (!g[GUARD] && window === window.top) {
           return;
         }
         if (m.kind === 'detected' && m.detection) {
-          void ask({ type: 'formspec', op: 'detected', detection: m.detection as Detection }).catch(() => undefined);
+          detected = m.detection as Detection;
+          void ask({ type: 'formspec', op: 'detected', detection: detected }).catch(() => undefined);
         } else if (m.kind === 'call' && typeof m.id === 'number') {
           void serve(port, secret, m as Extract<PageToBridge, { kind: 'call' }>);
         }

@@ -11,6 +11,7 @@
 import type { ApplyField, ApplyOutcome, BackgroundRequest, ContentRequest, Failure, FrameCapture } from '../shared/messages';
 import { selfFromRuntime, senderKind } from '../shared/sender';
 import { apply } from './apply';
+import { watchFormspec } from './formspec-probe';
 import { Registry } from './refs';
 import { settle } from './settle';
 import { CaptureError, capture, controlsAndRoots } from './snapshot';
@@ -110,6 +111,10 @@ if (g[GUARD] !== chrome.runtime) {
   watchSubmits(document, sendSubmitted, () => (live() ? content.snapshot() : failure('INVALIDATED', 'the extension was updated')));
   // The page's WebMCP tools changed (page/webmcp.ts): agents list again.
   if (window === window.top) {
+    // Formspec Assist runs only on a page that shows a Formspec form.
+    watchFormspec(document, (why) => {
+      if (live()) chrome.runtime.sendMessage({ type: 'formspec', op: 'inject', why } satisfies BackgroundRequest).catch(() => {});
+    });
     document.addEventListener('tessera-webmcp-toolchange', () => {
       if (live()) chrome.runtime.sendMessage({ type: 'toolsChanged' } satisfies BackgroundRequest).catch(() => {});
     });

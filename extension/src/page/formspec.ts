@@ -1,6 +1,7 @@
 /**
- * The page-world script (MV3 content script with world "MAIN", run at
- * document_start in the top document): detects which Formspec Assist mode
+ * The page-world script (injected by the service worker into the top
+ * document's own world, after the bridge, once the page shows a Formspec
+ * form: content/formspec-probe.ts): detects which Formspec Assist mode
  * the page is in (§10) and, in mode 2, bootstraps an Assist provider around
  * the live engine of a <formspec-render> element, registering the whole
  * catalog (§3.2–3.4, and pages/nextIncomplete when the definition has pages)
@@ -12,8 +13,8 @@
  * profile tools is what the app returns: masked previews from match, and
  * from apply only the values the person approved in Tessera's dialog.
  *
- * On a page that is not a Formspec form it costs a few querySelector calls
- * after load, and nothing before.
+ * On a page that is not a Formspec form it does not run at all, unless the
+ * popup asks which mode the page is in.
  */
 import { consume, ProviderError } from './consume';
 import {
@@ -25,7 +26,7 @@ import {
   type PageToBridge,
 } from '../shared/formspec';
 
-// Pristine references, taken before any page script runs.
+// References taken once, before the page can change them further.
 const W = window;
 const postMessage = W.postMessage.bind(W);
 const JSONstringify = JSON.stringify;
@@ -74,6 +75,14 @@ port.onmessage = (ev: MessageEvent) => {
   if (!m || m.secret !== secret || typeof m.id !== 'number') return;
   if (m.kind === 'consume') {
     void runConsume(m.id);
+    return;
+  }
+  if (m.kind === 'announced') {
+    // The page announced its provider before this script was injected.
+    if (!pageAnnounced) {
+      pageAnnounced = {};
+      if (detection) void detect();
+    }
     return;
   }
   if (m.kind !== 'answer') return;

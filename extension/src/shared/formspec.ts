@@ -1,17 +1,27 @@
 /**
  * Formspec Assist (issue 14): the messages between the page-world script
- * (page/formspec.ts, MV3 world "MAIN"), the isolated content script
+ * (page/formspec.ts, run in the page's own world), the isolated bridge
  * (content/formspec-bridge.ts) and the service worker (background/formspec.ts).
  *
- * The page world and the bridge talk over a private MessageChannel: the
- * page-world script, which runs at document_start before any page script,
- * creates it and posts one port to the window; the bridge, also at
- * document_start, registered the first capture listener on the window, so it
- * takes the port and stops the event before any page listener sees it. Every
- * message on the channel also carries the per-page secret sent with the
- * port, and the handshake is accepted only from the window itself with this
- * document's origin. A page script cannot obtain the port, so it cannot
- * forge a message either way.
+ * Neither runs on a page that is not a Formspec form: the top document's
+ * content script (content/formspec-probe.ts, at document_idle) asks the
+ * service worker to inject them once the page shows a Formspec form or
+ * announces Assist tools, and the popup may ask for a detection on demand.
+ * The service worker injects the bridge first (isolated world), then the
+ * page-world script, once per document (a flag in the isolated world, which
+ * no page script can see or set).
+ *
+ * The page world and the bridge talk over a MessageChannel: the page-world
+ * script creates it and posts one port to the window; the bridge takes the
+ * first hand-over from the window itself with this document's origin and
+ * stops the event there. Page scripts ran before either, so a page can see
+ * the hand-over or race it with a port of its own; what the channel carries
+ * is therefore only ever the page's word (what the page could ask through
+ * the tools the page-world script registers anyway): the bridge serves the
+ * app's formspec.* methods, whose answers to any page are masked previews,
+ * help text, and values the person approved in Tessera's dialog for this
+ * page. Every message also carries the per-page secret sent with the port,
+ * so other frames cannot speak on it.
  */
 
 /** PORT_MESSAGE is the window message that hands the channel over. */
@@ -53,7 +63,12 @@ export type PageToBridge =
 /** BridgeToPage answers a call (result, or an Assist-style error), or asks the page world to run mode 1. */
 export type BridgeToPage =
   | { secret: string; kind: 'answer'; id: number; result?: unknown; error?: { code: string; message: string; path?: string } }
-  | { secret: string; kind: 'consume'; id: number };
+  | { secret: string; kind: 'consume'; id: number }
+  /** announced: the page announced formspec-tools-available before the page-world script was injected (the probe heard it). */
+  | { secret: string; kind: 'announced'; id: 0 };
+
+/** ANNOUNCED is the isolated-world global where the probe notes an announcement for the bridge. */
+export const ANNOUNCED = 'tessera.formspec-announced';
 
 /** CONSUME_PORT is the runtime port (tabs.connect) on which the service worker asks the bridge to run mode 1. */
 export const CONSUME_PORT = 'tessera-formspec-consume';
@@ -72,6 +87,7 @@ export interface Sidecars {
 export type FormspecRequest =
   | { type: 'formspec'; op: 'detected'; detection: Detection }
   | { type: 'formspec'; op: 'mode-of'; tab: number }
+  | { type: 'formspec'; op: 'inject'; why: string }
   | { type: 'formspec'; op: 'cache-get'; key: string }
   | { type: 'formspec'; op: 'cache-put'; key: string; sidecars: Sidecars }
   | { type: 'formspec'; op: 'call'; method: AppMethod; params: Record<string, unknown> };
