@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,10 +16,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -151,8 +154,49 @@ func TestMCPConformance(t *testing.T) {
 			}
 		}
 	}
+	toolsCallChecks(t, endpoint)
 	if n := relay.opened(); n < ran {
 		t.Errorf("%d scenarios ran but only %d sessions reached tessera mcp", ran, n)
+	}
+}
+
+// toolsCallChecks applies the checks of the tools/call scenarios that name
+// fixture tools to Tessera's own tools, over the same endpoint with the Go
+// SDK's Streamable HTTP client: a tool's text result is a non-empty
+// content array holding a text item (tools-call-simple-text), a tool that
+// fails answers isError with its message as text (tools-call-error), and a
+// tool the server does not have is a JSON-RPC error, Invalid params
+// (the specification's "Unknown tools"), which is what the runner met.
+func toolsCallChecks(t *testing.T, endpoint string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "conformance-checks", Version: "1.0"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatalf("connect over Streamable HTTP: %v", err)
+	}
+	defer cs.Close()
+	text := func(res *mcp.CallToolResult) string {
+		if len(res.Content) == 0 {
+			return ""
+		}
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			return tc.Text
+		}
+		return ""
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "webmcp.page.search", Arguments: map[string]any{"q": "conformance", "limit": 1}})
+	if err != nil || res.IsError || text(res) != `{"q":"conformance","hits":1}` {
+		t.Errorf("a page tool's text result (tools-call-simple-text's checks) = %+v %v", res, err)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "webmcp.page.throws", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "the catalogue is closed") {
+		t.Errorf("a failing tool (tools-call-error's checks) = %+v %v", res, err)
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_error_handling", Arguments: map[string]any{}})
+	if we, ok := errors.AsType[*jsonrpc.Error](err); !ok || we.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("an unknown tool = %v, want a JSON-RPC error %d", err, jsonrpc.CodeInvalidParams)
 	}
 }
 
