@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -328,12 +329,26 @@ func (r *stdioRelay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			http.Error(w, "Bad Request: no Mcp-Session-Id", http.StatusBadRequest)
 			return
 		}
+		body, err := io.ReadAll(io.LimitReader(req.Body, mcp.DefaultMaxRequestBodyBytes))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		var first struct{ Method string }
+		json.Unmarshal(body, &first)
 		s, err := r.open()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
 		s.http.ServeHTTP(w, req)
+		if first.Method != "initialize" {
+			// Anything else (the Go SDK client probes with server/discover
+			// first) has no session to continue: the server that answered
+			// it ends, as the SDK's own handler ends such a session.
+			r.drop(s.http.SessionID)
+		}
 		return
 	}
 	r.mu.Lock()
