@@ -108,17 +108,27 @@ func TestMCPConformance(t *testing.T) {
 	// The person opens the agent page and lets an agent work on its site;
 	// every later agent session then works on that tab.
 	e := newAgentEnv(t, "approve")
-	_, url := e.open(t, "/agent.html")
+	tab, url := e.open(t, "/agent.html")
 	if isErr, text := e.selectPage(t, url); isErr {
 		t.Fatalf("select: %s", text)
+	}
+	// A page tool with neither description nor input schema, which the
+	// runner's tools-list requires of every tool.
+	if _, err := Eval[bool](tab, `navigator.modelContext.registerTool({name: 'bare', execute: async () => 'bare'}), true`); err != nil {
+		t.Fatal(err)
 	}
 	// The scenarios judged not applicable for want of a capability stay so
 	// only while Tessera declares tools alone.
 	if c := e.mc.InitializeResult().Capabilities; c.Tools == nil || c.Logging != nil || c.Completions != nil || c.Prompts != nil || c.Resources != nil {
 		t.Fatalf("tessera mcp declares %+v: the scenarios of a capability it declares now apply", c)
 	}
-	tools := e.tools(t)
-	if _, ok := tools["webmcp.page.search"]; !ok {
+	var tools map[string]*mcp.Tool
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if tools = e.tools(t); tools["webmcp.page.bare"] != nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if tools["webmcp.page.search"] == nil || tools["webmcp.page.bare"] == nil {
 		t.Fatalf("the page's tools are not listed: %v", toolNames(tools))
 	}
 
@@ -148,7 +158,7 @@ func TestMCPConformance(t *testing.T) {
 					json.Unmarshal(c.Details, &d)
 				}
 			}
-			for _, want := range []string{"tessera.tabs.list", "tessera.fill.apply", "webmcp.page.search", "webmcp.form.subscribe"} {
+			for _, want := range []string{"tessera.tabs.list", "tessera.fill.apply", "webmcp.page.search", "webmcp.page.bare", "webmcp.form.subscribe"} {
 				if !slices.Contains(d.Tools, want) {
 					t.Errorf("tools-list judged %v, without %s", d.Tools, want)
 				}
