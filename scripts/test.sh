@@ -62,6 +62,9 @@ e2e() {
   (cd e2e/pages && npm install --no-audit --no-fund --loglevel=error)
   # The official MCP TypeScript SDK client and Inspector CLI (agent tests).
   (cd e2e/mcpclient && npm ci --no-audit --no-fund --loglevel=error)
+  # The official MCP conformance runner and the Node.js 22 it needs
+  # (TestMCPConformance).
+  (cd e2e/conformance && npm ci --no-audit --no-fund --loglevel=error)
   go test -count=1 -tags e2e ./e2e/...
 }
 
