@@ -26,7 +26,8 @@ import (
 //
 // For each load it records, from the page's navigation timing (ms from
 // navigation start): "head", when the page's first own script runs (every
-// document_start script has run by then), DOMContentLoaded and load. It
+// document_start script has run by then), DOMContentLoaded, load, and the
+// first contentful paint (what the person sees). It
 // reports each variant's p50/p90, and, because the machine's noise moves
 // all variants of one round together, the per-round differences between
 // variants: their median with a 95% bootstrap confidence interval. A
@@ -97,8 +98,8 @@ func TestPageLoadOverhead(t *testing.T) {
 		defer cancel()
 		tabs[i] = tab
 	}
-	const metrics = 3
-	names := [metrics]string{"head", "DOMContentLoaded", "load"}
+	const metrics = 4
+	names := [metrics]string{"head", "DOMContentLoaded", "load", "first paint"}
 	// got[variant][round][metric]
 	got := make([][][metrics]float64, len(variants))
 	url := pages.URL + "/plain200.html"
@@ -119,11 +120,11 @@ func TestPageLoadOverhead(t *testing.T) {
 				ctx, cancel := context.WithTimeout(tabs[i], 30*time.Second)
 				_, err = chromedp.Run(ctx, chromedp.Navigate(url+"?r="+strconv.Itoa(round)+"."+strconv.Itoa(try)))
 				if err == nil {
-					_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === 'complete' && performance.getEntriesByType('navigation')[0].loadEventEnd > 0`, chromedp.WithPollingTimeout(10*time.Second)))
+					_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === 'complete' && performance.getEntriesByType('navigation')[0].loadEventEnd > 0 && performance.getEntriesByName('first-contentful-paint').length > 0`, chromedp.WithPollingTimeout(10*time.Second)))
 				}
 				if err == nil {
 					var v []float64
-					v, err = chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const nav = performance.getEntriesByType('navigation')[0]; return [window.__head, nav.domContentLoadedEventEnd, nav.loadEventEnd]; })()`))
+					v, err = chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const nav = performance.getEntriesByType('navigation')[0]; const fcp = performance.getEntriesByName('first-contentful-paint')[0]; return [window.__head, nav.domContentLoadedEventEnd, nav.loadEventEnd, fcp ? fcp.startTime : -1]; })()`))
 					if err == nil && len(v) == metrics {
 						copy(s[:], v)
 					} else if err == nil {
@@ -189,6 +190,6 @@ func TestPageLoadOverhead(t *testing.T) {
 		if i == 1 {
 			from = 0
 		}
-		t.Logf("%s → %s, median of per-round differences [95%% CI], ms: %s · %s · %s", variants[from].name, variants[i].name, diff(from, i, 0), diff(from, i, 1), diff(from, i, 2))
+		t.Logf("%s → %s, median of per-round differences [95%% CI], ms: %s · %s · %s · %s", variants[from].name, variants[i].name, diff(from, i, 0), diff(from, i, 1), diff(from, i, 2), diff(from, i, 3))
 	}
 }

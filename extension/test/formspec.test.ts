@@ -76,4 +76,70 @@ describe('Formspec (service worker): the sidecar cache', () => {
     expect(await fs.handle({ type: 'formspec', op: 'mode-of', tab: 3 }, undefined)).toEqual({ detection, url: 'https://a.example/' });
     expect(fs.isProvider(3)).toBe(false);
   });
+
+  it('injects the bridge, then the page world, once per document, into top documents only', async () => {
+    const { Formspec } = await import('../src/background/formspec');
+    const calls: Array<Record<string, unknown>> = [];
+    let claimed = false;
+    (globalThis as { chrome?: unknown }).chrome = {
+      scripting: {
+        executeScript: async (o: Record<string, unknown> & { func?: () => unknown }) => {
+          calls.push(o);
+          // The claim runs in the document's isolated world: a flag that outlives one injection.
+          if (o.func?.name === 'claimDocument') {
+            const first = !claimed;
+            claimed = true;
+            return [{ result: first }];
+          }
+          return [{ result: undefined }];
+        },
+      },
+    };
+    const fs = new Formspec({ call: async () => ({}) });
+    const top = { tab: { id: 4 } as chrome.tabs.Tab, frameId: 0, documentId: 'D1' } as chrome.runtime.MessageSender;
+    expect(await fs.handle({ type: 'formspec', op: 'inject', why: 'x' }, { ...top, frameId: 2 })).toHaveProperty('error');
+    expect(calls).toEqual([]);
+    expect(await fs.handle({ type: 'formspec', op: 'inject', why: 'x' }, top)).toEqual({});
+    const target = { tabId: 4, documentIds: ['D1'] };
+    expect(calls.map((c) => [c.target, c.files ?? (c.func as () => unknown).name, c.world])).toEqual([
+      [target, 'claimDocument', undefined],
+      [target, ['formspec-bridge.js'], undefined],
+      [target, ['formspec-page.js'], 'MAIN'],
+    ]);
+    // Again in the same document: the bridge is asked to say its detection again, nothing is injected twice.
+    calls.length = 0;
+    await fs.handle({ type: 'formspec', op: 'inject', why: 'x' }, top);
+    expect(calls.map((c) => c.files ?? (c.func as () => unknown).name)).toEqual(['claimDocument', 'resendDetection']);
+    delete (globalThis as { chrome?: unknown }).chrome;
+  });
+
+  it('detects on demand when the popup asks about a page that reported nothing, and forgets a page that went away', async () => {
+    const { Formspec } = await import('../src/background/formspec');
+    let fs: InstanceType<typeof Formspec>;
+    const detection = { mode: 3 as const, why: 'no Formspec form: heuristic filling', tools: [] };
+    let injected = 0;
+    (globalThis as { chrome?: unknown }).chrome = {
+      scripting: {
+        executeScript: async (o: { func?: () => unknown; files?: string[]; target: { tabId: number } }) => {
+          if (o.func?.name === 'claimDocument') return [{ result: true }];
+          if (o.files?.[0] === 'formspec-page.js') {
+            injected++;
+            // The page world reports a little later, through the bridge.
+            setTimeout(() => void fs.handle({ type: 'formspec', op: 'detected', detection }, { tab: { id: o.target.tabId } as chrome.tabs.Tab, frameId: 0, url: 'https://p.example/' }), 10);
+          }
+          return [{ result: undefined }];
+        },
+      },
+    };
+    fs = new Formspec({ call: async () => ({}) });
+    expect(await fs.handle({ type: 'formspec', op: 'mode-of', tab: 7 }, undefined)).toEqual({ detection, url: 'https://p.example/' });
+    expect(injected).toBe(1);
+    // Known now: no second injection.
+    await fs.handle({ type: 'formspec', op: 'mode-of', tab: 7 }, undefined);
+    expect(injected).toBe(1);
+    fs.forget(7);
+    await fs.handle({ type: 'formspec', op: 'mode-of', tab: 7 }, undefined);
+    expect(injected).toBe(2);
+    delete (globalThis as { chrome?: unknown }).chrome;
+  });
 });
