@@ -65,6 +65,9 @@ type AgentAsk struct {
 	// ReadOnly reports that the page says the tool only reads: the person
 	// may then let it run on this site without asking ("remember").
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// Frame is set when the question concerns a child frame of the page
+	// (agent_frames.go).
+	Frame *AgentFrame `json:"frame,omitempty"`
 }
 
 // agentHub is what the app keeps for agent sessions.
@@ -261,10 +264,13 @@ type pageSnapshot struct {
 	params pageParams
 	raw    json.RawMessage
 	origin string
+	// closed are the frames left out: their origins are not open to agents.
+	closed []ClosedFrame
 }
 
 // snapshot measures the agent's tab, which must be on a site the person
-// exposed.
+// exposed; the frames on origins the person did not open are left out
+// (agent_frames.go).
 func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativemsg.Error) {
 	tab, ok := a.agentTab(ctx, s)
 	if !ok {
@@ -290,7 +296,14 @@ func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativem
 	if !a.agents.exposed(origin) {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "the tab is now on %s, which the person has not opened to agents: call tessera.tabs.select again", origin)
 	}
-	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin}, nil
+	p, closed := a.agents.splitFrames(p, origin)
+	if len(p.Frames) == 0 {
+		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "the tab's top frame could not be read")
+	}
+	if raw, err = json.Marshal(p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInternal, "snapshot: encode")
+	}
+	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin, closed: closed}, nil
 }
 
 // agentTab is the tab an agent works on: the one it chose, else the

@@ -35,4 +35,40 @@ describe('Agents', () => {
     expect(filler.measure).not.toHaveBeenCalled();
     expect(filler.applyAll).not.toHaveBeenCalled();
   });
+
+  it('runs form tool scripts only in the frame named, on the origin the app approved; registered tools only in the top frame', async () => {
+    const frames: Record<number, { url: string; documentId: string }> = {
+      0: { url: 'https://shop.example/checkout', documentId: 'D0' },
+      5: { url: 'https://pay.example/card', documentId: 'D5' },
+    };
+    const asked: number[] = [];
+    const ran: unknown[] = [];
+    vi.stubGlobal('chrome', {
+      webNavigation: {
+        getFrame: async ({ frameId }: { frameId: number }) => (asked.push(frameId), frames[frameId] ?? null),
+        onCommitted: { addListener: () => {}, removeListener: () => {} },
+      },
+      tabs: { onRemoved: { addListener: () => {}, removeListener: () => {} } },
+      scripting: {
+        executeScript: async (d: { target: unknown }) => (ran.push(d.target), [{ result: JSON.stringify({ ok: true }) }]),
+      },
+    });
+    try {
+      const a = new Agents(filler);
+      // A frame's document, pinned, when it is on the origin approved.
+      await expect(a.handle('browser.toolevent', { tab: 2, frame: 5, origin: 'https://pay.example', name: 'pay', event: 'toolactivated' })).resolves.toEqual({ fired: true });
+      expect(ran).toEqual([{ tabId: 2, documentIds: ['D5'] }]);
+      // The top page's origin does not open a frame on another site.
+      await expect(a.handle('browser.submittool', { tab: 2, frame: 5, origin: 'https://shop.example', name: 'pay' })).rejects.toMatchObject({ code: 'NOT_EXPOSED' });
+      await expect(a.handle('browser.toolevent', { tab: 2, frame: 8, origin: 'https://pay.example', name: 'pay', event: 'toolcancel' })).rejects.toMatchObject({ code: 'NOT_EXPOSED' });
+      // Imperative tools stay the top document's.
+      await expect(a.handle('browser.execute', { tab: 2, frame: 5, origin: 'https://pay.example', name: 'x', input: {} })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+      await expect(a.handle('browser.tools', { tab: 2, frame: 5, origin: 'https://pay.example' })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+      await expect(a.handle('browser.toolevent', { tab: 2, frame: -1, origin: 'https://pay.example', name: 'pay', event: 'toolcancel' })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+      expect(ran).toHaveLength(1);
+      expect(asked).toEqual([5, 5, 8]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

@@ -169,32 +169,38 @@ export class Agents {
   }
 
   /**
-   * topDocument returns the top document of tab when it is still on
-   * origin, so a script runs in exactly the page the app approved.
+   * frameDocument returns the document of frame (the top one unless
+   * inFrames allows another) of tab when it is still on origin, so a
+   * script runs in exactly the document the app approved: a frame that
+   * navigated to another site is not the one the person opened.
    */
-  private async topDocument(p: Record<string, unknown>): Promise<{ tab: number; doc?: string }> {
+  private async frameDocument(p: Record<string, unknown>, inFrames: boolean): Promise<{ tab: number; frame: number; doc?: string }> {
     const tab = tabOf(p);
+    const frame = p.frame === undefined ? 0 : p.frame;
+    if (typeof frame !== 'number' || !Number.isInteger(frame) || frame < 0) throw bad('frame must be a frame id');
+    // Imperative page tools are the top-level document's (WebMCP).
+    if (frame !== 0 && !inFrames) throw bad("a page's registered tools run in its top frame only");
     let f: chrome.webNavigation.GetFrameResultDetails | null;
     try {
-      f = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 });
+      f = await chrome.webNavigation.getFrame({ tabId: tab, frameId: frame });
     } catch {
       f = null;
     }
     if (f === null || typeof p.origin !== 'string' || originOf(f.url) !== p.origin) {
-      throw new RpcError('NOT_EXPOSED', 'the tab is no longer on the site the person opened to agents', -32033);
+      throw new RpcError('NOT_EXPOSED', frame === 0 ? 'the tab is no longer on the site the person opened to agents' : `frame ${frame} is no longer on the site the person opened to agents`, -32033);
     }
-    return { tab, doc: (f as { documentId?: string }).documentId };
+    return { tab, frame, doc: (f as { documentId?: string }).documentId };
   }
 
-  private async inPage<A extends unknown[]>(p: Record<string, unknown>, func: (...args: A) => Promise<string>, args: A): Promise<string | null> {
-    const { tab, doc } = await this.topDocument(p);
-    const target = doc !== undefined ? { tabId: tab, documentIds: [doc] } : { tabId: tab, frameIds: [0] };
+  private async inPage<A extends unknown[]>(p: Record<string, unknown>, func: (...args: A) => Promise<string>, args: A, inFrames = false): Promise<string | null> {
+    const { tab, frame, doc } = await this.frameDocument(p, inFrames);
+    const target = doc !== undefined ? { tabId: tab, documentIds: [doc] } : { tabId: tab, frameIds: [frame] };
     // A document that goes away (navigates, closes) while its script runs
     // does not always fail the injection: its leaving ends the wait.
     let stop = (): void => {};
     const gone = new Promise<null>((resolve) => {
       const committed = (d: chrome.webNavigation.WebNavigationTransitionCallbackDetails): void => {
-        if (d.tabId === tab && d.frameId === 0) resolve(null);
+        if (d.tabId === tab && d.frameId === frame) resolve(null);
       };
       const removed = (id: number): void => {
         if (id === tab) resolve(null);
@@ -239,14 +245,14 @@ export class Agents {
   /** toolEvent fires toolactivated or toolcancel at the page's form tool; what the page does with it is its own affair. */
   private async toolEvent(p: Record<string, unknown>): Promise<unknown> {
     if (typeof p.name !== 'string' || (p.event !== 'toolactivated' && p.event !== 'toolcancel')) throw bad('name and event (toolactivated or toolcancel) are required');
-    const r = await this.inPage(p, formToolEvent, [p.name, p.event]);
+    const r = await this.inPage(p, formToolEvent, [p.name, p.event], true);
     return { fired: r !== null && r.startsWith('{"ok":true') };
   }
 
   /** submitTool submits the page's form tool for an agent, with SubmitEvent.agentInvoked and respondWith(). */
   private async submitTool(p: Record<string, unknown>): Promise<unknown> {
     if (typeof p.name !== 'string') throw bad('name is required');
-    return readSubmitAnswer(await this.inPage(p, submitFormTool, [p.name, RESPONSE_WAIT_MS, MAX_RESPONSE]));
+    return readSubmitAnswer(await this.inPage(p, submitFormTool, [p.name, RESPONSE_WAIT_MS, MAX_RESPONSE], true));
   }
 }
 
