@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -209,4 +210,33 @@ func TestAgentFrameForms(t *testing.T) {
 	if res, text := w.call(t, "tessera.tabs.select", map[string]any{"frame": 6}); !res.IsError || !strings.Contains(text, "not on a web origin") {
 		t.Errorf("select an opaque frame = %v %q", res.IsError, text)
 	}
+}
+
+// FuzzFrameToolNames feeds an agent's tool name (untrusted) to the parser
+// that finds the frame it names, and a frame's origin (the page's word) to
+// the naming: neither may panic; a name parsed names a frame id > 0 that
+// the naming gives back, and every name made is MCP-safe and bounded.
+func FuzzFrameToolNames(f *testing.F) {
+	f.Add("webmcp.frame3.shop.example.form.pay", 3, "https://shop.example")
+	f.Add("webmcp.frame0.x.form.y", 0, "null")
+	f.Add("webmcp.frame99999999999999999999.x", 1, "http://127.0.0.1:8080")
+	f.Add("webmcp.frame-1.", -1, "https://ex\u00e4mple.org:1/")
+	f.Add("webmcp.frame", 7, "")
+	f.Fuzz(func(t *testing.T, name string, id int, origin string) {
+		if got, ok := frameOfTool(name); ok {
+			if got <= 0 || !strings.HasPrefix(name, fmt.Sprintf("%s%d.", prefixFrame, got)) {
+				t.Fatalf("frameOfTool(%q) = %d", name, got)
+			}
+		}
+		if id <= 0 || id > 1<<30 {
+			return
+		}
+		n := toolName(frameFormPrefix(id, origin), name, map[string]bool{})
+		if len(n) > maxToolName || unsafeNameRE.MatchString(n) {
+			t.Fatalf("frame tool name %q", n)
+		}
+		if got, ok := frameOfTool(n); !ok || got != id {
+			t.Fatalf("frameOfTool(%q) = %d %v, want %d", n, got, ok, id)
+		}
+	})
 }
