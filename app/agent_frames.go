@@ -28,6 +28,9 @@ import (
 // prefixFrame starts the names of child frames' form tools.
 const prefixFrame = "webmcp.frame"
 
+// maxFrameID is the largest frame id a tool name may carry (2^53).
+const maxFrameID = 1 << 53
+
 // maxFrameHost bounds the host part of a frame tool's name, so that the
 // form's own name keeps room within maxToolName.
 const maxFrameHost = 48
@@ -56,14 +59,16 @@ func frameOfTool(name string) (int, bool) {
 		return 0, false
 	}
 	digits, _, ok := strings.Cut(rest, ".")
-	if !ok || digits == "" || len(digits) > 9 || strings.TrimLeft(digits, "0123456789") != "" || (len(digits) > 1 && digits[0] == '0') {
+	// Frame ids are the browser's: small in Chromium, 11 digits and more
+	// in Firefox; at most 2^53, as JSON carries them exactly.
+	if !ok || digits == "" || len(digits) > 16 || strings.TrimLeft(digits, "0123456789") != "" || (len(digits) > 1 && digits[0] == '0') {
 		return 0, false
 	}
-	id, err := strconv.Atoi(digits)
-	if err != nil || id <= 0 {
+	id, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || id <= 0 || id > maxFrameID {
 		return 0, false
 	}
-	return id, true
+	return int(id), true
 }
 
 // frameOpen reports whether an agent working on a page on top may see a

@@ -18,6 +18,7 @@ func TestFrameToolNames(t *testing.T) {
 		{3, "https://shop.example", "webmcp.frame3.shop.example.form."},
 		{12, "http://127.0.0.1:8081", "webmcp.frame12.127.0.0.1_8081.form."},
 		{4, "null", "webmcp.frame4.null.form."},
+		{15032385538, "http://127.0.0.1:44259", "webmcp.frame15032385538.127.0.0.1_44259.form."}, // Firefox's frame ids
 		{5, "https://" + strings.Repeat("a", 80) + ".example", "webmcp.frame5." + strings.Repeat("a", maxFrameHost) + ".form."},
 	} {
 		if got := frameFormPrefix(tc.id, tc.origin); got != tc.want {
@@ -28,7 +29,7 @@ func TestFrameToolNames(t *testing.T) {
 		}
 	}
 	// Names of other kinds, or malformed frame ids, name no frame.
-	for _, name := range []string{"webmcp.form.frame3.x", "webmcp.page.frame3", "tessera.frame3.x", "webmcp.frame.x", "webmcp.frame03.a.form.x", "webmcp.frame0.a.form.x", "webmcp.frame-1.a.form.x", "webmcp.frame3", "webmcp.frame99999999999.a.form.x"} {
+	for _, name := range []string{"webmcp.form.frame3.x", "webmcp.page.frame3", "tessera.frame3.x", "webmcp.frame.x", "webmcp.frame03.a.form.x", "webmcp.frame0.a.form.x", "webmcp.frame-1.a.form.x", "webmcp.frame3", "webmcp.frame99999999999999999.a.form.x", "webmcp.frame9007199254740993.a.form.x"} {
 		if id, ok := frameOfTool(name); ok {
 			t.Errorf("frameOfTool(%q) = %d, want none", name, id)
 		}
@@ -228,7 +229,7 @@ func FuzzFrameToolNames(f *testing.F) {
 				t.Fatalf("frameOfTool(%q) = %d", name, got)
 			}
 		}
-		if id <= 0 || id > 1<<30 {
+		if id <= 0 || id > maxFrameID {
 			return
 		}
 		n := toolName(frameFormPrefix(id, origin), name, map[string]bool{})
