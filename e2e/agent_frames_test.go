@@ -116,6 +116,13 @@ func TestAgentFrameForms(t *testing.T) {
 	if ev, err := e.app.WaitEvent("presented", "agent-call", calls+1, 10*time.Second); err != nil || ev.FrameOrigin != e.pages.CrossURL {
 		t.Errorf("cross-origin frame call dialog = %+v %v, want it about %s", ev, err, e.pages.CrossURL)
 	}
+	// A form the frame lets agents submit: submitted in that frame, whose
+	// respondWith() answer (its own origin) is the agent's result.
+	lookup := strings.TrimSuffix(crossName, "reserve") + "lookup"
+	if isErr, text := e.call(t, lookup, map[string]any{"q": "Emma"}); isErr || !strings.Contains(text, `{"found":"Emma","at":"`+e.pages.CrossURL+`"}`) ||
+		!strings.Contains(text, "The page on "+e.pages.CrossURL+" answered") {
+		t.Errorf("cross-origin frame submit = %v %q, want the frame's respondWith answer", isErr, text)
+	}
 	if st := readPage(t, tab); st.Values["cross/title"] != "Middlemarch" || st.Values["same/title"] != "" {
 		t.Errorf("after the cross-origin frame call: %v", st.Values)
 	}
