@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,7 +45,7 @@ var ownToolDefs = []ownToolDef{
 	}, runListTabs},
 	{MCPTool{
 		Name: "tessera.tabs.select", Title: "Work on a tab",
-		Description: "Chooses the tab this agent works on, and so the browser it acts in (its id from tessera.tabs.list, with its browser when two browsers have a tab of that id; the active tab of the browser given, or of the browser that connected last, when omitted). The first time an agent works on a site the person is asked in the Tessera app whether to allow it. The tool list then holds the tab's page tools. With frame (an iframe's id, as tools/list's problems and tessera.form.read give it), it also asks the person to open that frame's site to agents, so its forms are listed too.",
+		Description: "Chooses the tab this agent works on, and so the browser it acts in (its id from tessera.tabs.list, with its browser when two browsers have a tab of that id; the active tab of the browser given, or of the browser that connected last, when omitted). The first time an agent works on a site the person is asked in the Tessera app whether to allow it. The tool list then holds the tab's page tools. With frame (an iframe's id, as tessera.form.read's closedFrames give it), it also asks the person to open that frame's site to agents, so its forms are listed too.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"tab":{"type":"integer","minimum":0,"description":"the tab id; omit for the active tab"},"frame":{"type":"integer","minimum":1,"description":"an iframe of the tab whose site to open to agents as well"},"browser":{"type":"string","maxLength":64,"description":"the browser's id from tessera.tabs.list"}},"additionalProperties":false}`),
 		Annotations: &ToolHints{OpenWorldHint: boolPtr(false), DestructiveHint: boolPtr(false)},
 	}, runSelectTab},
@@ -355,7 +356,7 @@ func (a *App) pageTools(ctx context.Context, s *session, registered bool) (*page
 	// (agent_frames.go); the frames the person did not open are named in
 	// problems only.
 	frames := slices.Clone(an.frames)
-	slices.SortStableFunc(frames, func(x, y *frameAnalysis) int { return x.in.Frame - y.in.Frame })
+	slices.SortStableFunc(frames, func(x, y *frameAnalysis) int { return cmp.Compare(x.in.Frame, y.in.Frame) })
 	for _, fa := range frames {
 		prefix, kind, origin := prefixForm, "A form of the page", snap.origin
 		if fa.in.Frame != 0 {
