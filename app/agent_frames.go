@@ -90,19 +90,37 @@ type ClosedFrame struct {
 	Origin string `json:"origin"`
 }
 
-// splitFrames keeps the frames of p an agent may see (the top frame, which
-// the caller checked, and the open ones) and returns the others.
+// splitFrames keeps the frames of p an agent may see and returns the
+// others: the top frame (the caller checked its origin), and each frame on
+// an open origin whose parent is kept. A frame inside a closed one is
+// closed whatever its origin: an unopened site (an ad) cannot put the
+// page's own forms before the agent by framing them.
 func (h *agentHub) splitFrames(p pageParams, top string) (pageParams, []ClosedFrame) {
-	var kept []FrameSnapshot
+	kept := map[int]bool{}
+	for _, f := range p.Frames {
+		if f.Frame == 0 {
+			kept[0] = true
+		}
+	}
+	// Parents before children: at most one pass per level of nesting.
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Frames {
+			if !kept[f.Frame] && f.Frame != 0 && kept[f.Parent] && h.frameOpen(top, f.Origin) {
+				kept[f.Frame], changed = true, true
+			}
+		}
+	}
+	var frames []FrameSnapshot
 	var closed []ClosedFrame
 	for _, f := range p.Frames {
-		if f.Frame == 0 || h.frameOpen(top, f.Origin) {
-			kept = append(kept, f)
+		if kept[f.Frame] {
+			frames = append(frames, f)
 			continue
 		}
 		closed = append(closed, ClosedFrame{Frame: f.Frame, Origin: clipRunes(f.Origin, 200)})
 	}
-	p.Frames = kept
+	p.Frames = frames
 	return p, closed
 }
 

@@ -102,6 +102,8 @@ func TestAgentFrameForms(t *testing.T) {
 		{Frame: 3, Parent: 0, Origin: "https://shop.example", URL: "https://shop.example/widget", Nonce: testNonce, HTML: framedPage("subscribe")},
 		{Frame: 5, Parent: 0, Origin: "https://pay.example", URL: "https://pay.example/card", Nonce: testNonce, HTML: framedPage("pay")},
 		{Frame: 6, Parent: 0, Origin: "null", URL: "about:srcdoc", Nonce: testNonce, HTML: framedPage("sandboxed")},
+		// The page's own origin, framed by the sandboxed frame: closed with it.
+		{Frame: 9, Parent: 6, Origin: "https://shop.example", URL: "https://shop.example/nested", Nonce: testNonce, HTML: framedPage("nested")},
 	}
 	w.browser.mu.Unlock()
 	w.selectTab(t)
@@ -119,7 +121,7 @@ func TestAgentFrameForms(t *testing.T) {
 		t.Errorf("frame tool description = %q, want it to name the frame", same.Description)
 	}
 	for name := range tools {
-		if strings.Contains(name, "pay") || strings.Contains(name, "sandboxed") {
+		if strings.Contains(name, "pay") || strings.Contains(name, "sandboxed") || strings.Contains(name, "nested") {
 			t.Errorf("a frame on a site the person did not open is listed: %q", name)
 		}
 	}
@@ -127,8 +129,8 @@ func TestAgentFrameForms(t *testing.T) {
 	// The agent cannot read the unopened frames' fields either, only
 	// which frames there are and their origins, to ask the person.
 	if res, text := w.call(t, "tessera.form.read", map[string]any{}); res.IsError || strings.Contains(text, `"frame":5,"ref"`) || !strings.Contains(text, `"frame":3,"ref"`) ||
-		!strings.Contains(text, `"closedFrames":[{"frame":5,"origin":"https://pay.example"},{"frame":6,"origin":"null"}]`) {
-		t.Errorf("form.read = %v %s, want frames 0 and 3 only, 5 and 6 named as closed", res.IsError, text)
+		!strings.Contains(text, `"closedFrames":[{"frame":5,"origin":"https://pay.example"},{"frame":6,"origin":"null"},{"frame":9,"origin":"https://shop.example"}]`) {
+		t.Errorf("form.read = %v %s, want frames 0 and 3 only, 5, 6 and 9 (inside 6) named as closed", res.IsError, text)
 	}
 
 	// Attack: a call naming the unopened frame reaches neither the person
@@ -240,4 +242,37 @@ func FuzzFrameToolNames(f *testing.F) {
 			t.Fatalf("frameOfTool(%q) = %d %v, want %d", n, got, ok, id)
 		}
 	})
+}
+
+// A frame is given to agents only when its origin is open and every frame
+// around it is too.
+func TestSplitFramesFollowsNesting(t *testing.T) {
+	h := &agentHub{}
+	top := "https://shop.example"
+	h.expose(top)
+	h.expose("https://pay.example")
+	fr := func(id, parent int, origin string) FrameSnapshot {
+		return FrameSnapshot{Frame: id, Parent: parent, Origin: origin}
+	}
+	p := pageParams{Frames: []FrameSnapshot{
+		fr(5, 4, top), // listed before its parent
+		fr(0, -1, top),
+		fr(1, 0, top),
+		fr(2, 0, "https://ads.example"),
+		fr(3, 2, top), // the page's own origin inside an unopened frame
+		fr(4, 1, "https://pay.example"),
+		fr(6, 99, top), // a parent the browser did not list
+	}}
+	got, closed := h.splitFrames(p, top)
+	var kept []int
+	for _, f := range got.Frames {
+		kept = append(kept, f.Frame)
+	}
+	if !slices.Equal(kept, []int{5, 0, 1, 4}) {
+		t.Errorf("kept %v, want [5 0 1 4]", kept)
+	}
+	want := []ClosedFrame{{2, "https://ads.example"}, {3, top}, {6, top}}
+	if !slices.Equal(closed, want) {
+		t.Errorf("closed %v, want %v", closed, want)
+	}
 }
