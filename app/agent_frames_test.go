@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -274,5 +275,48 @@ func TestSplitFramesFollowsNesting(t *testing.T) {
 	want := []ClosedFrame{{2, "https://ads.example"}, {3, top}, {6, top}}
 	if !slices.Equal(closed, want) {
 		t.Errorf("closed %v, want %v", closed, want)
+	}
+}
+
+// When the agent's page changes (agent.toolsChanged), the tools of the
+// page it left are removed from what tessera mcp serves, not only the new
+// ones added.
+func TestAgentToolsOfALeftPageAreRemoved(t *testing.T) {
+	w := newAgentWorld(t, approveDefaults)
+	w.selectTab(t)
+	if _, ok := w.tools(t)["webmcp.form.subscribe"]; !ok {
+		t.Fatal("no declarative tool before the page changed")
+	}
+	w.browser.mu.Lock()
+	w.browser.page = framedPage("reserve")
+	w.browser.mu.Unlock()
+	for quiet := false; !quiet; {
+		select {
+		case <-w.changed:
+		case <-time.After(300 * time.Millisecond):
+			quiet = true
+		}
+	}
+	w.browser.navigate("https://shop.example/other")
+	select {
+	case <-w.changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no list_changed after the page changed")
+	}
+	// Listed once tessera mcp has taken the change in (the failure this
+	// guards against: tools/list after it kept the left page's tools).
+	for quiet := false; !quiet; {
+		select {
+		case <-w.changed:
+		case <-time.After(300 * time.Millisecond):
+			quiet = true
+		}
+	}
+	tools := w.tools(t)
+	if _, ok := tools["webmcp.form.subscribe"]; ok {
+		t.Errorf("the left page's tool is still served: %v", keys(tools))
+	}
+	if _, ok := tools["webmcp.form.reserve"]; !ok {
+		t.Errorf("the new page's tool is not served: %v", keys(tools))
 	}
 }

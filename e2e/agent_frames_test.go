@@ -83,13 +83,39 @@ func TestAgentFrameForms(t *testing.T) {
 		t.Errorf("a call into a frame the person did not open was served: %+v", res.Content)
 	}
 	// Attack 2: the page swaps the frame the agent was given for the other
-	// origin's (same frame, same form name) before the agent calls it.
+	// origin's (same frame, same form name). The frame's navigation tells
+	// the agent to list again, and its tools are gone; a call of the old
+	// name is refused (by tessera mcp, which no longer has it, or, when
+	// the call comes first, by the app, which finds the frame closed).
+	for quiet := false; !quiet; {
+		select {
+		case <-e.changed:
+		case <-time.After(500 * time.Millisecond):
+			quiet = true
+		}
+	}
 	if _, err := Eval[bool](tab, `document.getElementById('same').src = `+jsString(e.pages.CrossURL+"/agent-frame-form.html?swapped")+`, true`); err != nil {
 		t.Fatal(err)
 	}
 	waitFrames(t, tab, map[string]string{"same/": e.pages.CrossURL, "cross/": e.pages.CrossURL})
-	if isErr, text := e.call(t, sameName, map[string]any{"title": "Mallory"}); !isErr || !strings.Contains(text, "refused") || !strings.Contains(text, e.pages.CrossURL) {
-		t.Errorf("a call into a frame swapped for another origin = %v %q, want a refusal naming the origin", isErr, text)
+	if res, err := e.mc.CallTool(ctx, &mcp.CallToolParams{Name: sameName, Arguments: map[string]any{"title": "Mallory"}}); err == nil {
+		text := ""
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text += tc.Text
+			}
+		}
+		if !res.IsError || !strings.Contains(text, "refused") || !strings.Contains(text, e.pages.CrossURL) {
+			t.Errorf("a call into a frame swapped for another origin = %v %q, want a refusal naming the origin", res.IsError, text)
+		}
+	}
+	select {
+	case <-e.changed:
+	case <-time.After(15 * time.Second):
+		t.Error("no notifications/tools/list_changed after a frame of the agent's tab navigated")
+	}
+	if tools := e.tools(t); tools[sameName] != nil {
+		t.Errorf("%s is still listed after its frame went to another origin: %v", sameName, toolNames(tools))
 	}
 	if n := e.agentCalls(t); n != calls {
 		t.Errorf("the refused calls were shown to the person (%d agent-call dialogs, want %d)", n, calls)

@@ -26,6 +26,24 @@ describe('Agents', () => {
     expect(sent).toEqual([change, change, change]);
   });
 
+  it("reports a child frame's navigation under the same bound, never the top frame's (the tab's own)", () => {
+    const sent: unknown[] = [];
+    const a = new Agents(filler, (method, params) => sent.push({ method, params }));
+    expect(a.frameCommitted({ tabId: 4, frameId: 0 })).toBe(false);
+    expect(a.frameCommitted({ tabId: -1, frameId: 3 })).toBe(false);
+    expect(sent).toEqual([]);
+    expect(a.frameCommitted({ tabId: 4, frameId: 3, url: 'https://ads.example/' })).toBe(true);
+    expect(a.frameCommitted({ tabId: 4, frameId: 5 })).toBe(false);
+    expect(a.frameCommitted({ tabId: 4, frameId: 3 })).toBe(false);
+    // A frame's URL is not the tab's: only the tab is told.
+    expect(sent).toEqual([{ method: 'browser.changed', params: { tab: 4 } }]);
+    vi.advanceTimersByTime(1000);
+    expect(sent).toHaveLength(2);
+    // Another tab has its own bound.
+    expect(a.frameCommitted({ tabId: 5, frameId: 2 })).toBe(true);
+    expect(sent).toHaveLength(3);
+  });
+
   it('refuses malformed requests from the app before touching the browser', async () => {
     const a = new Agents(filler);
     await expect(a.handle('browser.snapshot', { tab: -1 })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });

@@ -70,6 +70,23 @@ export class Agents {
   toolsChanged(sender: chrome.runtime.MessageSender): { accepted: boolean } {
     const tab = sender.tab?.id;
     if (tab === undefined || sender.frameId !== 0) return { accepted: false };
+    return { accepted: this.changed(tab, sender.tab?.url ?? '') };
+  }
+
+  /**
+   * frameCommitted tells the app that a child frame of a tab navigated (its
+   * forms, which agents may see, changed), under the same once-a-second
+   * bound per tab; the top frame's navigations are the tab's own
+   * (watchTabs).
+   */
+  frameCommitted(d: { tabId: number; frameId: number; url?: string }): boolean {
+    if (d.frameId === 0 || !Number.isInteger(d.tabId) || d.tabId < 0) return false;
+    return this.changed(d.tabId, undefined);
+  }
+
+  /** changed tells browser.changed for tab, at most once a second; one that comes sooner is told at the end of the gap. */
+  private changed(tab: number, url: string | undefined): boolean {
+    const params = url === undefined ? { tab } : { tab, url };
     const now = Date.now();
     const wait = MIN_CHANGE_GAP_MS - (now - (this.lastChange.get(tab) ?? 0));
     if (wait > 0) {
@@ -80,15 +97,15 @@ export class Agents {
         setTimeout(() => {
           this.pending.delete(tab);
           this.lastChange.set(tab, Date.now());
-          this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });
+          this.notify('browser.changed', params);
         }, wait);
       }
-      return { accepted: false };
+      return false;
     }
     this.lastChange.set(tab, now);
     if (this.lastChange.size > 1000) this.lastChange.clear();
-    this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });
-    return { accepted: true };
+    this.notify('browser.changed', params);
+    return true;
   }
 
   /** handle answers one request from the app; it rejects with an RpcError. */
@@ -287,6 +304,13 @@ export function readSubmitAnswer(r: string | null): SubmitToolAnswer {
 
 /** MIN_CHANGE_GAP_MS is the least time between two tool changes reported for one tab (a page cannot flood the app). */
 const MIN_CHANGE_GAP_MS = 1000;
+
+/** watchFrames tells the app, through agents, when a child frame of a tab navigated, so agents list its forms again. */
+export function watchFrames(agents: Agents): void {
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    agents.frameCommitted(d);
+  });
+}
 
 /** watchTabs tells the app when a tab navigated, was activated or closed, so agents list their tools again. */
 export function watchTabs(notify: (method: string, params: unknown) => void): void {
