@@ -65,6 +65,9 @@ type AgentAsk struct {
 	// ReadOnly reports that the page says the tool only reads: the person
 	// may then let it run on this site without asking ("remember").
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// Frame is set when the question concerns a child frame of the page
+	// (agent_frames.go).
+	Frame *AgentFrame `json:"frame,omitempty"`
 }
 
 // agentHub is what the app keeps for agent sessions.
@@ -96,6 +99,10 @@ func (h *agentHub) trust(origin, tool string) {
 type agentState struct {
 	tab    int
 	hasTab bool
+	// browser is the session id of the browser the tab is in, pair its
+	// paired key, which finds it again after it reconnects
+	// (agent_browsers.go).
+	browser, pair string
 }
 
 func (h *agentHub) state(s *session) *agentState {
@@ -125,10 +132,11 @@ func (h *agentHub) selected(s *session) (int, bool) {
 	return st.tab, st.hasTab
 }
 
-func (h *agentHub) sel(s *session, tab int) {
+func (h *agentHub) sel(s *session, tab int, b *session) {
 	st := h.state(s)
 	h.mu.Lock()
 	st.tab, st.hasTab = tab, true
+	st.browser, st.pair = b.id, b.pairID
 	h.mu.Unlock()
 }
 
@@ -147,14 +155,14 @@ func (h *agentHub) expose(origin string) {
 	h.open[origin] = true
 }
 
-// watching returns the agent sessions whose tab is tab, and those that
-// follow the active tab.
-func (h *agentHub) watching(tab int) []*session {
+// watching returns the agent sessions whose tab is tab of browser b, and
+// those that follow the active tab.
+func (h *agentHub) watching(b *session, tab int) []*session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []*session
 	for s, st := range h.byS {
-		if !st.hasTab || st.tab == tab {
+		if !st.hasTab || st.tab == tab && st.inBrowser(b) {
 			out = append(out, s)
 		}
 	}
@@ -176,26 +184,8 @@ func agentOnly(h handler) handler {
 	}
 }
 
-// browserSession returns the browser an agent acts in: the verified
-// browser session that connected last.
-func (a *App) browserSession() *session {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var best *session
-	for s := range a.sessions {
-		if !s.hello.Load() || !s.verified || s.client.Kind != KindBrowser {
-			continue
-		}
-		if best == nil || s.client.Connected.After(best.client.Connected) {
-			best = s
-		}
-	}
-	return best
-}
-
-// askBrowser sends method to the browser, bounded by timeout.
-func (a *App) askBrowser(ctx context.Context, timeout time.Duration, method string, params, out any) *nativemsg.Error {
-	b := a.browserSession()
+// askBrowser sends method to browser b, bounded by timeout.
+func (a *App) askBrowser(ctx context.Context, b *session, timeout time.Duration, method string, params, out any) *nativemsg.Error {
 	if b == nil {
 		return nativemsg.NewError(nativemsg.CodeNoBrowser, "no browser with Tessera's extension is connected")
 	}
@@ -220,7 +210,7 @@ func (a *App) browserChanged(s *session, params json.RawMessage) {
 	if err != nil {
 		return
 	}
-	for _, as := range a.agents.watching(p.Tab) {
+	for _, as := range a.agents.watching(s, p.Tab) {
 		as.send(msg)
 	}
 }
@@ -232,13 +222,19 @@ type BrowserTab struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Active bool   `json:"active"`
+	// Browser and BrowserName say which connected browser the tab is in
+	// (agent_browsers.go); the extension does not send them.
+	Browser     string `json:"browser,omitempty"`
+	BrowserName string `json:"browserName,omitempty"`
+	b           *session
 }
 
-func (a *App) tabs(ctx context.Context) ([]BrowserTab, *nativemsg.Error) {
+// tabsOf lists the tabs of browser b.
+func (a *App) tabsOf(ctx context.Context, b *session) ([]BrowserTab, *nativemsg.Error) {
 	var res struct {
 		Tabs []BrowserTab `json:"tabs"`
 	}
-	if e := a.askBrowser(ctx, browserTimeout, "browser.tabs", struct{}{}, &res); e != nil {
+	if e := a.askBrowser(ctx, b, browserTimeout, "browser.tabs", struct{}{}, &res); e != nil {
 		return nil, e
 	}
 	if len(res.Tabs) > maxTabs {
@@ -249,6 +245,7 @@ func (a *App) tabs(ctx context.Context) ([]BrowserTab, *nativemsg.Error) {
 		if len(res.Tabs[i].URL) > maxURLLen {
 			res.Tabs[i].URL = ""
 		}
+		res.Tabs[i].Browser, res.Tabs[i].BrowserName, res.Tabs[i].b = b.id, browserLabel(b), b
 	}
 	return res.Tabs, nil
 }
@@ -261,21 +258,30 @@ type pageSnapshot struct {
 	params pageParams
 	raw    json.RawMessage
 	origin string
+	// closed are the frames left out: their origins are not open to agents.
+	closed []ClosedFrame
+	// browser is the browser measured; every later request about this
+	// measurement goes to it.
+	browser *session
 }
 
 // snapshot measures the agent's tab, which must be on a site the person
-// exposed.
+// exposed; the frames on origins the person did not open are left out
+// (agent_frames.go).
 func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativemsg.Error) {
-	tab, ok := a.agentTab(ctx, s)
+	tab, b, ok := a.agentTab(ctx, s)
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "no tab chosen: call tessera.tabs.select first")
+	}
+	if b == nil {
+		return nil, nativemsg.NewError(nativemsg.CodeNoBrowser, "the browser of the tab this agent chose is no longer connected: call tessera.tabs.list and tessera.tabs.select again")
 	}
 	var res struct {
 		Snapshot string          `json:"snapshot"`
 		Page     PageInfo        `json:"page"`
 		Frames   []FrameSnapshot `json:"frames"`
 	}
-	if e := a.askBrowser(ctx, browserTimeout, "browser.snapshot", map[string]int{"tab": tab}, &res); e != nil {
+	if e := a.askBrowser(ctx, b, browserTimeout, "browser.snapshot", map[string]int{"tab": tab}, &res); e != nil {
 		return nil, e
 	}
 	raw, err := json.Marshal(pageParams{Page: res.Page, Frames: res.Frames})
@@ -290,27 +296,33 @@ func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativem
 	if !a.agents.exposed(origin) {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "the tab is now on %s, which the person has not opened to agents: call tessera.tabs.select again", origin)
 	}
-	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin}, nil
+	p, closed := a.agents.splitFrames(p, origin)
+	if len(p.Frames) == 0 {
+		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "the tab's top frame could not be read")
+	}
+	if raw, err = json.Marshal(p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInternal, "snapshot: encode")
+	}
+	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin, closed: closed, browser: b}, nil
 }
 
-// agentTab is the tab an agent works on: the one it chose, else the
-// browser's active tab when the person already opened its site to agents
-// (so the active tab needs one approval, and a client that starts a new
-// session per call, as the MCP Inspector CLI does, finds it again).
-func (a *App) agentTab(ctx context.Context, s *session) (int, bool) {
+// agentTab is the tab an agent works on and its browser: the one it chose
+// (its browser nil when that browser is gone), else a browser's active
+// tab when the person already opened its site to agents, the browser that
+// connected last first (so the active tab needs one approval, and a client
+// that starts a new session per call, as the MCP Inspector CLI does, finds
+// it again).
+func (a *App) agentTab(ctx context.Context, s *session) (int, *session, bool) {
 	if tab, ok := a.agents.selected(s); ok {
-		return tab, true
+		return tab, a.agentBrowser(s), true
 	}
-	tabs, e := a.tabs(ctx)
-	if e != nil {
-		return 0, false
-	}
+	tabs, _ := a.tabs(ctx)
 	for _, t := range tabs {
 		if t.Active && webURL(t.URL) && a.agents.exposed(originOf(t.URL)) {
-			return t.Tab, true
+			return t.Tab, t.b, true
 		}
 	}
-	return 0, false
+	return 0, nil, false
 }
 
 // withProfile adds the agent's profile choice to a snapshot's params.
@@ -387,7 +399,7 @@ func listAgentTools(ctx context.Context, a *App, s *session, params json.RawMess
 		}
 	}
 	out := AgentTools{Tools: ownTools()}
-	if _, ok := a.agentTab(ctx, s); !ok {
+	if _, _, ok := a.agentTab(ctx, s); !ok {
 		return out, nil
 	}
 	pt, e := a.pageTools(ctx, s, true)

@@ -95,6 +95,10 @@ func (p *scripted) event(name string, c Confirmation) {
 	if c.Pair != nil {
 		ev["code"], ev["browser"] = c.Pair.Code, c.Pair.Browser
 	}
+	if c.Agent != nil && c.Agent.Frame != nil {
+		// An agent's question about a child frame: the frame's origin.
+		ev["frameOrigin"] = c.Agent.Frame.Origin
+	}
 	b, _ := json.Marshal(ev)
 	fmt.Fprintf(p.events, "%s\n", b)
 }

@@ -153,11 +153,14 @@ func firstNonBlank(s ...string) string {
 	return ""
 }
 
-// syncAll is sync after forgetting what was listed, so that every tool is
-// added again and the SDK announces the change.
+// syncAll is sync after forgetting what each listed tool was, so that
+// every tool is added again and the SDK announces the change; the names
+// are kept, so that the tools the app no longer has are still removed.
 func (b *bridge) syncAll(ctx context.Context) {
 	b.mu.Lock()
-	clear(b.tools)
+	for name := range b.tools {
+		b.tools[name] = ""
+	}
 	b.mu.Unlock()
 	b.sync(ctx, nil)
 }

@@ -3,11 +3,16 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestFirefoxAgent (issues 15 and 16): an agent drives `tessera mcp` with
@@ -174,4 +179,80 @@ func TestFirefoxAgentLatency(t *testing.T) {
 	measureAgent(t, e, n)
 	finished(hold)
 	wait(t)
+}
+
+// TestFirefoxAgentFrameForms: forms in iframes in Firefox ESR, where the
+// extension addresses a frame by its frame id alone (no documentId): the
+// same-origin frame's form is listed and filled; the other origin's only
+// once the person opened it for its frame, and then its value lands in the
+// cross-origin frame.
+func TestFirefoxAgentFrameForms(t *testing.T) {
+	f, home := ffWorld(t, "approve")
+	hold := filepath.Join(t.TempDir(), "frames")
+	url := f.pages.URL + "/agent-frames.html"
+	wait, ready, finished := holdFirefox(t, home, f, []ffPage{{Name: "frames", URL: url, Hold: hold}})
+	ready(hold)
+	e := connectAgent(t, f)
+	if isErr, text := e.selectPage(t, url); isErr {
+		finished(hold)
+		t.Fatalf("select: %s", text)
+	}
+	mainHost := strings.ReplaceAll(strings.TrimPrefix(f.pages.URL, "http://"), ":", "_")
+	crossHost := strings.ReplaceAll(strings.TrimPrefix(f.pages.CrossURL, "http://"), ":", "_")
+	sameName, crossName := "", ""
+	// The frames may still be loading when the tab is chosen.
+	for deadline := time.Now().Add(15 * time.Second); sameName == "" && time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		for name := range e.tools(t) {
+			if strings.HasPrefix(name, "webmcp.frame") && strings.HasSuffix(name, "."+mainHost+".form.reserve") {
+				sameName = name
+			}
+			if strings.Contains(name, crossHost) {
+				t.Errorf("a frame of an origin the person did not open is listed: %q", name)
+			}
+		}
+	}
+	if sameName == "" {
+		finished(hold)
+		t.Fatal("the same-origin frame's form is never listed in Firefox")
+	}
+	if isErr, text := e.call(t, sameName, map[string]any{"title": "Emma"}); isErr || !strings.Contains(text, `"outcome":"filled"`) {
+		t.Errorf("same-origin frame call = %v %q", isErr, text)
+	}
+	isErr, text := e.call(t, "tessera.form.read", map[string]any{})
+	var read struct {
+		ClosedFrames []struct {
+			Frame  int    `json:"frame"`
+			Origin string `json:"origin"`
+		} `json:"closedFrames"`
+	}
+	if err := json.Unmarshal([]byte(text), &read); isErr || err != nil || len(read.ClosedFrames) != 1 || read.ClosedFrames[0].Origin != f.pages.CrossURL {
+		finished(hold)
+		t.Fatalf("form.read = %v %s, want the cross-origin frame named as closed", isErr, text)
+	}
+	crossName = fmt.Sprintf("webmcp.frame%d.%s.form.reserve", read.ClosedFrames[0].Frame, crossHost)
+	// Attack: the closed frame's tool, guessed, before the person opened it.
+	calls := e.agentCalls(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if res, err := e.mc.CallTool(ctx, &mcp.CallToolParams{Name: crossName, Arguments: map[string]any{"title": "Mallory"}}); err == nil && !res.IsError {
+		t.Errorf("a call into a frame the person did not open was served: %+v", res.Content)
+	}
+	if n := e.agentCalls(t); n != calls {
+		t.Errorf("the refused call was shown to the person (%d agent-call dialogs, want %d)", n, calls)
+	}
+	if isErr, text := e.call(t, "tessera.tabs.select", map[string]any{"frame": read.ClosedFrames[0].Frame}); isErr {
+		finished(hold)
+		t.Fatalf("select the cross-origin frame: %s", text)
+	}
+	if isErr, text := e.call(t, crossName, map[string]any{"title": "Middlemarch"}); isErr || !strings.Contains(text, `"outcome":"filled"`) {
+		t.Errorf("cross-origin frame call = %v %q", isErr, text)
+	}
+	finished(hold)
+	r := wait(t)
+	if len(r.Pages) != 1 || r.Pages[0].Error != "" {
+		t.Fatalf("run.mjs pages = %+v", r.Pages)
+	}
+	if v := r.Pages[0].State.Values; v["same/title"] != "Emma" || v["cross/title"] != "Middlemarch" {
+		t.Errorf("frames after the agent's calls = %v", v)
+	}
 }

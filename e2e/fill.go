@@ -297,7 +297,9 @@ type AppEvent struct {
 	// Code and Browser are a pairing dialog's code and verified browser.
 	Code    string `json:"code,omitempty"`
 	Browser string `json:"browser,omitempty"`
-	T       int64  `json:"t"`
+	// FrameOrigin is the child frame an agent's question is about.
+	FrameOrigin string `json:"frameOrigin,omitempty"`
+	T           int64  `json:"t"`
 }
 
 // ReadEvents returns the events the app logged so far.

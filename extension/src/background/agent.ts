@@ -70,6 +70,23 @@ export class Agents {
   toolsChanged(sender: chrome.runtime.MessageSender): { accepted: boolean } {
     const tab = sender.tab?.id;
     if (tab === undefined || sender.frameId !== 0) return { accepted: false };
+    return { accepted: this.changed(tab, sender.tab?.url ?? '') };
+  }
+
+  /**
+   * frameCommitted tells the app that a child frame of a tab navigated (its
+   * forms, which agents may see, changed), under the same once-a-second
+   * bound per tab; the top frame's navigations are the tab's own
+   * (watchTabs).
+   */
+  frameCommitted(d: { tabId: number; frameId: number; url?: string }): boolean {
+    if (d.frameId === 0 || !Number.isInteger(d.tabId) || d.tabId < 0) return false;
+    return this.changed(d.tabId, undefined);
+  }
+
+  /** changed tells browser.changed for tab, at most once a second; one that comes sooner is told at the end of the gap. */
+  private changed(tab: number, url: string | undefined): boolean {
+    const params = url === undefined ? { tab } : { tab, url };
     const now = Date.now();
     const wait = MIN_CHANGE_GAP_MS - (now - (this.lastChange.get(tab) ?? 0));
     if (wait > 0) {
@@ -80,15 +97,15 @@ export class Agents {
         setTimeout(() => {
           this.pending.delete(tab);
           this.lastChange.set(tab, Date.now());
-          this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });
+          this.notify('browser.changed', params);
         }, wait);
       }
-      return { accepted: false };
+      return false;
     }
     this.lastChange.set(tab, now);
     if (this.lastChange.size > 1000) this.lastChange.clear();
-    this.notify('browser.changed', { tab, url: sender.tab?.url ?? '' });
-    return { accepted: true };
+    this.notify('browser.changed', params);
+    return true;
   }
 
   /** handle answers one request from the app; it rejects with an RpcError. */
@@ -169,32 +186,38 @@ export class Agents {
   }
 
   /**
-   * topDocument returns the top document of tab when it is still on
-   * origin, so a script runs in exactly the page the app approved.
+   * frameDocument returns the document of frame (the top one unless
+   * inFrames allows another) of tab when it is still on origin, so a
+   * script runs in exactly the document the app approved: a frame that
+   * navigated to another site is not the one the person opened.
    */
-  private async topDocument(p: Record<string, unknown>): Promise<{ tab: number; doc?: string }> {
+  private async frameDocument(p: Record<string, unknown>, inFrames: boolean): Promise<{ tab: number; frame: number; doc?: string }> {
     const tab = tabOf(p);
+    const frame = p.frame === undefined ? 0 : p.frame;
+    if (typeof frame !== 'number' || !Number.isInteger(frame) || frame < 0) throw bad('frame must be a frame id');
+    // Imperative page tools are the top-level document's (WebMCP).
+    if (frame !== 0 && !inFrames) throw bad("a page's registered tools run in its top frame only");
     let f: chrome.webNavigation.GetFrameResultDetails | null;
     try {
-      f = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 });
+      f = await chrome.webNavigation.getFrame({ tabId: tab, frameId: frame });
     } catch {
       f = null;
     }
     if (f === null || typeof p.origin !== 'string' || originOf(f.url) !== p.origin) {
-      throw new RpcError('NOT_EXPOSED', 'the tab is no longer on the site the person opened to agents', -32033);
+      throw new RpcError('NOT_EXPOSED', frame === 0 ? 'the tab is no longer on the site the person opened to agents' : `frame ${frame} is no longer on the site the person opened to agents`, -32033);
     }
-    return { tab, doc: (f as { documentId?: string }).documentId };
+    return { tab, frame, doc: (f as { documentId?: string }).documentId };
   }
 
-  private async inPage<A extends unknown[]>(p: Record<string, unknown>, func: (...args: A) => Promise<string>, args: A): Promise<string | null> {
-    const { tab, doc } = await this.topDocument(p);
-    const target = doc !== undefined ? { tabId: tab, documentIds: [doc] } : { tabId: tab, frameIds: [0] };
+  private async inPage<A extends unknown[]>(p: Record<string, unknown>, func: (...args: A) => Promise<string>, args: A, inFrames = false): Promise<string | null> {
+    const { tab, frame, doc } = await this.frameDocument(p, inFrames);
+    const target = doc !== undefined ? { tabId: tab, documentIds: [doc] } : { tabId: tab, frameIds: [frame] };
     // A document that goes away (navigates, closes) while its script runs
     // does not always fail the injection: its leaving ends the wait.
     let stop = (): void => {};
     const gone = new Promise<null>((resolve) => {
       const committed = (d: chrome.webNavigation.WebNavigationTransitionCallbackDetails): void => {
-        if (d.tabId === tab && d.frameId === 0) resolve(null);
+        if (d.tabId === tab && d.frameId === frame) resolve(null);
       };
       const removed = (id: number): void => {
         if (id === tab) resolve(null);
@@ -239,14 +262,14 @@ export class Agents {
   /** toolEvent fires toolactivated or toolcancel at the page's form tool; what the page does with it is its own affair. */
   private async toolEvent(p: Record<string, unknown>): Promise<unknown> {
     if (typeof p.name !== 'string' || (p.event !== 'toolactivated' && p.event !== 'toolcancel')) throw bad('name and event (toolactivated or toolcancel) are required');
-    const r = await this.inPage(p, formToolEvent, [p.name, p.event]);
+    const r = await this.inPage(p, formToolEvent, [p.name, p.event], true);
     return { fired: r !== null && r.startsWith('{"ok":true') };
   }
 
   /** submitTool submits the page's form tool for an agent, with SubmitEvent.agentInvoked and respondWith(). */
   private async submitTool(p: Record<string, unknown>): Promise<unknown> {
     if (typeof p.name !== 'string') throw bad('name is required');
-    return readSubmitAnswer(await this.inPage(p, submitFormTool, [p.name, RESPONSE_WAIT_MS, MAX_RESPONSE]));
+    return readSubmitAnswer(await this.inPage(p, submitFormTool, [p.name, RESPONSE_WAIT_MS, MAX_RESPONSE], true));
   }
 }
 
@@ -281,6 +304,13 @@ export function readSubmitAnswer(r: string | null): SubmitToolAnswer {
 
 /** MIN_CHANGE_GAP_MS is the least time between two tool changes reported for one tab (a page cannot flood the app). */
 const MIN_CHANGE_GAP_MS = 1000;
+
+/** watchFrames tells the app, through agents, when a child frame of a tab navigated, so agents list its forms again. */
+export function watchFrames(agents: Agents): void {
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    agents.frameCommitted(d);
+  });
+}
 
 /** watchTabs tells the app when a tab navigated, was activated or closed, so agents list their tools again. */
 export function watchTabs(notify: (method: string, params: unknown) => void): void {

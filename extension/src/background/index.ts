@@ -10,7 +10,7 @@ import { NativeClient, type Status } from '../shared/native';
 import { Pairing, idbInstallStore } from '../shared/pairing';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
-import { Agents, watchTabs } from './agent';
+import { Agents, watchFrames, watchTabs } from './agent';
 import { engineFor } from './engine';
 import { Filler } from './fill';
 import { Formspec } from './formspec';
@@ -53,6 +53,7 @@ const fillTab = (tab: number): Promise<FillReport> => (formspec.isProvider(tab) 
 const agents = new Agents(filler, (method, params) => client.notify(method, params));
 client.onRequest((method, params) => agents.handle(method, params));
 watchTabs((method, params) => client.notify(method, params));
+watchFrames(agents);
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },

@@ -1,0 +1,167 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tessera-app/tessera/nativemsg"
+)
+
+// Agents and several browsers (PROTOCOL.md §4.3, "Browsers"). Every
+// verified browser session is a browser an agent may act in: tessera.tabs.list
+// lists the tabs of all of them, each tab naming its browser, and choosing
+// a tab chooses its browser. Everything about that tab (measurements,
+// fills, page tools) then goes to that browser only; a browser that
+// reconnects (its extension restarted) is found again by its paired key.
+// An agent that chose no tab works on the active tab of the browser that
+// connected last, as before.
+
+// maxBrowsers bounds how many browsers one tab listing asks.
+const maxBrowsers = 8
+
+// browsers returns the verified browser sessions, the last connected first.
+func (a *App) browsers() []*session {
+	a.mu.Lock()
+	var out []*session
+	for s := range a.sessions {
+		if s.hello.Load() && s.verified && s.client.Kind == KindBrowser {
+			out = append(out, s)
+		}
+	}
+	a.mu.Unlock()
+	slices.SortFunc(out, func(x, y *session) int {
+		if c := y.client.Connected.Compare(x.client.Connected); c != 0 {
+			return c
+		}
+		// Sessions are numbered in the order they connected.
+		return cmp.Compare(sessionNumber(y.id), sessionNumber(x.id))
+	})
+	return out
+}
+
+// browserSession returns the browser an agent acts in when it chose no
+// tab: the verified browser session that connected last.
+func (a *App) browserSession() *session {
+	if bs := a.browsers(); len(bs) > 0 {
+		return bs[0]
+	}
+	return nil
+}
+
+func sessionNumber(id string) int {
+	n := 0
+	for _, r := range strings.TrimPrefix(id, "s") {
+		if r < '0' || r > '9' || n > 1<<40 {
+			return n
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+// browserLabel names browser b for agents: its verified family, else the
+// name its extension gave, and its session id.
+func browserLabel(b *session) string {
+	name := firstNonEmpty(b.client.Browser, clipRunes(b.client.Name, 64), "browser")
+	return fmt.Sprintf("%s (%s)", name, b.id)
+}
+
+// inBrowser reports whether st's tab is in browser b.
+func (st *agentState) inBrowser(b *session) bool {
+	return st.browser == b.id || st.pair != "" && st.pair == b.pairID
+}
+
+// agentBrowser returns the browser of the tab agent s chose: the same
+// session, else a connected one with the same paired key (the extension
+// reconnected); nil when it is gone.
+func (a *App) agentBrowser(s *session) *session {
+	st := a.agents.state(s)
+	a.agents.mu.Lock()
+	want := *st
+	a.agents.mu.Unlock()
+	var again *session
+	for _, b := range a.browsers() {
+		if b.id == want.browser {
+			return b
+		}
+		if again == nil && want.pair != "" && b.pairID == want.pair {
+			again = b
+		}
+	}
+	return again
+}
+
+// tabs lists the tabs of every connected browser, the browser that
+// connected last first. A browser that does not answer is left out; the
+// error is returned only when none answered.
+func (a *App) tabs(ctx context.Context) ([]BrowserTab, *nativemsg.Error) {
+	bs := a.browsers()
+	if len(bs) == 0 {
+		return nil, nativemsg.NewError(nativemsg.CodeNoBrowser, "no browser with Tessera's extension is connected")
+	}
+	if len(bs) > maxBrowsers {
+		bs = bs[:maxBrowsers]
+	}
+	lists := make([][]BrowserTab, len(bs))
+	errs := make([]*nativemsg.Error, len(bs))
+	var wg sync.WaitGroup
+	for i, b := range bs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lists[i], errs[i] = a.tabsOf(ctx, b)
+		}()
+	}
+	wg.Wait()
+	var out []BrowserTab
+	var first *nativemsg.Error
+	answered := false
+	for i := range bs {
+		if errs[i] != nil {
+			first = cmp.Or(first, errs[i])
+			continue
+		}
+		answered = true
+		out = append(out, lists[i]...)
+	}
+	if !answered {
+		return nil, first
+	}
+	if len(out) > maxTabs {
+		out = out[:maxTabs]
+	}
+	return out, nil
+}
+
+// chooseTab finds the tab an agent asks for in tabs: by id (want, when
+// asked), else the active one, in browser (when given). Two browsers can
+// have tabs of the same id: then browser must be given.
+func chooseTab(tabs []BrowserTab, want int, asked bool, browser string) (*BrowserTab, string) {
+	var found []*BrowserTab
+	for i := range tabs {
+		t := &tabs[i]
+		if browser != "" && t.Browser != browser {
+			continue
+		}
+		if asked && t.Tab == want || !asked && t.Active {
+			found = append(found, t)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return nil, "no such tab: see tessera.tabs.list"
+	case asked && len(found) > 1:
+		var names []string
+		for _, t := range found {
+			names = append(names, fmt.Sprintf("%q (%s)", t.Browser, t.BrowserName))
+		}
+		return nil, fmt.Sprintf("tab %d is in %d browsers: say which with browser, one of %s", want, len(found), strings.Join(names, ", "))
+	}
+	// Without a tab id: the active tab of the browser that connected
+	// last (tabs lists it first).
+	return found[0], ""
+}
