@@ -71,10 +71,12 @@ type AgentAsk struct {
 type agentHub struct {
 	mu   sync.Mutex
 	byS  map[*session]*agentState
-	open map[string]bool // origins the person exposed to agents, while the app runs
+	open map[string]bool // origins the person exposed to agents
 	// trusted are the read-only page tools (origin NUL page's name) the
-	// person let run without asking, while the app runs.
+	// person let run without asking.
 	trusted map[string]bool
+	// file keeps open and trusted across runs (agent_access.go).
+	file accessFile
 }
 
 func (h *agentHub) isTrusted(origin, tool string) bool {
@@ -90,6 +92,7 @@ func (h *agentHub) trust(origin, tool string) {
 		h.trusted = map[string]bool{}
 	}
 	h.trusted[origin+"\x00"+tool] = true
+	h.saveLocked()
 }
 
 // agentState is one agent session's choices.
@@ -145,6 +148,7 @@ func (h *agentHub) expose(origin string) {
 		h.open = map[string]bool{}
 	}
 	h.open[origin] = true
+	h.saveLocked()
 }
 
 // watching returns the agent sessions whose tab is tab, and those that

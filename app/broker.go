@@ -60,6 +60,7 @@ func New(cfg Config) (*App, error) {
 		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
 	}
 	a.trusted = trusted
+	a.agents.loadAccess(cfg.Home, cfg.Log)
 	a.confirms.now = cfg.Now
 	a.confirms.acted = a.personActed
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
