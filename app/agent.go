@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -424,6 +423,11 @@ func callAgentTool(ctx context.Context, a *App, s *session, params json.RawMessa
 	if len(p.Arguments) > form.MaxArgsBytes {
 		return nil, nativemsg.NewError(nativemsg.CodeTooLarge, "agent.call: arguments over %d bytes", form.MaxArgsBytes)
 	}
+	if st := a.vaultState(); st != "unlocked" {
+		// Nothing runs that the audit log cannot hold (agent_audit.go).
+		a.auditAgent(s, "", p.Name, nativemsg.CodeVaultLocked)
+		return nil, nativemsg.NewError(nativemsg.CodeVaultLocked, "Tessera's vault is %s: the person must unlock Tessera before agents can act; nothing was done", st)
+	}
 	args, problem := argumentObject(p.Arguments)
 	var (
 		res    ToolResult
@@ -475,19 +479,14 @@ func argumentObject(raw json.RawMessage) (map[string]any, string) {
 
 // auditAgent records an agent's call in the audit log; it holds the tool's
 // name and what came of it, never an argument.
+// A record the vault cannot take now waits for the unlock (agent_audit.go).
 func (a *App) auditAgent(s *session, origin, tool, outcome string) {
-	v, ok := a.cfg.Vault.(interface{ RecordRelease(vault.Release) error })
-	if !ok {
-		return
-	}
 	site := ""
 	if origin != "" {
 		site = siteOf(origin)
 	}
 	r := vault.Release{Event: vault.EventAgent, Origin: origin, Site: site, Concepts: []string{}, Client: s.client.Name, Tool: tool, Reason: outcome}
-	if err := v.RecordRelease(r); err != nil && !errors.Is(err, vault.ErrLocked) {
-		fmt.Fprintf(a.cfg.Log, "tessera: audit log: %v\n", err)
-	}
+	a.recordAgent(r, outcome != nativemsg.CodeVaultLocked)
 }
 
 // askAgent shows an agent's question and waits for the person.

@@ -100,6 +100,7 @@ func (u *UI) CloseAgentSite(origin string) (AgentAccess, error) {
 	if !u.app.agents.closeSite(origin) {
 		return AgentAccess{}, fmt.Errorf("agents: %q is not open to agents", clipRunes(origin, 200))
 	}
+	u.app.auditAccessTaken(origin, "", "closed")
 	return u.app.agents.access(), nil
 }
 
@@ -108,6 +109,7 @@ func (u *UI) UntrustAgentTool(origin, tool string) (AgentAccess, error) {
 	if !u.app.agents.untrust(origin, tool) {
 		return AgentAccess{}, fmt.Errorf("agents: %q is not trusted on %q", clipRunes(tool, 200), clipRunes(origin, 200))
 	}
+	u.app.auditAccessTaken(origin, tool, "untrusted")
 	return u.app.agents.access(), nil
 }
 

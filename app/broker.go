@@ -103,6 +103,7 @@ func (a *App) ServeListener(ctx context.Context, l net.Listener, name string) er
 	a.socket = name
 	a.mu.Unlock()
 	a.changed()
+	defer a.auditUnwritten()
 	var wg sync.WaitGroup
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
