@@ -66,3 +66,42 @@ func TestAgentAccessSurvivesRestart(t *testing.T) {
 		}
 	}
 }
+
+// While the vault is locked an agent's call is refused, the page gets
+// nothing, and the refusal is in the audit log once the person unlocks.
+func TestAgentCallWhileLockedAudited(t *testing.T) {
+	e := newAgentEnv(t, "approve")
+	tab, url := e.open(t, "/agent.html")
+	if isErr, text := e.selectPage(t, url); isErr {
+		t.Fatalf("select: %s", text)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := e.w.CLI(ctx, "vault", "lock"); err != nil {
+		t.Fatal(err)
+	}
+	isErr, text := e.call(t, "webmcp.page.search", map[string]any{"q": "locked"})
+	if !isErr || !strings.Contains(text, "locked") || !strings.Contains(text, "nothing was done") {
+		t.Errorf("call while locked = %v %q", isErr, text)
+	}
+	if title, err := Eval[string](tab, "document.title"); err != nil || strings.HasPrefix(title, "searched") {
+		t.Errorf("the page's tool ran while the vault was locked: %q %v", title, err)
+	}
+	if err := e.w.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.app.Stop()
+	rs, err := e.w.Releases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range rs {
+		if r.Event == "agent" && r.Tool == "webmcp.page.search" && r.Reason == "VAULT_LOCKED" && r.Client == "e2e-agent" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the refused call is not in the audit log: %+v", rs)
+	}
+}
