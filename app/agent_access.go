@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -119,8 +120,8 @@ func (u *UI) UntrustAgentTool(origin, tool string) (AgentAccess, error) {
 // the person makes. A file that cannot be read or parsed, or holds one
 // entry that is not valid, opens nothing: every site is closed to agents
 // until the person opens it again, the log says why, and the file is moved
-// aside (agentAccessFile + ".broken") for the person to inspect, so the
-// next change does not overwrite it.
+// aside (agentAccessFile + ".broken", or ".broken.N" next to earlier
+// ones) for the person to inspect, so the next change does not overwrite it.
 const (
 	agentAccessFile    = "agent-access.json"
 	agentAccessVersion = 1
@@ -222,9 +223,8 @@ func (h *agentHub) loadAccess(home string, log io.Writer) {
 		}
 	}
 	if err != nil {
-		aside := h.file.path + ".broken"
-		// Rename moves a symlink itself, never what it points to.
-		if rerr := os.Rename(h.file.path, aside); rerr != nil {
+		aside, rerr := moveAside(h.file.path)
+		if rerr != nil {
 			h.file.off = true
 			h.logf("agent access: %v: every site is closed to agents; this run's choices are not saved until the file is removed (%v)", err, rerr)
 		} else {
@@ -239,6 +239,23 @@ func (h *agentHub) loadAccess(home string, log io.Writer) {
 	for _, t := range acc.Tools {
 		h.trusted[t.Site+"\x00"+t.Tool] = true
 	}
+}
+
+// moveAside renames the file at path to path.broken, or path.broken.N
+// when earlier broken files are there (none is replaced), and returns the
+// new name. Rename moves a symlink itself, never what it points to.
+func moveAside(path string) (string, error) {
+	for n := 0; n < 10; n++ {
+		aside := path + ".broken"
+		if n > 0 {
+			aside += "." + strconv.Itoa(n)
+		}
+		if _, err := os.Lstat(aside); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		return aside, os.Rename(path, aside)
+	}
+	return "", errors.New("ten broken files are kept already")
 }
 
 // saveLocked writes the hub's state (h.mu held). A failure is logged: what

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -145,6 +146,29 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 	}
 }
 
+// A second broken file goes aside next to the first, replacing nothing.
+func TestAgentAccessBrokenFilesKeptSideBySide(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, agentAccessFile)
+	for i, content := range []string{`{"version":7}`, `{"version":8}`} {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w := newAgentWorld(t, denyAll)
+		log := persistAgentAccess(w, home)
+		want := path + ".broken"
+		if i == 1 {
+			want += ".1"
+		}
+		if got, err := os.ReadFile(want); err != nil || string(got) != content || !strings.Contains(log.String(), "kept as "+want) {
+			t.Errorf("broken file %d: %s %v, log %q", i, got, err, log)
+		}
+	}
+	if got, _ := os.ReadFile(path + ".broken"); string(got) != `{"version":7}` {
+		t.Errorf("the first broken file was replaced: %s", got)
+	}
+}
+
 // When the broken file cannot be moved aside, nothing overwrites it.
 func TestAgentAccessBrokenFileNotOverwritten(t *testing.T) {
 	home := t.TempDir()
@@ -152,12 +176,15 @@ func TestAgentAccessBrokenFileNotOverwritten(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"version":9}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// A directory where the file would go aside makes the move fail.
-	if err := os.Mkdir(path+".broken", 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(path+".broken", "x"), nil, 0o600); err != nil {
-		t.Fatal(err)
+	// Ten earlier broken files leave no name to move it to.
+	for n := 0; n < 10; n++ {
+		aside := path + ".broken"
+		if n > 0 {
+			aside += "." + strconv.Itoa(n)
+		}
+		if err := os.WriteFile(aside, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	w := newAgentWorld(t, approveDefaults)
 	log := persistAgentAccess(w, home)
