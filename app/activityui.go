@@ -77,6 +77,7 @@ func (u *UI) Activity(q ActivityQuery) (ActivityPage, error) {
 	if err != nil {
 		return ActivityPage{}, err
 	}
+	u.app.flushAudit()
 	rs, err := v.Releases()
 	if err != nil {
 		return ActivityPage{}, plainErr("read activity", err)
@@ -234,6 +235,16 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 			where = " on " + site
 		}
 		e.Summary = fmt.Sprintf("An agent called %s%s", r.Tool, where)
+		if n := r.Outcomes["unrecorded"]; n > 0 {
+			e.Summary = fmt.Sprintf("%s refused while the vault was locked, beyond those listed one by one", count(n, "more agent call was", "more agent calls were"))
+		}
+	case EventAgentAccess:
+		e.Tone, e.Outcome = "info", r.Reason
+		if r.Tool != "" {
+			e.Summary = fmt.Sprintf("Agents must ask again before %s runs on %s", r.Tool, site)
+		} else {
+			e.Summary = fmt.Sprintf("Closed %s to agents", site)
+		}
 	default:
 		e.Tone, e.Outcome = "info", r.Event
 		e.Summary = fmt.Sprintf("%s on %s", capital(r.Event), site)

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -74,10 +73,12 @@ type AgentAsk struct {
 type agentHub struct {
 	mu   sync.Mutex
 	byS  map[*session]*agentState
-	open map[string]bool // origins the person exposed to agents, while the app runs
+	open map[string]bool // origins the person exposed to agents
 	// trusted are the read-only page tools (origin NUL page's name) the
-	// person let run without asking, while the app runs.
+	// person let run without asking.
 	trusted map[string]bool
+	// file keeps open and trusted across runs (agent_access.go).
+	file accessFile
 }
 
 func (h *agentHub) isTrusted(origin, tool string) bool {
@@ -93,6 +94,7 @@ func (h *agentHub) trust(origin, tool string) {
 		h.trusted = map[string]bool{}
 	}
 	h.trusted[origin+"\x00"+tool] = true
+	h.saveLocked()
 }
 
 // agentState is one agent session's choices.
@@ -153,6 +155,7 @@ func (h *agentHub) expose(origin string) {
 		h.open = map[string]bool{}
 	}
 	h.open[origin] = true
+	h.saveLocked()
 }
 
 // watching returns the agent sessions whose tab is tab of browser b, and
@@ -432,6 +435,11 @@ func callAgentTool(ctx context.Context, a *App, s *session, params json.RawMessa
 	if len(p.Arguments) > form.MaxArgsBytes {
 		return nil, nativemsg.NewError(nativemsg.CodeTooLarge, "agent.call: arguments over %d bytes", form.MaxArgsBytes)
 	}
+	if st := a.vaultState(); st != "unlocked" {
+		// Nothing runs that the audit log cannot hold (agent_audit.go).
+		a.auditAgent(s, "", p.Name, nativemsg.CodeVaultLocked)
+		return nil, nativemsg.NewError(nativemsg.CodeVaultLocked, "Tessera's vault is %s: the person must unlock Tessera before agents can act; nothing was done", st)
+	}
 	args, problem := argumentObject(p.Arguments)
 	var (
 		res    ToolResult
@@ -483,19 +491,14 @@ func argumentObject(raw json.RawMessage) (map[string]any, string) {
 
 // auditAgent records an agent's call in the audit log; it holds the tool's
 // name and what came of it, never an argument.
+// A record the vault cannot take now waits for the unlock (agent_audit.go).
 func (a *App) auditAgent(s *session, origin, tool, outcome string) {
-	v, ok := a.cfg.Vault.(interface{ RecordRelease(vault.Release) error })
-	if !ok {
-		return
-	}
 	site := ""
 	if origin != "" {
 		site = siteOf(origin)
 	}
 	r := vault.Release{Event: vault.EventAgent, Origin: origin, Site: site, Concepts: []string{}, Client: s.client.Name, Tool: tool, Reason: outcome}
-	if err := v.RecordRelease(r); err != nil && !errors.Is(err, vault.ErrLocked) {
-		fmt.Fprintf(a.cfg.Log, "tessera: audit log: %v\n", err)
-	}
+	a.recordAgent(r, outcome != nativemsg.CodeVaultLocked)
 }
 
 // askAgent shows an agent's question and waits for the person.

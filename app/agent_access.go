@@ -1,14 +1,25 @@
 package app
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/tessera-app/tessera/internal/safefile"
 )
 
-// AgentAccess is what the person let agents do, while the app runs
-// (Settings' "Agents" card): the sites opened to agents, and the read-only
-// page tools that run there without asking.
+// AgentAccess is what the person let agents do (Settings' "Agents" card):
+// the sites opened to agents, and the read-only page tools that run there
+// without asking. It is kept in agentAccessFile in the data directory, so
+// it lasts until the person takes it back.
 type AgentAccess struct {
 	Sites []string      `json:"sites"`
 	Tools []TrustedTool `json:"tools"`
@@ -59,6 +70,9 @@ func (h *agentHub) closeSite(origin string) bool {
 			delete(h.trusted, k)
 		}
 	}
+	if was {
+		h.saveLocked()
+	}
 	return was
 }
 
@@ -70,6 +84,9 @@ func (h *agentHub) untrust(origin, tool string) bool {
 	k := origin + "\x00" + tool
 	was := h.trusted[k]
 	delete(h.trusted, k)
+	if was {
+		h.saveLocked()
+	}
 	return was
 }
 
@@ -84,6 +101,7 @@ func (u *UI) CloseAgentSite(origin string) (AgentAccess, error) {
 	if !u.app.agents.closeSite(origin) {
 		return AgentAccess{}, fmt.Errorf("agents: %q is not open to agents", clipRunes(origin, 200))
 	}
+	u.app.auditAccessTaken(origin, "", "closed")
 	return u.app.agents.access(), nil
 }
 
@@ -92,5 +110,197 @@ func (u *UI) UntrustAgentTool(origin, tool string) (AgentAccess, error) {
 	if !u.app.agents.untrust(origin, tool) {
 		return AgentAccess{}, fmt.Errorf("agents: %q is not trusted on %q", clipRunes(tool, 200), clipRunes(origin, 200))
 	}
+	u.app.auditAccessTaken(origin, tool, "untrusted")
 	return u.app.agents.access(), nil
+}
+
+// The agent access file (SECURITY.md, "Agents"): read once when the app
+// starts, like the paired browsers, and written whole (internal/safefile:
+// 0600, a temporary file renamed, never through a symlink) at every change
+// the person makes. A file that cannot be read or parsed, or holds one
+// entry that is not valid, opens nothing: every site is closed to agents
+// until the person opens it again, the log says why, and the file is moved
+// aside (agentAccessFile + ".broken", or ".broken.N" next to earlier
+// ones) for the person to inspect, so the next change does not overwrite it.
+const (
+	agentAccessFile    = "agent-access.json"
+	agentAccessVersion = 1
+	// maxAgentSites and maxAgentTools bound the file; maxAgentOrigin bounds
+	// one origin (scheme, a host name of at most 253 bytes, a port).
+	maxAgentSites  = 1024
+	maxAgentTools  = 2048
+	maxAgentOrigin = 300
+)
+
+// accessFile is where the hub keeps its state; path "" keeps it in memory.
+type accessFile struct {
+	path string
+	log  io.Writer
+	// off stops saving: the broken file could not be moved aside, and
+	// the person's earlier choices in it must not be overwritten.
+	off bool
+}
+
+// agentAccessDoc is the file's content.
+type agentAccessDoc struct {
+	Version int           `json:"version"`
+	Sites   []string      `json:"sites"`
+	Tools   []TrustedTool `json:"tools"`
+}
+
+// parseAgentAccess reads the file's content strictly: unknown fields,
+// another version, more than the limits, an origin that is not a web
+// origin as the app writes it, a tool name out of bounds or a tool on a
+// site that is not open are all errors, and an error opens nothing.
+func parseAgentAccess(b []byte) (AgentAccess, error) {
+	if len(b) > maxStateFile {
+		return AgentAccess{}, fmt.Errorf("over %d bytes", maxStateFile)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var doc agentAccessDoc
+	if err := d.Decode(&doc); err != nil {
+		return AgentAccess{}, err
+	}
+	if d.More() {
+		return AgentAccess{}, errors.New("data after the JSON object")
+	}
+	if doc.Version != agentAccessVersion {
+		return AgentAccess{}, fmt.Errorf("version %d, want %d", doc.Version, agentAccessVersion)
+	}
+	if len(doc.Sites) > maxAgentSites || len(doc.Tools) > maxAgentTools {
+		return AgentAccess{}, fmt.Errorf("over %d sites or %d tools", maxAgentSites, maxAgentTools)
+	}
+	open := map[string]bool{}
+	for _, o := range doc.Sites {
+		if !validAgentOrigin(o) {
+			return AgentAccess{}, fmt.Errorf("site %q is not a web origin", clipRunes(o, 100))
+		}
+		open[o] = true
+	}
+	for _, t := range doc.Tools {
+		if !open[t.Site] {
+			return AgentAccess{}, fmt.Errorf("tool %q is trusted on %q, which is not open to agents", clipRunes(t.Tool, 100), clipRunes(t.Site, 100))
+		}
+		if t.Tool == "" || len(t.Tool) > maxToolName || !utf8.ValidString(t.Tool) || strings.ContainsRune(t.Tool, 0) {
+			return AgentAccess{}, fmt.Errorf("tool name %q is not valid", clipRunes(t.Tool, 100))
+		}
+	}
+	if doc.Sites == nil {
+		doc.Sites = []string{}
+	}
+	if doc.Tools == nil {
+		doc.Tools = []TrustedTool{}
+	}
+	return AgentAccess{Sites: doc.Sites, Tools: doc.Tools}, nil
+}
+
+// validAgentOrigin reports whether o is an origin as the app opens it to
+// agents: http(s), lower case, scheme://host[:port] and nothing more.
+func validAgentOrigin(o string) bool {
+	return len(o) <= maxAgentOrigin && webURL(o) && originOf(o) == o && utf8.ValidString(o)
+}
+
+// loadAccess reads the hub's state from home ("" keeps it in memory only).
+// Whatever goes wrong leaves every site closed, and is logged.
+func (h *agentHub) loadAccess(home string, log io.Writer) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.file = accessFile{log: log}
+	if home == "" {
+		return
+	}
+	h.file.path = filepath.Join(home, agentAccessFile)
+	b, err := safefile.Read(h.file.path, maxStateFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	var acc AgentAccess
+	if err == nil {
+		acc, err = parseAgentAccess(b)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", h.file.path, err)
+		}
+	}
+	if err != nil {
+		aside, rerr := moveAside(h.file.path)
+		if rerr != nil {
+			h.file.off = true
+			h.logf("agent access: %v: every site is closed to agents; this run's choices are not saved until the file is removed (%v)", err, rerr)
+		} else {
+			h.logf("agent access: %v: every site is closed to agents; the file was kept as %s", err, aside)
+		}
+		return
+	}
+	h.open, h.trusted = map[string]bool{}, map[string]bool{}
+	for _, o := range acc.Sites {
+		h.open[o] = true
+	}
+	for _, t := range acc.Tools {
+		h.trusted[t.Site+"\x00"+t.Tool] = true
+	}
+}
+
+// moveAside renames the file at path to path.broken, or path.broken.N
+// when earlier broken files are there (none is replaced), and returns the
+// new name. Rename moves a symlink itself, never what it points to.
+func moveAside(path string) (string, error) {
+	for n := 0; n < 10; n++ {
+		aside := path + ".broken"
+		if n > 0 {
+			aside += "." + strconv.Itoa(n)
+		}
+		if _, err := os.Lstat(aside); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		return aside, os.Rename(path, aside)
+	}
+	return "", errors.New("ten broken files are kept already")
+}
+
+// saveLocked writes the hub's state (h.mu held). A failure is logged: what
+// the person chose still holds in this run.
+func (h *agentHub) saveLocked() {
+	if h.file.path == "" || h.file.off {
+		return
+	}
+	doc := agentAccessDoc{Version: agentAccessVersion, Sites: []string{}, Tools: []TrustedTool{}}
+	for o, ok := range h.open {
+		if ok && validAgentOrigin(o) {
+			doc.Sites = append(doc.Sites, o)
+		}
+	}
+	for k, ok := range h.trusted {
+		site, tool, cut := strings.Cut(k, "\x00")
+		if ok && cut && h.open[site] && validAgentOrigin(site) {
+			doc.Tools = append(doc.Tools, TrustedTool{Site: site, Tool: tool})
+		}
+	}
+	sort.Strings(doc.Sites)
+	sort.Slice(doc.Tools, func(i, j int) bool {
+		if doc.Tools[i].Site != doc.Tools[j].Site {
+			return doc.Tools[i].Site < doc.Tools[j].Site
+		}
+		return doc.Tools[i].Tool < doc.Tools[j].Tool
+	})
+	if len(doc.Sites) > maxAgentSites || len(doc.Tools) > maxAgentTools {
+		h.logf("agent access: not saved: over %d sites or %d trusted tools; close some in Settings", maxAgentSites, maxAgentTools)
+		return
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err == nil && len(b) > maxStateFile {
+		err = fmt.Errorf("over %d bytes", maxStateFile)
+	}
+	if err == nil {
+		err = safefile.Replace(h.file.path, b)
+	}
+	if err != nil {
+		h.logf("agent access: not saved: %v", err)
+	}
+}
+
+func (h *agentHub) logf(format string, args ...any) {
+	if h.file.log != nil {
+		fmt.Fprintf(h.file.log, "tessera: "+format+"\n", args...)
+	}
 }

@@ -663,8 +663,14 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 				continue
 			}
 			ff.Kind, ff.Value = "radio", c.Value
+		case f.Selected != nil && c.Type == "select-multiple":
+			// Every option listed selected, every other enabled one not.
+			b, _ := json.Marshal(f.Selected)
+			ff.Kind, ff.Value = "options", string(b)
 		default:
-			return errorResult("%s: parameter %s: lists and files are not supported by Tessera yet", t.mcp.Name, f.Param)
+			// A file's content from an agent would be a file the person
+			// never chose: refused, with a text that says so.
+			return errorResult("%s: parameter %s: file inputs are not filled by Tessera", t.mcp.Name, f.Param)
 		}
 		fields = append(fields, fieldOf{ff, strings.SplitN(f.Param, ".", 2)[0]})
 	}

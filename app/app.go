@@ -115,6 +115,8 @@ type App struct {
 	lastAction time.Time
 	// agents is what the app keeps for agent sessions (agent.go).
 	agents agentHub
+	// audits are agent records waiting for the vault (agent_audit.go).
+	audits auditQueue
 }
 
 // Status returns a snapshot of the app state.
@@ -196,6 +198,7 @@ func (a *App) watchVault(ctx context.Context, interval time.Duration) {
 			st := l.State()
 			if st == "unlocked" && last != "unlocked" {
 				a.personActed() // unlocking is the person's doing
+				a.flushAudit()
 			}
 			a.mu.Lock()
 			idle := a.cfg.Now().Sub(a.lastAction)

@@ -60,6 +60,7 @@ func New(cfg Config) (*App, error) {
 		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
 	}
 	a.trusted = trusted
+	a.agents.loadAccess(cfg.Home, cfg.Log)
 	a.confirms.now = cfg.Now
 	a.confirms.acted = a.personActed
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
@@ -102,6 +103,7 @@ func (a *App) ServeListener(ctx context.Context, l net.Listener, name string) er
 	a.socket = name
 	a.mu.Unlock()
 	a.changed()
+	defer a.auditUnwritten()
 	var wg sync.WaitGroup
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()

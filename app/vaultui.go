@@ -275,6 +275,7 @@ func (u *UI) view(v vaultControl) (VaultView, error) {
 // vaultChanged tells the window and every connected browser the vault's
 // new state.
 func (u *UI) vaultChanged() {
+	u.app.flushAudit()
 	u.app.Broadcast("vault.stateChanged", map[string]string{"state": u.app.vaultState()})
 	u.app.changed()
 }

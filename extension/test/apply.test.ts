@@ -86,6 +86,42 @@ describe('apply', () => {
     expect(log).toEqual(['input', 'change', 'settle']);
   });
 
+  it('selects exactly the listed options of a select[multiple] (an agent\'s list)', async () => {
+    const ref = page('<select name=topics multiple><option value=history>H<option value=poetry selected>P<option value=maps disabled>M<option value=science>S</select>');
+    const sel = document.querySelector('select')!;
+    record(sel, 'input', 'change');
+    const got = await run([{ ref: ref('topics'), kind: 'options', value: '["science","history"]' }]);
+    expect(got).toEqual([{ ref: ref('topics'), outcome: 'filled' }]);
+    const selected = () => [...sel.options].filter((o) => o.selected).map((o) => o.value);
+    expect(selected()).toEqual(['history', 'science']);
+    expect(log).toEqual(['input', 'change', 'settle']);
+    expect(await run([{ ref: ref('topics'), kind: 'options', value: '[]' }])).toEqual([{ ref: ref('topics'), outcome: 'filled' }]);
+    expect(selected()).toEqual([]);
+  });
+
+  it('rejects an options list with a value the select lacks, a disabled option, or not a list, and sets nothing', async () => {
+    const ref = page('<select name=topics multiple><option value=history selected>H<option value=maps disabled>M</select>');
+    const sel = document.querySelector('select')!;
+    for (const value of ['["nope"]', '["maps"]', 'history', '[1]', '{"history":true}']) {
+      expect(await run([{ ref: ref('topics'), kind: 'options', value }])).toEqual([{ ref: ref('topics'), outcome: 'rejected' }]);
+      expect([...sel.options].filter((o) => o.selected).map((o) => o.value)).toEqual(['history']);
+    }
+  });
+
+  it('reports an options list the page undoes as rejected', async () => {
+    const ref = page('<select name=topics multiple><option value=a>A<option value=b>B</select>');
+    const sel = document.querySelector('select')!;
+    sel.addEventListener('change', () => {
+      sel.options[1]!.selected = false;
+    });
+    expect(await run([{ ref: ref('topics'), kind: 'options', value: '["a","b"]' }])).toEqual([{ ref: ref('topics'), outcome: 'rejected' }]);
+  });
+
+  it('does not set options on a single select', async () => {
+    const ref = page('<select name=one><option value=a>A<option value=b>B</select>');
+    expect(await run([{ ref: ref('one'), kind: 'options', value: '["a"]' }])).toEqual([{ ref: ref('one'), outcome: 'changed' }]);
+  });
+
   it('rejects an option the select does not have', async () => {
     const ref = page('<select name=country><option value=NZ>NZ</select>');
     expect(await run([{ ref: ref('country'), kind: 'select', value: 'XX' }])).toEqual([{ ref: ref('country'), outcome: 'rejected' }]);

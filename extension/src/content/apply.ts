@@ -33,6 +33,8 @@ function kindFits(el: Element, kind: FillKind): boolean {
       return el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !NOT_TEXT.has(type));
     case 'select':
       return el.tagName === 'SELECT';
+    case 'options':
+      return el.tagName === 'SELECT' && (el as HTMLSelectElement).multiple;
     case 'radio':
       return el.tagName === 'INPUT' && type === 'radio';
     case 'checkbox':
@@ -163,6 +165,18 @@ function set(field: ApplyField, deps: ApplyDeps, hidden: string): Outcome | Pend
       focusEvents(el, false);
       return { el, field, want: field.value };
     }
+    case 'options': {
+      const want = optionList(field.value);
+      const options = [...(el as HTMLSelectElement).options];
+      // Every value must be an enabled option of this select, or nothing is set.
+      if (want === null || ![...want].every((v) => options.some((o) => o.value === v && !o.disabled))) return 'rejected';
+      focusEvents(el, true);
+      for (const o of options) if (!o.disabled) nativeSetter(o, 'selected')(want.has(o.value));
+      announce(el, 'input');
+      announce(el, 'change');
+      focusEvents(el, false);
+      return { el, field, want: canonicalOptions(want) };
+    }
     case 'radio':
     case 'checkbox': {
       const want = field.kind === 'radio' || checkboxWants(field.value);
@@ -208,7 +222,28 @@ export async function apply(fields: readonly ApplyField[], deps: ApplyDeps): Pro
 function readBack(p: Pending): Outcome {
   if (!p.el.isConnected) return 'gone';
   if (typeof p.want === 'boolean') return (p.el as HTMLInputElement).checked === p.want ? 'filled' : 'rejected';
+  if (p.field.kind === 'options') {
+    const got = new Set([...(p.el as HTMLSelectElement).options].filter((o) => o.selected).map((o) => o.value));
+    return canonicalOptions(got) === p.want ? 'filled' : 'rejected';
+  }
   const got = (p.el as HTMLInputElement).value;
   if (p.field.kind === 'select') return got === p.want ? 'filled' : 'rejected';
   return sameText(got, p.want) ? 'filled' : 'rejected';
+}
+
+/** optionList reads an options field's value: a JSON array of strings, else null. */
+export function optionList(value: string): Set<string> | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(value);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return null;
+  return new Set(v as string[]);
+}
+
+/** canonicalOptions is a set of option values as one comparable string. */
+function canonicalOptions(values: Set<string>): string {
+  return JSON.stringify([...values].sort());
 }

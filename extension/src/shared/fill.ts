@@ -66,8 +66,12 @@ export interface PageParams {
   frames: WireFrame[];
 }
 
-/** FillKind says how a value is applied (PROTOCOL.md §4.1 fill.request). */
-export type FillKind = 'text' | 'select' | 'radio' | 'checkbox';
+/**
+ * FillKind says how a value is applied (PROTOCOL.md §4.1 fill.request;
+ * 'options', a select[multiple] set from an agent's list, comes only in
+ * browser.apply, §4.3).
+ */
+export type FillKind = 'text' | 'select' | 'radio' | 'checkbox' | 'options';
 
 /** FillField is one approved value for one measured control. */
 export interface FillField {
@@ -76,9 +80,10 @@ export interface FillField {
   kind: FillKind;
   /**
    * value is the text to set (text), the option value to select (select),
-   * the radio's value (radio: the ref says which button to check) or, for a
+   * the radio's value (radio: the ref says which button to check), for a
    * checkbox, whether to check it ("false", "off", "0" and "" uncheck; any
-   * other text checks).
+   * other text checks) or, for options, a JSON array of the option values
+   * to select (every other enabled option is deselected).
    */
   value: string;
   /** expect is the control as measured; absent members are compared with what the content script measured. */
