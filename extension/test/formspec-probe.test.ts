@@ -23,7 +23,7 @@ beforeEach(() => {
 
 describe('the Formspec probe', () => {
   it('injects nothing into a plain form page, now or at the later looks', () => {
-    doc.body.innerHTML = '<form>' + '<label>F <input name=f></label>'.repeat(200) + '</form><div class="formspec-container"></div><link rel="stylesheet" href="x.css">';
+    doc.body.innerHTML = '<form>' + '<label>F <input name=f></label>'.repeat(200) + '</form><div class="formspec-container"></div><link rel="alternate" href="feed.xml">';
     watch();
     expect(later.map(([, ms]) => ms)).toEqual(RECHECK_MS);
     runLater();
