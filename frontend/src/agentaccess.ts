@@ -1,7 +1,7 @@
 // Settings' "Agents" card (app/agent_access.go): the sites the person
 // opened to AI agents (issue 15) and the read-only page tools they let run
-// there without asking, each with a button that takes it back. Both last
-// while the app runs. Added to the Settings section from here, so the
+// there without asking, each with a button that takes it back. Both are
+// kept in agent-access.json until taken back. Added to the Settings section from here, so the
 // section's own file stays as it is. Tool names are the pages' words: set
 // as text only.
 import { sentence } from "./format";
@@ -44,7 +44,7 @@ export class AgentAccessCard {
     this.error.hidden = true;
     card.append(
       make("h2", "", "Agents"),
-      make("p", "hint", "AI agents (through tessera mcp) may use the pages of the sites you opened to them, each call still waiting for your approval, except the read-only tools you let run without asking. Close a site, and agents must ask again. This lasts until Tessera quits."),
+      make("p", "hint", "AI agents (through tessera mcp) may use the pages of the sites you opened to them, each call still waiting for your approval, except the read-only tools you let run without asking. Close a site, and agents must ask again. Tessera keeps these choices until you take them back here."),
       this.sites,
       this.status,
       this.error,

@@ -46,7 +46,7 @@ export function agentSection(c: Confirmation): HTMLElement | null {
   const s = el("section", "cf-section cf-agent");
   s.id = "cf-agent";
   if ((c.kind as string) === "agent-access") {
-    s.append(el("p", "cf-note", "Until Tessera quits, this agent (and any other you run) may list this site's form tools and ask to use them. Every fill and every tool call still asks you first."));
+    s.append(el("p", "cf-note", "Until you close this site in Settings, this agent (and any other you run) may list this site's form tools and ask to use them. Every fill and every tool call still asks you first."));
     return s;
   }
   const name = el("p", "cf-agent-tool", "Tool ", el("strong", "mono", ask.pageTool ?? ""), ask.tool ? ` (the agent calls it ${ask.tool})` : "");
@@ -55,7 +55,7 @@ export function agentSection(c: Confirmation): HTMLElement | null {
   quote.id = "cf-untrusted";
   quote.textContent = ask.untrusted || "(the page gives no description)";
   s.append(el("p", "cf-note", "The page describes it so. These are the page's words, not Tessera's; a page can say anything:"), quote);
-  if (ask.readOnly) s.append(el("p", "cf-note", "The page says this tool only reads. \"Remember\" lets agents run it on this site without asking again until Tessera quits."));
+  if (ask.readOnly) s.append(el("p", "cf-note", "The page says this tool only reads. \"Remember\" lets agents run it on this site without asking again, until you take it back in Settings."));
   if (ask.submit) s.append(el("p", "cf-note cf-warn", "The page lets agents submit this form: approving also submits it."));
   s.append(el("p", "cf-note", "The values below come from the agent, not from your profile."));
   return s;
