@@ -30,6 +30,8 @@ run() { # run NAME SCREEN [ENV=VALUE...]
       for _ in $(seq 2400); do [ -s "$TESSERA_SELFTEST_REPORT" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
       sleep 2; kill -TERM $pid 2>/dev/null; wait $pid' "$tmp" || true
   for s in "${shots[@]}"; do
+    # Scrolled down to the Agents card, WebKitGTK's 200 % zoom shows the top: not kept.
+    [ "$s$name" = settings-agents-200 ] && continue
     if [ -f "$tmp/shots/$s.png" ]; then
       cp "$tmp/shots/$s.png" "$out/$s$name.png"
     else
