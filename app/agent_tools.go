@@ -640,9 +640,11 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 	for i := range fa.snap.Controls {
 		controls[fa.snap.Controls[i].Ref] = &fa.snap.Controls[i]
 	}
+	// param is the top-level parameter the dialog's row shows; path the
+	// whole parameter path (guest.name) the result names.
 	type fieldOf struct {
-		f     FillField
-		param string
+		f           FillField
+		param, path string
 	}
 	var fields []fieldOf
 	for _, f := range plan.Fills {
@@ -672,7 +674,7 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 			// never chose: refused, with a text that says so.
 			return errorResult("%s: parameter %s: file inputs are not filled by Tessera", t.mcp.Name, f.Param)
 		}
-		fields = append(fields, fieldOf{ff, strings.SplitN(f.Param, ".", 2)[0]})
+		fields = append(fields, fieldOf{ff, strings.SplitN(f.Param, ".", 2)[0], f.Param})
 	}
 	rows := argumentRows(args, schemaOrder(t.schema, args))
 	c := agentConfirmation(ConfirmAgentCall, set.snap.params.Page.URL, set.snap.params.Page.Title, s,
@@ -698,7 +700,7 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 	for _, f := range fields {
 		if approved[f.param] {
 			send = append(send, f.f)
-			params = append(params, f.param)
+			params = append(params, f.path)
 		}
 	}
 	outs, e := a.applyInTab(ctx, s, set.snap, send)
