@@ -376,14 +376,23 @@ func mcpClientDir(t *testing.T) string {
 }
 
 // The official TypeScript SDK client (Client over StdioClientTransport)
-// and the MCP Inspector CLI drive `tessera mcp` against the real browser.
+// and the MCP Inspector CLI drive `tessera mcp` against the real browser:
+// initialize, tools/list, list_changed (a tab chosen, a page navigating),
+// imperative page tools (a call, bad arguments, one that throws, one whose
+// page navigates mid-call), declarative forms of both dialects (filled,
+// submitted, refused outside the schema), a Formspec page's Assist catalog,
+// masked previews, and no profile value in anything the client received.
+// (Approved, declined and timed-out calls with the TS client:
+// TestAgentConsentWithTSClient.)
 func TestAgentOverMCPWithOfficialClients(t *testing.T) {
 	dir := mcpClientDir(t)
 	f := newFillEnv(t, "approve", "")
-	_, url := f.open(t, "/agent.html")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	draftTab, draftURL := f.open(t, "/agent-draft.html")
+	_, formspecURL := f.open(t, "/formspec/grant.html")
+	tab, url := f.open(t, "/agent.html")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "client.mjs", fillArt.tessera, url)
+	cmd := exec.CommandContext(ctx, "node", "client.mjs", fillArt.tessera, url, draftURL, formspecURL)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), f.w.Env()...)
 	cmd.Stderr = os.Stderr
@@ -397,9 +406,12 @@ func TestAgentOverMCPWithOfficialClients(t *testing.T) {
 		Capabilities struct {
 			Tools struct{ ListChanged bool }
 		}
-		Before      []string
-		ListChanged int
-		After       []struct {
+		Before                  []string
+		ListChanged             int
+		ListChangedOnNavigation int
+		DraftTools              []string
+		FormspecTools           []string
+		After                   []struct {
 			Name        string
 			Description string
 		}
@@ -429,7 +441,30 @@ func TestAgentOverMCPWithOfficialClients(t *testing.T) {
 	want := []struct {
 		isError bool
 		text    string
-	}{{false, `"tabs"`}, {false, url}, {false, `{"q":"typescript","hits":4}`}, {true, "nope: not a parameter"}, {false, "A••"}}
+	}{{false, `"tabs"`}, {false, url}, {false, `{"q":"typescript","hits":4}`}, {true, "nope: not a parameter"}, {false, "A••"},
+		// A page tool that throws; declarative calls filled and submitted;
+		// a page that navigates mid-call.
+		{true, "the catalogue is closed"}, {false, `"outcome":"filled"`}, {false, `"submitted":true`}, {true, "navigated away"},
+		// The draft dialect's form: refused outside its schema, then filled.
+		{false, `"tabs"`}, {false, draftURL}, {true, "guests"}, {false, `{"param":"guest.name","outcome":"filled"}`},
+		// A Formspec page's Assist catalog: help, and a masked match.
+		{false, `"tabs"`}, {false, formspecURL}, {false, `"agency-cap"`}, {false, "•"}}
+	if len(got.Steps) != len(want) {
+		t.Errorf("the TS client made %d calls, want %d", len(got.Steps), len(want))
+	}
+	if got.ListChangedOnNavigation == 0 {
+		t.Error("no notifications/tools/list_changed to the TS client after its page navigated")
+	}
+	if !slices.Contains(got.DraftTools, "webmcp.form.rsvp") || !slices.Contains(got.FormspecTools, "webmcp.page.formspec.form.describe") {
+		t.Errorf("tools of the draft-dialect page %v, of the Formspec page %v", got.DraftTools, got.FormspecTools)
+	}
+	// (The agent page itself left mid-call, so its fields are new.)
+	if u, err := Eval[string](tab, "location.search"); err != nil || u != "?left" {
+		t.Errorf("the agent page did not navigate during webmcp.page.leave: %q %v", u, err)
+	}
+	if st := readPage(t, draftTab); st.Values["name"] != "Ada Lovelace" || st.Values["guests"] != "2" {
+		t.Errorf("draft-dialect page after the TS client's calls = %v", st.Values)
+	}
 	for i, w := range want {
 		if i >= len(got.Steps) || got.Steps[i].IsError != w.isError || !strings.Contains(got.Steps[i].Text, w.text) {
 			t.Errorf("step %d = %+v, want isError %v and %q", i, got.Steps[min(i, len(got.Steps)-1)], w.isError, w.text)
