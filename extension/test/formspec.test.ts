@@ -142,4 +142,21 @@ describe('Formspec (service worker): the sidecar cache', () => {
     expect(injected).toBe(2);
     delete (globalThis as { chrome?: unknown }).chrome;
   });
+
+  it('drops a late report from the document a tab has left', async () => {
+    const { Formspec } = await import('../src/background/formspec');
+    const fs = new Formspec({ call: async () => ({}) });
+    const tab = { id: 9 } as chrome.tabs.Tab;
+    const mode2 = { mode: 2 as const, why: 'old page', tools: ['formspec.form.describe'] };
+    const mode3 = { mode: 3 as const, why: 'new page', tools: [] };
+    fs.forget(9, 'NEW');
+    expect(await fs.handle({ type: 'formspec', op: 'detected', detection: mode2 }, { tab, frameId: 0, documentId: 'OLD' } as chrome.runtime.MessageSender)).toHaveProperty('error');
+    await fs.handle({ type: 'formspec', op: 'detected', detection: mode3 }, { tab, frameId: 0, documentId: 'NEW' } as chrome.runtime.MessageSender);
+    expect(((await fs.handle({ type: 'formspec', op: 'mode-of', tab: 9 }, undefined)) as { detection: unknown }).detection).toEqual(mode3);
+    // A browser that names no documents: every report counts.
+    fs.forget(9);
+    await fs.handle({ type: 'formspec', op: 'detected', detection: mode2 }, { tab, frameId: 0 });
+    expect(fs.isProvider(9)).toBe(false);
+    expect(((await fs.handle({ type: 'formspec', op: 'mode-of', tab: 9 }, undefined)) as { detection: unknown }).detection).toEqual(mode2);
+  });
 });

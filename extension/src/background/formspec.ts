@@ -60,6 +60,8 @@ export class Formspec {
   private readonly modes = new Map<number, { detection: Detection; url: string }>();
   private readonly cache = new Map<string, Sidecars>();
   private readonly waiting = new Map<number, Array<() => void>>();
+  /** topDocument is each tab's current top document, where the browser names documents (a late report of the one before is dropped). */
+  private readonly topDocument = new Map<number, string>();
 
   constructor(
     private readonly client: Caller,
@@ -169,6 +171,9 @@ export class Formspec {
       }
       case 'detected': {
         if (tab?.id === undefined || sender?.frameId !== 0) return { error: { code: 'FORBIDDEN', message: 'top documents only' } };
+        const doc = (sender as { documentId?: string }).documentId;
+        const current = this.topDocument.get(tab.id);
+        if (doc !== undefined && current !== undefined && doc !== current) return { error: { code: 'GONE', message: 'a document the tab has left' } };
         this.modes.set(tab.id, { detection: sanitize(req.detection), url: sender.url ?? tab.url ?? '' });
         const list = this.waiting.get(tab.id) ?? [];
         this.waiting.delete(tab.id);
@@ -215,9 +220,11 @@ export class Formspec {
     return n;
   }
 
-  /** forget drops a tab's detection: the tab closed, or its top document changed. */
-  forget(tab: number): void {
+  /** forget drops a tab's detection: the tab closed, or its top document changed (to document, where the browser names it). */
+  forget(tab: number, document?: string): void {
     this.modes.delete(tab);
+    if (document !== undefined) this.topDocument.set(tab, document);
+    else this.topDocument.delete(tab);
   }
 }
 

@@ -80,7 +80,7 @@ const table: HandlerTable = {
 chrome.tabs.onRemoved.addListener((tab) => formspec.forget(tab));
 // A new top document has not been detected yet (its probe may inject anew).
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (d.frameId === 0) formspec.forget(d.tabId);
+  if (d.frameId === 0) formspec.forget(d.tabId, (d as { documentId?: string }).documentId);
 });
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
