@@ -10,16 +10,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -109,16 +106,9 @@ func loadPairStore(home string) (*pairStore, error) {
 		return s, nil
 	}
 	s.path = filepath.Join(home, pairedFile)
-	b, err := safefile.Read(s.path, maxStateFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
+	list, err := readStateList[PairedBrowser](s.path, "paired browsers")
 	if err != nil {
-		return s, fmt.Errorf("read paired browsers: %w", err)
-	}
-	var list []PairedBrowser
-	if err := json.Unmarshal(b, &list); err != nil {
-		return s, fmt.Errorf("read paired browsers: %s: %w", s.path, err)
+		return s, err
 	}
 	for _, p := range list {
 		if _, err := parsePairKey(p.Key); err == nil && p.ID == keyID(p.Key) && len(s.list) < maxPaired {
@@ -190,20 +180,7 @@ func (s *pairStore) all() []PairedBrowser {
 }
 
 func (s *pairStore) save(list []PairedBrowser) error {
-	if s.path == "" {
-		return nil
-	}
-	if list == nil {
-		list = []PairedBrowser{}
-	}
-	b, err := json.MarshalIndent(list, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := safefile.Replace(s.path, b); err != nil {
-		return fmt.Errorf("save paired browsers: %w", err)
-	}
-	return nil
+	return writeStateList(s.path, "paired browsers", list)
 }
 
 // keyID is a key's fingerprint.

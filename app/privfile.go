@@ -1,5 +1,14 @@
 package app
 
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/tessera-app/tessera/internal/safefile"
+)
+
 // The app's own small state files (paired browsers, trusted browsers) are
 // read and written through internal/safefile: read only when they are
 // regular files, never through a symlink, and written whole, 0600,
@@ -7,3 +16,39 @@ package app
 
 // maxStateFile bounds what a state file may hold.
 const maxStateFile = 1 << 20
+
+// readStateList reads the JSON list in the state file at path; what names
+// it in errors. A missing file is an empty list.
+func readStateList[T any](path, what string) ([]T, error) {
+	b, err := safefile.Read(path, maxStateFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	var list []T
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("read %s: %s: %w", what, path, err)
+	}
+	return list, nil
+}
+
+// writeStateList replaces the state file at path with list ("" for a
+// store kept in memory only: nothing is written).
+func writeStateList[T any](path, what string, list []T) error {
+	if path == "" {
+		return nil
+	}
+	if list == nil {
+		list = []T{}
+	}
+	b, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := safefile.Replace(path, b); err != nil {
+		return fmt.Errorf("save %s: %w", what, err)
+	}
+	return nil
+}

@@ -3,7 +3,6 @@ package app
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -97,16 +95,9 @@ func loadTrustStore(home string) (*trustStore, error) {
 		return s, nil
 	}
 	s.path = filepath.Join(home, trustedFile)
-	b, err := safefile.Read(s.path, maxStateFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
+	list, err := readStateList[TrustedBrowser](s.path, "trusted browsers")
 	if err != nil {
-		return s, fmt.Errorf("read trusted browsers: %w", err)
-	}
-	var list []TrustedBrowser
-	if err := json.Unmarshal(b, &list); err != nil {
-		return s, fmt.Errorf("read trusted browsers: %s: %w", s.path, err)
+		return s, err
 	}
 	for _, t := range list {
 		if filepath.IsAbs(t.Path) && len(t.SHA256) == 64 && len(s.list) < maxTrusted {
@@ -117,17 +108,7 @@ func loadTrustStore(home string) (*trustStore, error) {
 }
 
 func (s *trustStore) save(list []TrustedBrowser) error {
-	if s.path == "" {
-		return nil
-	}
-	if list == nil {
-		list = []TrustedBrowser{}
-	}
-	b, err := json.MarshalIndent(list, "", "  ")
-	if err != nil {
-		return err
-	}
-	return safefile.Replace(s.path, b)
+	return writeStateList(s.path, "trusted browsers", list)
 }
 
 // hash returns the SHA-256 of f, whose identity is id, from the cache
