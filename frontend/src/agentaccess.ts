@@ -1,12 +1,12 @@
 // Settings' "Agents" card (app/agent_access.go): the sites the person
 // opened to AI agents (issue 15) and the read-only page tools they let run
 // there without asking, each with a button that takes it back. Both are
-// kept in agent-access.json until taken back. Added to the Settings section from here, so the
-// section's own file stays as it is. Tool names are the pages' words: set
+// kept in agent-access.json until taken back. Added to the Settings
+// section from here, so the section's own file stays as it is. Tool names are the pages' words: set
 // as text only.
 import { sentence } from "./format";
-import { errorText } from "./wails";
-import { make } from "./dom";
+import { errorText, uiBinding } from "./wails";
+import { make, pollWhileShown } from "./dom";
 
 /** AgentAccess is UI.AgentAccess's answer. */
 export interface AgentAccess {
@@ -20,11 +20,7 @@ interface AgentAccessBinding {
   UntrustAgentTool(origin: string, tool: string): Promise<AgentAccess>;
 }
 
-function binding(): AgentAccessBinding {
-  const b = (window as unknown as { go?: { app?: { UI?: AgentAccessBinding } } }).go?.app?.UI;
-  if (!b) throw new Error("the Tessera app bridge is not available");
-  return b;
-}
+const binding = (): AgentAccessBinding => uiBinding<AgentAccessBinding>();
 
 /** How often the open card reads Go again (an agent was let in meanwhile). */
 const pollMs = 3000;
@@ -50,10 +46,7 @@ export class AgentAccessCard {
       this.error,
     );
     settings.append(card);
-    window.setInterval(() => {
-      if (settings.getClientRects().length > 0) void this.load();
-    }, pollMs);
-    void this.load();
+    pollWhileShown(settings, pollMs, () => this.load());
   }
 
   private async load(): Promise<void> {

@@ -2,7 +2,7 @@
 // (app/firstrun.go, app/prefs.go, app/transfer.go). Kept apart from
 // wails.ts so that sections added beside each other do not edit one list;
 // like wails.ts, every promise rejects with a message fit to show.
-import type { ProfileSummary, VaultSettings } from "./wails";
+import { uiBinding, type ProfileSummary, type VaultSettings } from "./wails";
 
 /** The strength meter's reading of a passphrase (app.Strength). */
 export interface Strength {
@@ -106,11 +106,7 @@ interface Bridge {
   ChooseExportFile(suggested: string): Promise<string>;
 }
 
-function bridge(): Bridge {
-  const b = (window as unknown as { go?: { app?: { UI?: Bridge } } }).go?.app?.UI;
-  if (!b) throw new Error("the Tessera app bridge is not available");
-  return b;
-}
+const bridge = (): Bridge => uiBinding<Bridge>();
 
 /** The first run's bindings (app/firstrun.go). */
 export const firstRun = {

@@ -1,4 +1,4 @@
-// The two DOM helpers every view uses.
+// The DOM helpers the views share.
 
 /** el returns the element of index.html with id, or throws: a missing one is a bug. */
 export function el<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -13,4 +13,12 @@ export function make<K extends keyof HTMLElementTagNameMap>(tag: K, className = 
   if (className) e.className = className;
   if (text) e.textContent = text;
   return e;
+}
+
+/** pollWhileShown runs load now, then every ms while view is shown (a card reading Go again). */
+export function pollWhileShown(view: HTMLElement, ms: number, load: () => Promise<void>): void {
+  window.setInterval(() => {
+    if (view.getClientRects().length > 0) void load();
+  }, ms);
+  void load();
 }

@@ -6,14 +6,10 @@
 import { sentence } from "./format";
 import { attachMeter } from "./meter";
 import { Progress } from "./transfer";
-import { errorText, vault, type VaultState, type VaultView } from "./wails";
+import { errorText, uiBinding, vault, type VaultState, type VaultView } from "./wails";
 import { el } from "./dom";
 
-function ui(): { ChangePassphrase(current: string, passphrase: string, confirm: string): Promise<VaultView> } {
-  const b = (window as unknown as { go?: { app?: { UI?: unknown } } }).go?.app?.UI;
-  if (!b) throw new Error("the Tessera app bridge is not available");
-  return b as { ChangePassphrase(current: string, passphrase: string, confirm: string): Promise<VaultView> };
-}
+const ui = () => uiBinding<{ ChangePassphrase(current: string, passphrase: string, confirm: string): Promise<VaultView> }>();
 
 const fields = ["passwd-current", "passwd-new", "passwd-confirm"];
 

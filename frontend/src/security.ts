@@ -7,7 +7,7 @@
 // from other programs: set as text only.
 import { ago, sentence } from "./format";
 import { errorText, security, type PairedBrowser, type TrustedBrowsersView } from "./wails";
-import { make } from "./dom";
+import { make, pollWhileShown } from "./dom";
 
 /** How often open cards read Go again (a browser paired or refused meanwhile). */
 const pollMs = 3000;
@@ -45,10 +45,7 @@ export class SecurityCards {
     this.error.hidden = true;
     trustCard.append(this.status, this.error);
     settings.append(pairCard, trustCard);
-    window.setInterval(() => {
-      if (settings.getClientRects().length > 0) void this.load();
-    }, pollMs);
-    void this.load();
+    pollWhileShown(settings, pollMs, () => this.load());
   }
 
   private async load(): Promise<void> {

@@ -336,18 +336,25 @@ interface WailsWindow {
   };
 }
 
-const w = window as unknown as WailsWindow;
+// (A module test under Node has no window: nothing is bound there.)
+const w = (typeof window === "undefined" ? {} : window) as WailsWindow;
 
 /** Reports whether the page runs inside the Wails window (not a plain browser). */
 export function inWails(): boolean {
   return w.go?.app?.UI !== undefined && w.runtime !== undefined;
 }
 
-function ui(): UIBinding {
+/**
+ * uiBinding returns the app's bound UI object (app.UI), typed as the
+ * caller's view of it; it throws outside the Wails window.
+ */
+export function uiBinding<T = UIBinding>(): T {
   const b = w.go?.app?.UI;
   if (!b) throw new Error("the Tessera app bridge is not available");
-  return b;
+  return b as unknown as T;
 }
+
+const ui = (): UIBinding => uiBinding();
 
 /** Fetches the app status from Go. */
 export function fetchStatus(): Promise<Status> {
