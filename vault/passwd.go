@@ -16,6 +16,12 @@ import (
 // total of total means only the commit is left. It is called with the
 // vault's lock held and must not call the vault.
 func (v *Vault) ChangePassphraseFrom(old, passphrase []byte, progress func(done, total int)) error {
+	return v.changePassphrase(true, old, passphrase, progress)
+}
+
+// changePassphrase is ChangePassphrase, and ChangePassphraseFrom when
+// prove asks for old to be proven first.
+func (v *Vault) changePassphrase(prove bool, old, passphrase []byte, progress func(done, total int)) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if _, err := v.keysLocked(); err != nil {
@@ -24,13 +30,15 @@ func (v *Vault) ChangePassphraseFrom(old, passphrase []byte, progress func(done,
 	if len(passphrase) == 0 {
 		return errors.New("change passphrase: passphrase is empty")
 	}
-	dk, err := v.unwrapPassphraseLocked(old)
-	if err != nil {
-		return fmt.Errorf("change passphrase: %w", err)
-	}
-	clear(dk)
-	if progress != nil {
-		progress(0, -1)
+	if prove {
+		dk, err := v.unwrapPassphraseLocked(old)
+		if err != nil {
+			return fmt.Errorf("change passphrase: %w", err)
+		}
+		clear(dk)
+		if progress != nil {
+			progress(0, -1)
+		}
 	}
 	v.resealProgress = progress
 	defer func() { v.resealProgress = nil }()

@@ -22,18 +22,7 @@ import (
 // renewed for the same keyring identity; when the keyring cannot be read it
 // is dropped, and the vault unlocks by passphrase until EnrollKeyring.
 func (v *Vault) ChangePassphrase(passphrase []byte) error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if _, err := v.keysLocked(); err != nil {
-		return fmt.Errorf("change passphrase: %w", err)
-	}
-	if len(passphrase) == 0 {
-		return errors.New("change passphrase: passphrase is empty")
-	}
-	if err := v.rotateLocked(passphrase, false); err != nil {
-		return fmt.Errorf("change passphrase: %w", err)
-	}
-	return nil
+	return v.changePassphrase(false, nil, passphrase, nil)
 }
 
 // EnrollKeyring stores a new keyring identity for the unlocked vault and
