@@ -36,14 +36,22 @@ type TrustedTool struct {
 func (h *agentHub) access() AgentAccess {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	return h.listLocked(false)
+}
+
+// listLocked lists the open sites and trusted tools, sorted (h.mu held);
+// saved keeps only what the access file may hold: valid origins, and
+// tools of sites that are open.
+func (h *agentHub) listLocked(saved bool) AgentAccess {
 	out := AgentAccess{Sites: []string{}, Tools: []TrustedTool{}}
 	for o, ok := range h.open {
-		if ok {
+		if ok && (!saved || validAgentOrigin(o)) {
 			out.Sites = append(out.Sites, o)
 		}
 	}
 	for k, ok := range h.trusted {
-		if site, tool, cut := strings.Cut(k, "\x00"); ok && cut {
+		site, tool, cut := strings.Cut(k, "\x00")
+		if ok && cut && (!saved || h.open[site] && validAgentOrigin(site)) {
 			out.Tools = append(out.Tools, TrustedTool{Site: site, Tool: tool})
 		}
 	}
@@ -264,25 +272,8 @@ func (h *agentHub) saveLocked() {
 	if h.file.path == "" || h.file.off {
 		return
 	}
-	doc := agentAccessDoc{Version: agentAccessVersion, Sites: []string{}, Tools: []TrustedTool{}}
-	for o, ok := range h.open {
-		if ok && validAgentOrigin(o) {
-			doc.Sites = append(doc.Sites, o)
-		}
-	}
-	for k, ok := range h.trusted {
-		site, tool, cut := strings.Cut(k, "\x00")
-		if ok && cut && h.open[site] && validAgentOrigin(site) {
-			doc.Tools = append(doc.Tools, TrustedTool{Site: site, Tool: tool})
-		}
-	}
-	sort.Strings(doc.Sites)
-	sort.Slice(doc.Tools, func(i, j int) bool {
-		if doc.Tools[i].Site != doc.Tools[j].Site {
-			return doc.Tools[i].Site < doc.Tools[j].Site
-		}
-		return doc.Tools[i].Tool < doc.Tools[j].Tool
-	})
+	a := h.listLocked(true)
+	doc := agentAccessDoc{Version: agentAccessVersion, Sites: a.Sites, Tools: a.Tools}
 	if len(doc.Sites) > maxAgentSites || len(doc.Tools) > maxAgentTools {
 		h.logf("agent access: not saved: over %d sites or %d trusted tools; close some in Settings", maxAgentSites, maxAgentTools)
 		return
