@@ -305,13 +305,6 @@ export function readSubmitAnswer(r: string | null): SubmitToolAnswer {
 /** MIN_CHANGE_GAP_MS is the least time between two tool changes reported for one tab (a page cannot flood the app). */
 const MIN_CHANGE_GAP_MS = 1000;
 
-/** watchFrames tells the app, through agents, when a child frame of a tab navigated, so agents list its forms again. */
-export function watchFrames(agents: Agents): void {
-  chrome.webNavigation.onCommitted.addListener((d) => {
-    agents.frameCommitted(d);
-  });
-}
-
 /** watchTabs tells the app when a tab navigated, was activated or closed, so agents list their tools again. */
 export function watchTabs(notify: (method: string, params: unknown) => void): void {
   chrome.tabs.onUpdated.addListener((tab, info, t) => {

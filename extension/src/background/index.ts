@@ -10,7 +10,7 @@ import { NativeClient, type Status } from '../shared/native';
 import { Pairing, idbInstallStore } from '../shared/pairing';
 import { HOST_NAME } from '../shared/rpc';
 import { selfFromRuntime, senderKind } from '../shared/sender';
-import { Agents, watchFrames, watchTabs } from './agent';
+import { Agents, watchTabs } from './agent';
 import { engineFor } from './engine';
 import { Filler } from './fill';
 import { Formspec } from './formspec';
@@ -53,7 +53,6 @@ const fillTab = (tab: number): Promise<FillReport> => (formspec.isProvider(tab) 
 const agents = new Agents(filler, (method, params) => client.notify(method, params));
 client.onRequest((method, params) => agents.handle(method, params));
 watchTabs((method, params) => client.notify(method, params));
-watchFrames(agents);
 
 const table: HandlerTable = {
   status: { from: ['page'], handle: () => client.status },
@@ -78,9 +77,12 @@ const table: HandlerTable = {
   toolsChanged: { from: ['content'], handle: (_req, sender) => agents.toolsChanged(sender) },
 };
 chrome.tabs.onRemoved.addListener((tab) => formspec.forget(tab));
-// A new top document has not been detected yet (its probe may inject anew).
+// A document committed: a new top document has not been detected yet (its
+// probe may inject anew), and a child frame's navigation makes agents list
+// its forms again.
 chrome.webNavigation.onCommitted.addListener((d) => {
   if (d.frameId === 0) formspec.forget(d.tabId, (d as { documentId?: string }).documentId);
+  agents.frameCommitted(d);
 });
 
 chrome.runtime.onMessage.addListener(makeRouter(ours, table));
