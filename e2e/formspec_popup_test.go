@@ -65,22 +65,9 @@ func TestPopupShowsFormspecMode(t *testing.T) {
 // popupTarget attaches to the open toolbar popup.
 func popupTarget(t *testing.T, b *Browser) context.Context {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		infos, err := chromedp.Targets(b.ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ti := range infos {
-			if ti.URL == ExtensionOrigin+"popup.html" && !ti.Attached {
-				ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(ti.TargetID))
-				t.Cleanup(cancel)
-				if err := chromedp.Do(ctx); err != nil {
-					t.Fatal(err)
-				}
-				return ctx
-			}
-		}
+	ctx, err := b.Attach("page", ExtensionOrigin+"popup.html", true, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no popup target")
-	return nil
+	return ctx
 }

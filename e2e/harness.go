@@ -222,7 +222,14 @@ const ExtensionOrigin = "chrome-extension://" + nativemsg.ChromeExtensionID + "/
 // timeout for it to start. Its URL carries the extension ID, so finding it
 // also proves the manifest key gives nativemsg.ChromeExtensionID.
 func (b *Browser) ServiceWorker(timeout time.Duration) (context.Context, error) {
-	want := ExtensionOrigin + "background.js"
+	return b.Attach("service_worker", ExtensionOrigin+"background.js", false, timeout)
+}
+
+// Attach attaches to the first target of type typ at url (with fresh, one
+// nothing is attached to yet: a new popup, not the last one closing),
+// waiting up to timeout for one to appear; it is detached when the browser
+// closes.
+func (b *Browser) Attach(typ, url string, fresh bool, timeout time.Duration) (context.Context, error) {
 	deadline := time.Now().Add(timeout)
 	var seen []string
 	for {
@@ -232,18 +239,22 @@ func (b *Browser) ServiceWorker(timeout time.Duration) (context.Context, error) 
 		}
 		seen = seen[:0]
 		for _, t := range infos {
-			if t.Type == "service_worker" && t.URL == want {
+			if t.Type == typ && t.URL == url && !(fresh && t.Attached) {
 				ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(t.TargetID))
 				b.detach = append(b.detach, cancel)
 				if err := chromedp.Do(ctx); err != nil {
-					return nil, fmt.Errorf("attach to service worker: %w", err)
+					return nil, fmt.Errorf("attach to %s %s: %w", typ, url, err)
 				}
 				return ctx, nil
 			}
 			seen = append(seen, t.Type+" "+t.URL)
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w after %v: want %s, targets %q", ErrNoServiceWorker, timeout, want, seen)
+			err := fmt.Errorf("no %s %s after %v, targets %q", typ, url, timeout, seen)
+			if typ == "service_worker" {
+				err = fmt.Errorf("%w after %v: want %s, targets %q", ErrNoServiceWorker, timeout, url, seen)
+			}
+			return nil, err
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
