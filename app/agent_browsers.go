@@ -12,7 +12,7 @@ import (
 )
 
 // Agents and several browsers (PROTOCOL.md §4.3, "Browsers"). Every
-// verified browser session is a browser an agent may act in: tessera.tabs.list
+// paired browser session is a browser an agent may act in: tessera.tabs.list
 // lists the tabs of all of them, each tab naming its browser, and choosing
 // a tab chooses its browser. Everything about that tab (measurements,
 // fills, page tools) then goes to that browser only; a browser that
@@ -23,12 +23,16 @@ import (
 // maxBrowsers bounds how many browsers one tab listing asks.
 const maxBrowsers = 8
 
-// browsers returns the verified browser sessions, the last connected first.
+// browsers returns the verified browser sessions that proved a paired
+// key, the last connected first. A browser that never paired, or whose
+// pairing the person declined, is never asked anything on an agent's
+// behalf: it could answer with a page of its own making and receive the
+// values the person approves for it.
 func (a *App) browsers() []*session {
 	a.mu.Lock()
 	var out []*session
 	for s := range a.sessions {
-		if s.hello.Load() && s.verified && s.client.Kind == KindBrowser {
+		if s.client.Kind == KindBrowser && s.mayAct() {
 			out = append(out, s)
 		}
 	}
@@ -44,7 +48,7 @@ func (a *App) browsers() []*session {
 }
 
 // browserSession returns the browser an agent acts in when it chose no
-// tab: the verified browser session that connected last.
+// tab: the paired browser session that connected last.
 func (a *App) browserSession() *session {
 	if bs := a.browsers(); len(bs) > 0 {
 		return bs[0]

@@ -143,7 +143,8 @@ func (a *App) ServeListener(ctx context.Context, l net.Listener, name string) er
 	}
 }
 
-// Broadcast sends a notification to every session that has said hello.
+// Broadcast sends a notification to every session that may act: a browser
+// only once it has proven a paired key.
 func (a *App) Broadcast(method string, params any) {
 	msg, err := nativemsg.Notification(method, params)
 	if err != nil {
@@ -152,7 +153,7 @@ func (a *App) Broadcast(method string, params any) {
 	a.mu.Lock()
 	var ss []*session
 	for s := range a.sessions {
-		if s.hello.Load() {
+		if s.mayAct() {
 			ss = append(ss, s)
 		}
 	}
@@ -208,6 +209,17 @@ type session struct {
 	trustedExe string
 	// out holds the app's own requests to this peer (agent.go).
 	out outbound
+}
+
+// mayAct reports whether s is served beyond hello and pairing: it said
+// hello, the app verified its process, and, for a browser, it proved a key
+// the person paired. The app sends a browser that may not act nothing but
+// answers to hello and pairing, and reads nothing from it but those.
+func (s *session) mayAct() bool {
+	if !s.hello.Load() || !s.verified {
+		return false
+	}
+	return s.client.Kind != KindBrowser || s.paired.Load()
 }
 
 // send writes one frame; results larger than the browser's frame limit are
@@ -337,8 +349,11 @@ func (a *App) serveConn(ctx context.Context, c net.Conn) {
 			a.notification(s, m)
 			continue
 		case m.IsResponse():
-			// Only an answer to a request the app sent is taken.
-			s.out.deliver(m)
+			// Only an answer to a request the app sent is taken; the app
+			// sends none to a browser that has not proven a paired key.
+			if s.mayAct() {
+				s.out.deliver(m)
+			}
 			continue
 		}
 		if m.Method == "session.hello" {
@@ -421,7 +436,9 @@ func (a *App) respond(s *session, m *nativemsg.Message, o outcome) {
 // ignored, and the session stays what its process is.
 func (a *App) notification(s *session, m *nativemsg.Message) {
 	if m.Method == browserChangedMethod {
-		a.browserChanged(s, m.Params)
+		if s.mayAct() {
+			a.browserChanged(s, m.Params)
+		}
 		return
 	}
 	if m.Method != nativemsg.AttachMethod || s.frames != 1 || s.hello.Load() {

@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/tessera-app/tessera/nativemsg"
+)
+
+// Attacks on the consent promise (issue 23), one per hole, each against
+// the real broker, vault and socket.
+
+// unpairedBrowser connects a browser session that passes the process
+// checks (Tessera's host, a trusted browser) but never proves a paired key:
+// a second browser profile with an unpacked copy of the extension, or one
+// whose pairing the person declined.
+func unpairedBrowser(t *testing.T, a *App, url string) *fakeBrowser {
+	t.Helper()
+	c, err := nativemsg.Dial(context.Background(), a.cfg.SocketDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	send(t, c, attachFrame)
+	sayHello(t, c, "browser")
+	b := &fakeBrowser{t: t, conn: c, url: url}
+	go b.serve()
+	return b
+}
+
+// Hole: agent requests went to any verified browser session, paired or
+// not, and the one that connected last became the agent's default
+// browser; after one approval it received the person's values.
+func TestUnpairedBrowserGetsNothing(t *testing.T) {
+	w := newAgentWorld(t, approveDefaults)
+	time.Sleep(50 * time.Millisecond) // the paired browser connects first
+	clone := unpairedBrowser(t, w.a, "https://shop.example/subscribe")
+	clone.mu.Lock()
+	clone.page = framedPage("subscribe")
+	clone.mu.Unlock()
+
+	res, text := w.call(t, "tessera.tabs.list", map[string]any{})
+	if res.IsError {
+		t.Fatalf("tabs.list: %s", text)
+	}
+	var list struct {
+		Tabs []AgentTab `json:"tabs"`
+	}
+	if err := json.Unmarshal([]byte(text), &list); err != nil {
+		t.Fatal(err)
+	}
+	browsers := map[string]bool{}
+	for _, tb := range list.Tabs {
+		browsers[tb.Browser] = true
+	}
+	if len(browsers) != 1 {
+		t.Errorf("tabs.list lists %d browsers, want only the paired one: %s", len(browsers), text)
+	}
+	if res, text := w.call(t, "tessera.tabs.select", map[string]any{}); res.IsError {
+		t.Fatalf("select: %s", text)
+	}
+	if res, text := w.call(t, "tessera.fill.apply", map[string]any{}); res.IsError {
+		t.Fatalf("fill.apply: %s", text)
+	}
+	if n := len(clone.appliedCalls()); n != 0 {
+		t.Errorf("the unpaired browser received %d browser.apply calls, want none", n)
+	}
+	if n := len(w.browser.appliedCalls()); n != 1 {
+		t.Errorf("the paired browser received %d browser.apply calls, want 1", n)
+	}
+	// What the unpaired session sends beyond hello and pairing is not read:
+	// a browser.changed from it tells the agent nothing.
+	for settled := false; !settled; {
+		select {
+		case <-w.changed:
+		case <-time.After(300 * time.Millisecond):
+			settled = true
+		}
+	}
+	clone.navigate("https://shop.example/next")
+	select {
+	case <-w.changed:
+		t.Error("a browser.changed from an unpaired session reached the agent")
+	case <-time.After(500 * time.Millisecond):
+	}
+}
