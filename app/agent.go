@@ -469,7 +469,7 @@ func callAgentTool(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	return res, nil
+	return withhold(res, a.secretValues(), args), nil
 }
 
 // argumentObject decodes a call's arguments (absent: {}); problem says

@@ -46,6 +46,8 @@ type fakeBrowser struct {
 	events    []string
 	// frames, when set, are the child frames measured beside the top one.
 	frames []FrameSnapshot
+	// result, when set, is what every registered tool answers.
+	result string
 }
 
 func newFakeBrowser(t *testing.T, dial func() net.Conn) *fakeBrowser {
@@ -156,7 +158,10 @@ func (b *fakeBrowser) serve() {
 				b.fail(id, nativemsg.CodeEngineError, "TypeError: the page's tool threw")
 				continue
 			}
-			b.answer(id, map[string]any{"result": `{"hits":3}`})
+			b.mu.Lock()
+			result := firstNonEmpty(b.result, `{"hits":3}`)
+			b.mu.Unlock()
+			b.answer(id, map[string]any{"result": result})
 		case "browser.submit":
 			b.answer(id, map[string]any{"submitted": true})
 		case "browser.toolevent":

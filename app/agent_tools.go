@@ -57,7 +57,7 @@ var ownToolDefs = []ownToolDef{
 	}, runReadForm},
 	{MCPTool{
 		Name: "tessera.fill.propose", Title: "Propose a fill from the profile",
-		Description: "Says which fields of the chosen tab the person's Tessera profile could fill, with masked previews only (\"A•• L•••••••\"), never a value.",
+		Description: "Says which fields of the chosen tab the person's Tessera profile has a value for, by the kind of value each asks for; never a value, nor any part, length or shape of one.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"profile":{"type":"string","maxLength":128,"description":"profile id; the first profile when omitted"}},"additionalProperties":false}`),
 		Annotations: &ToolHints{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 	}, runPropose},

@@ -117,6 +117,9 @@ type App struct {
 	agents agentHub
 	// audits are agent records waiting for the vault (agent_audit.go).
 	audits auditQueue
+	// released are the values released to pages in this run, never to be
+	// passed to an agent (withhold.go).
+	released releasedValues
 }
 
 // Status returns a snapshot of the app state.

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/publicsuffix"
@@ -461,28 +460,6 @@ func sensitiveToken(token string) bool {
 	return strings.HasPrefix(token, "bday") || token == "sex"
 }
 
-// mask returns a preview of v that shows its shape, not its content: the
-// first character of each word and its length ("Ada Lovelace" → "A•• L•••••••").
-func mask(v string) string {
-	var b strings.Builder
-	start := true
-	for _, r := range v {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if start {
-				b.WriteRune(r)
-			} else {
-				b.WriteRune('•')
-			}
-			start = false
-		default:
-			b.WriteRune(r)
-			start = true
-		}
-	}
-	return b.String()
-}
-
 // choose returns the profile to fill from: the one asked for, else the
 // first, plus the summaries for the dialog's picker.
 func (a *App) choose(v fillVault, method, id string) (*profile.UserProfile, []ProfileSummary, *nativemsg.Error) {
@@ -505,16 +482,18 @@ func (a *App) choose(v fillVault, method, id string) (*profile.UserProfile, []Pr
 	return nil, nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: no profile %q", method, id)
 }
 
-// ProposedField is one field of fill.propose's result: a masked preview.
+// ProposedField is one field of fill.propose's result: that the profile
+// holds a value of the kind the field asks for, never the value or its
+// shape (SECURITY.md, "What a preview is").
 type ProposedField struct {
-	Frame      int     `json:"frame"`
-	Ref        string  `json:"ref"`
-	Label      string  `json:"label"`
-	Concept    string  `json:"concept"`
-	Confidence float64 `json:"confidence"`
-	Preview    string  `json:"preview"`
-	Section    string  `json:"section"`
-	Reason     string  `json:"reason,omitempty"`
+	Frame        int     `json:"frame"`
+	Ref          string  `json:"ref"`
+	Label        string  `json:"label"`
+	Concept      string  `json:"concept"`
+	ConceptLabel string  `json:"conceptLabel"`
+	Confidence   float64 `json:"confidence"`
+	Section      string  `json:"section"`
+	Reason       string  `json:"reason,omitempty"`
 }
 
 // Proposal is the result of fill.propose.
@@ -560,13 +539,20 @@ func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage
 		return nil, e
 	}
 	v, prof, an := r.v, r.prof, r.an
-	fill, attention, _ := candidates(an, prof, nil)
 	out := Proposal{Site: an.site, Profile: prof.ID, Fields: []ProposedField{}}
-	for _, c := range append(fill, attention...) {
-		out.Fields = append(out.Fields, ProposedField{
-			Frame: c.row.Frame, Ref: c.row.Ref, Label: c.row.Label, Concept: c.row.Concept,
-			Confidence: c.row.Confidence, Preview: mask(c.row.Value), Section: c.row.Section, Reason: c.row.Reason,
-		})
+	for _, fa := range an.frames {
+		for _, pr := range presence(fa.fields, prof) {
+			c := &fa.snap.Controls[pr.Index]
+			if c.Type == "hidden" {
+				continue
+			}
+			pf := ProposedField{Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Concept: pr.Concept,
+				ConceptLabel: conceptLabel(fa.cls[pr.Index].Token, pr.Concept), Confidence: pr.Confidence, Section: SectionFill}
+			if reason := attentionReason(fa, c); reason != "" {
+				pf.Section, pf.Reason = SectionAttention, reason
+			}
+			out.Fields = append(out.Fields, pf)
+		}
 	}
 	a.audit(v, vault.Release{Event: vault.EventProposal, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name})
 	return out, nil
@@ -837,6 +823,7 @@ func (a *App) release(v fillVault, st *fillState, pf *pendingFill, d Decision, s
 			continue
 		}
 		out = append(out, fc.target)
+		a.released.add(fc.target.Value)
 		st.keys[fc.key] = true
 		frames[fc.target.Frame] = true
 		if !st.given[fc.row.Concept] {

@@ -294,20 +294,59 @@ func TestFillWithoutWindowDeclines(t *testing.T) {
 	}
 }
 
-func TestProposeShowsMaskedPreviewsOnly(t *testing.T) {
+// Hole (issue 23): previews kept the first character of every word, and a
+// choice field's preview was the page's own option text, so a page read a
+// value back by labelling options one character per word; the options (or
+// a pattern) also decided whether a field was proposed at all, an oracle of
+// one bit per call. A proposal now says which kinds of value the profile
+// has, the same whatever the page chooses.
+func TestProposeRevealsOnlyKinds(t *testing.T) {
 	w := newFillWorld(t, nil)
-	m := w.call(t, pageJSON(t, "fill.propose", "", frameJSON(0, "https://shop.example.co.uk", checkoutHTML, nil)))
-	if m["error"] != nil {
-		t.Fatal(m["error"])
+	b, _ := json.Marshal("1990-12-10")
+	if err := w.v.SetEntry(w.pid, vault.ConceptKey(profile.ConceptBirthDate), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
+		t.Fatal(err)
 	}
-	b, _ := json.Marshal(m["result"])
-	for _, v := range []string{"Ada", "Lovelace", "ada@example.org", "example.org", "2079460000"} {
-		if strings.Contains(string(b), v) {
-			t.Errorf("fill.propose leaks %q: %s", v, b)
+	propose := func(t *testing.T, body string) string {
+		t.Helper()
+		html := `<!DOCTYPE html><html lang="en"><body><form>` + body + `</form></body></html>`
+		m := w.call(t, pageJSON(t, "fill.propose", "", frameJSON(0, "https://shop.example.co.uk", html, nil)))
+		if m["error"] != nil {
+			t.Fatal(m["error"])
 		}
+		out, _ := json.Marshal(m["result"])
+		return string(out)
 	}
-	if !strings.Contains(string(b), `"A••"`) || !strings.Contains(string(b), `"a••@e••••••.o••"`) {
-		t.Errorf("fill.propose previews = %s, want masked name and email", b)
+	for _, tc := range []struct{ name, right, wrong string }{
+		{"options spelt out",
+			`<label for=b>Birth date</label><select id=b name=bday autocomplete=bday ` + stamp("t1", "") + `><option value="">-</option><option value="1990-12-10">1 9 9 0 - 1 2 - 1 0</option></select>`,
+			`<label for=b>Birth date</label><select id=b name=bday autocomplete=bday ` + stamp("t1", "") + `><option value="">-</option><option value="1991-01-01">1 9 9 1 - 0 1 - 0 1</option></select>`},
+		{"pattern",
+			`<label for=p>Postcode</label><input id=p name=zip autocomplete=postal-code pattern="SW1A 1AA" ` + stamp("t1", "") + `>`,
+			`<label for=p>Postcode</label><input id=p name=zip autocomplete=postal-code pattern="ZZ9 9ZZ" ` + stamp("t1", "") + `>`},
+		{"maxlength",
+			`<label for=e>Email</label><input id=e name=email autocomplete=email maxlength=15 ` + stamp("t1", "") + `>`,
+			`<label for=e>Email</label><input id=e name=email autocomplete=email maxlength=14 ` + stamp("t1", "") + `>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			right, wrong := propose(t, tc.right), propose(t, tc.wrong)
+			if right != wrong {
+				t.Errorf("fill.propose depends on what the page chose:\n%s\n%s", right, wrong)
+			}
+			if !strings.Contains(right, `"ref":"t1"`) {
+				t.Errorf("fill.propose = %s, want the field proposed", right)
+			}
+			for _, leak := range []string{"1 9", "199", "SW1", "S••", "ada", "a••", "•"} {
+				if strings.Contains(right, leak) {
+					t.Errorf("fill.propose leaks %q: %s", leak, right)
+				}
+			}
+		})
+	}
+	out := propose(t, strings.TrimPrefix(strings.TrimSuffix(checkoutHTML, "</form></body></html>"), `<!DOCTYPE html><html lang="en"><body><form>`))
+	for _, v := range []string{"Ada", "Lovelace", "ada@example.org", "example.org", "2079460000", "A••", "•"} {
+		if strings.Contains(out, v) {
+			t.Errorf("fill.propose leaks %q: %s", v, out)
+		}
 	}
 	if len(w.pres.shown) != 0 {
 		t.Errorf("fill.propose showed a dialog")

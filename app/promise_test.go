@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +85,35 @@ func TestUnpairedBrowserGetsNothing(t *testing.T) {
 	case <-w.changed:
 		t.Error("a browser.changed from an unpaired session reached the agent")
 	case <-time.After(500 * time.Millisecond):
+	}
+}
+
+// Hole (issue 23): a page tool's answer (Tessera's own Formspec provider's
+// profile.apply, a describe, a respondWith) passed the values Tessera had
+// just filled straight to the agent. Whatever the page answers, no profile
+// value reaches an agent, in any shape the page writes it; what the agent
+// itself supplied may come back.
+func TestAgentNeverReceivesProfileValues(t *testing.T) {
+	w := newAgentWorld(t, approveDefaults)
+	if res, text := w.call(t, "tessera.tabs.select", map[string]any{}); res.IsError {
+		t.Fatalf("select: %s", text)
+	}
+	if res, text := w.call(t, "tessera.fill.apply", map[string]any{}); res.IsError {
+		t.Fatalf("fill.apply: %s", text)
+	}
+	w.browser.mu.Lock()
+	w.browser.result = `{"filled":[{"path":"email","value":"ADA@example.org"},{"path":"name","value":"Ada Lovelace"},{"path":"tel","value":"020 7946 0000"},{"path":"city","value":"London"}],"q":"Grace Hopper"}`
+	w.browser.mu.Unlock()
+	res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "Grace Hopper"})
+	if res.IsError {
+		t.Fatalf("page tool: %s", text)
+	}
+	for _, leak := range []string{"ADA@", "ada@", "Lovelace", "7946", "London"} {
+		if strings.Contains(text, leak) {
+			t.Errorf("the agent received %q: %s", leak, text)
+		}
+	}
+	if !strings.Contains(text, withheldMarker) || !strings.Contains(text, "Grace Hopper") {
+		t.Errorf("result = %s, want the values withheld and the agent's own argument kept", text)
 	}
 }

@@ -1,0 +1,238 @@
+package app
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tessera-app/tessera/profile"
+)
+
+// Agents never receive a profile value (SECURITY.md, "What an agent can
+// learn"). Tessera's own tools are built to return none; but a tool result
+// also carries what a page answers (a registered tool's result, a form's
+// respondWith, a Formspec provider's describe), and a page can read back
+// the values Tessera just filled into it. So every result on its way to an
+// agent passes withhold: any value of the vault's profiles, and any value
+// released to a page while the app runs (in the shape it was filled: a
+// date as the form wanted it, a phone in national format), is replaced by
+// a marker, unless the agent itself supplied that text in its arguments.
+
+// withheldMarker replaces a profile value in an agent's result.
+const withheldMarker = "[a value withheld by Tessera]"
+
+// minWithheld is the shortest value searched for: shorter ones ("GB", a
+// house number) would blank out ordinary words of any page.
+const minWithheld = 3
+
+// minDigits is the shortest run of digits matched whatever separates them
+// (a phone number written "020 7946 0000" or "+44 20 7946-0000").
+const minDigits = 6
+
+// maxReleasedKept bounds the released values remembered for withholding.
+const maxReleasedKept = 512
+
+// releasedValues remembers the values released to pages in this run.
+type releasedValues struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (r *releasedValues) add(vs ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range vs {
+		if utf8.RuneCountInString(strings.TrimSpace(v)) < minWithheld || slices.Contains(r.list, v) {
+			continue
+		}
+		if len(r.list) >= maxReleasedKept {
+			r.list = r.list[1:]
+		}
+		r.list = append(r.list, v)
+	}
+}
+
+func (r *releasedValues) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.list)
+}
+
+// secretValues lists the texts an agent must not receive: every string
+// value of every profile, each line of a multi-line one, and the values
+// released to pages.
+func (a *App) secretValues() []string {
+	out := a.released.all()
+	if v, ok := a.cfg.Vault.(profileLister); ok {
+		if ps, err := v.Profiles(); err == nil {
+			for i := range ps {
+				out = appendEntries(out, ps[i].Concepts)
+				out = appendEntries(out, ps[i].Fields)
+			}
+		}
+	}
+	return out
+}
+
+func appendEntries(out []string, m map[string]profile.Entry) []string {
+	for _, e := range m {
+		s, ok := e.StringValue()
+		if !ok {
+			continue
+		}
+		out = append(out, s)
+		if strings.Contains(s, "\n") {
+			out = append(out, strings.Split(s, "\n")...)
+		}
+	}
+	return out
+}
+
+// withhold returns res with every secret value replaced by the marker,
+// except texts the agent's own arguments hold. A result that cannot be
+// re-read after the replacement is withheld whole.
+func withhold(res ToolResult, secrets []string, args map[string]any) ToolResult {
+	given := argumentTexts(args)
+	var keep []string
+	for _, s := range secrets {
+		s = strings.TrimSpace(s)
+		if utf8.RuneCountInString(s) < minWithheld || given[strings.ToLower(s)] {
+			continue
+		}
+		keep = append(keep, s)
+	}
+	if len(keep) == 0 {
+		return res
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return errorResult("the result was withheld by Tessera")
+	}
+	text := string(b)
+	changed := false
+	// Longest first, so "Ada Lovelace" goes whole before "Ada".
+	slices.SortFunc(keep, func(x, y string) int { return len(y) - len(x) })
+	for _, s := range keep {
+		enc, _ := json.Marshal(s)
+		needle := strings.Trim(string(enc), `"`)
+		if t, ok := replaceFold(text, needle, withheldMarker); ok {
+			text, changed = t, true
+		}
+		if d := digitsOf(s); len(d) >= minDigits && !given[d] {
+			if t, ok := replaceDigits(text, d, withheldMarker); ok {
+				text, changed = t, true
+			}
+		}
+	}
+	if !changed {
+		return res
+	}
+	var out ToolResult
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		return errorResult("the result was withheld by Tessera: it held the person's data")
+	}
+	return out
+}
+
+// argumentTexts are the agent's own argument values, lower-cased, and
+// their digits.
+func argumentTexts(args map[string]any) map[string]bool {
+	out := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out[strings.ToLower(strings.TrimSpace(x))] = true
+			if d := digitsOf(x); d != "" {
+				out[d] = true
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(args)
+	return out
+}
+
+// replaceFold replaces every case-insensitive occurrence of needle in s.
+func replaceFold(s, needle, with string) (string, bool) {
+	ls, ln := strings.ToLower(s), strings.ToLower(needle)
+	if len(ls) != len(s) || len(ln) != len(needle) {
+		// Lower-casing changed byte lengths: match exactly instead.
+		return strings.ReplaceAll(s, needle, with), strings.Contains(s, needle)
+	}
+	var b strings.Builder
+	found := false
+	for {
+		i := strings.Index(ls, ln)
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		found = true
+		b.WriteString(s[:i])
+		b.WriteString(with)
+		s, ls = s[i+len(needle):], ls[i+len(needle):]
+	}
+	return b.String(), found
+}
+
+// digitsOf is the digits of s, significant for a phone: without a leading
+// international prefix's country code the national forms lack, the last
+// digits are what both forms share, so the last minDigits+3 are kept.
+func digitsOf(s string) string {
+	var d []byte
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			d = append(d, byte(r))
+		}
+	}
+	if len(d) > minDigits+3 {
+		d = d[len(d)-(minDigits+3):]
+	}
+	return string(d)
+}
+
+// replaceDigits replaces each run of s whose digits, read across spaces,
+// dashes, dots, slashes and brackets, end with digits.
+func replaceDigits(s, digits, with string) (string, bool) {
+	rs := []rune(s)
+	var b strings.Builder
+	found := false
+	last := 0
+	for i := 0; i < len(rs); i++ {
+		if !unicode.IsDigit(rs[i]) {
+			continue
+		}
+		// The run of digits and separators starting at i.
+		j, got := i, []rune{}
+		end := i
+		for j < len(rs) && (unicode.IsDigit(rs[j]) || strings.ContainsRune(" -./()+", rs[j])) {
+			if unicode.IsDigit(rs[j]) {
+				got = append(got, rs[j])
+				end = j + 1
+			}
+			j++
+		}
+		if strings.Contains(string(got), digits) {
+			b.WriteString(string(rs[last:i]))
+			b.WriteString(with)
+			last, found = end, true
+		}
+		i = end
+	}
+	if !found {
+		return s, false
+	}
+	b.WriteString(string(rs[last:]))
+	return b.String(), true
+}
