@@ -50,25 +50,6 @@ const (
 	maxToolResult = 512 << 10
 )
 
-// AgentAsk is what a dialog of an agent kind shows besides its rows.
-type AgentAsk struct {
-	// Tool is the tool called, as the agent sees it; PageTool the page's
-	// own name for it.
-	Tool     string `json:"tool,omitempty"`
-	PageTool string `json:"pageTool,omitempty"`
-	// Untrusted is the page's description of the tool: the page's words,
-	// shown as such, never as Tessera's.
-	Untrusted string `json:"untrusted,omitempty"`
-	// Submit reports whether the call also submits the form.
-	Submit bool `json:"submit,omitempty"`
-	// ReadOnly reports that the page says the tool only reads: the person
-	// may then let it run on this site without asking ("remember").
-	ReadOnly bool `json:"readOnly,omitempty"`
-	// Frame is set when the question concerns a child frame of the page
-	// (agent_frames.go).
-	Frame *AgentFrame `json:"frame,omitempty"`
-}
-
 // agentHub is what the app keeps for agent sessions.
 type agentHub struct {
 	mu   sync.Mutex
@@ -503,10 +484,10 @@ func (a *App) auditAgent(s *session, origin, tool, outcome string) {
 
 // askAgent shows an agent's question and waits for the person.
 func (a *App) askAgent(ctx context.Context, c Confirmation) Decision {
-	if a.confirms.presenter() == nil {
+	if a.confirms.Presenter() == nil {
 		return Decision{Reason: DeclineNoWindow}
 	}
-	return a.confirms.ask(ctx, c, a.confirmTimeout, func(string) {})
+	return a.confirms.Ask(ctx, c, a.confirmTimeout, func(string) {})
 }
 
 // agentConfirmation is a dialog of kind about page (url, title), asked by s.

@@ -129,16 +129,6 @@ func closedProblem(c ClosedFrame) string {
 	return fmt.Sprintf("frame %d is on %s, which the person has not opened to agents: its forms are not listed (tessera.tabs.select with {\"frame\": %d} asks the person)", c.Frame, c.Origin, c.Frame)
 }
 
-// AgentFrame says, in an agent's dialog, that what is asked concerns a
-// child frame of the page: the frame's origin is the site asked about,
-// Page the top page's origin.
-type AgentFrame struct {
-	ID          int    `json:"id"`
-	Origin      string `json:"origin"`
-	Page        string `json:"page"`
-	CrossOrigin bool   `json:"crossOrigin"`
-}
-
 // inFrame makes c, about the page on c.Origin, a question about its child
 // frame id on origin: the site shown is the frame's, the page stays named
 // as the page, and the frame is listed with its origin.

@@ -35,7 +35,7 @@ type fakeBrowser struct {
 	wmu  sync.Mutex
 
 	mu       sync.Mutex
-	applied  [][]FillField
+	applied  [][]wireField
 	executed []map[string]any
 	url      string
 	// page replaces agentPageHTML; submitted answers browser.submittool
@@ -71,10 +71,10 @@ func (b *fakeBrowser) fail(id, code, message string) {
 	b.wmu.Unlock()
 }
 
-func (b *fakeBrowser) appliedCalls() [][]FillField {
+func (b *fakeBrowser) appliedCalls() [][]wireField {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([][]FillField(nil), b.applied...)
+	return append([][]wireField(nil), b.applied...)
 }
 
 func (b *fakeBrowser) executedCalls() []map[string]any {
@@ -137,7 +137,7 @@ func (b *fakeBrowser) serve() {
 			}})
 		case "browser.apply":
 			var p struct {
-				Fields []FillField `json:"fields"`
+				Fields []wireField `json:"fields"`
 			}
 			json.Unmarshal(m.Params, &p)
 			b.mu.Lock()
@@ -185,6 +185,15 @@ func (b *fakeBrowser) serve() {
 			b.fail(id, nativemsg.CodeMethodNotFound, "unknown")
 		}
 	}
+}
+
+// wireField is a FillField as a browser reads it off the wire.
+type wireField struct {
+	Frame  int    `json:"frame"`
+	Ref    string `json:"ref"`
+	Kind   string `json:"kind"`
+	Value  string `json:"value"`
+	Expect Expect `json:"expect"`
 }
 
 // agentWorld is a real app (real vault, real socket) with a fake browser,

@@ -14,8 +14,10 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // Tool names. Tessera's own tools start "tessera.", a page's declarative
@@ -204,14 +206,13 @@ func runFillApply(ctx context.Context, a *App, s *session, args map[string]any) 
 	if e != nil {
 		return browserProblem(e), "", nil
 	}
-	got, e := requestFill(ctx, a, s, snap.withProfile(profileArg(args)))
+	fr, e := a.fill(ctx, s, snap.browser, snap.withProfile(profileArg(args)))
 	if e != nil {
 		if e.Data.Code == nativemsg.CodeDeclined {
 			return declinedResult(Decision{Reason: e.Data.Reason}), snap.origin, nil
 		}
 		return errorResult("%s", e.Message), snap.origin, nil
 	}
-	fr := got.(FillResult)
 	outcomes, e := a.applyInTab(ctx, s, snap, fr.Fields)
 	if e != nil {
 		return errorResult("the values could not be applied: %s", e.Message), snap.origin, nil
@@ -641,10 +642,11 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 		controls[fa.snap.Controls[i].Ref] = &fa.snap.Controls[i]
 	}
 	// param is the top-level parameter the dialog's row shows; path the
-	// whole parameter path (guest.name) the result names.
+	// whole parameter path (guest.name) the result names; value what the
+	// gate gives the control once the person approves.
 	type fieldOf struct {
-		f           FillField
-		param, path string
+		f                  FillField
+		param, path, value string
 	}
 	var fields []fieldOf
 	for _, f := range plan.Fills {
@@ -653,28 +655,29 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 			return errorResult("%s: the form changed; list the tools again", t.mcp.Name)
 		}
 		ff := FillField{Frame: fa.in.Frame, Ref: f.Ref, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}}
+		var value string
 		switch {
 		case f.Value != nil && c.Type == "select-one":
-			ff.Kind, ff.Value = "select", *f.Value
+			ff.Kind, value = "select", *f.Value
 		case f.Value != nil && c.Type != "file":
-			ff.Kind, ff.Value = "text", *f.Value
+			ff.Kind, value = "text", *f.Value
 		case f.Checked != nil && c.Type == "checkbox":
-			ff.Kind, ff.Value = "checkbox", strconv.FormatBool(*f.Checked)
+			ff.Kind, value = "checkbox", strconv.FormatBool(*f.Checked)
 		case f.Checked != nil && c.Type == "radio":
 			if !*f.Checked {
 				continue
 			}
-			ff.Kind, ff.Value = "radio", c.Value
+			ff.Kind, value = "radio", c.Value
 		case f.Selected != nil && c.Type == "select-multiple":
 			// Every option listed selected, every other enabled one not.
 			b, _ := json.Marshal(f.Selected)
-			ff.Kind, ff.Value = "options", string(b)
+			ff.Kind, value = "options", string(b)
 		default:
 			// A file's content from an agent would be a file the person
 			// never chose: refused, with a text that says so.
 			return errorResult("%s: parameter %s: file inputs are not filled by Tessera", t.mcp.Name, f.Param)
 		}
-		fields = append(fields, fieldOf{ff, strings.SplitN(f.Param, ".", 2)[0], f.Param})
+		fields = append(fields, fieldOf{ff, strings.SplitN(f.Param, ".", 2)[0], f.Param, value})
 	}
 	rows := argumentRows(args, schemaOrder(t.schema, args))
 	c := agentConfirmation(ConfirmAgentCall, set.snap.params.Page.URL, set.snap.params.Page.Title, s,
@@ -682,24 +685,49 @@ func (a *App) callFormTool(ctx context.Context, s *session, set *pageToolSet, t 
 	if fa.in.Frame != 0 {
 		c = inFrame(c, fa.in.Frame, t.origin)
 	}
-	d := a.askAgent(ctx, c)
+	label := map[string]string{}
+	for _, r := range rows {
+		label[r.ID] = r.Label
+	}
+	// The agent's arguments go to the page through the gate too: the
+	// values a page receives are the ones the person saw, in the browser
+	// the dialog names.
+	rel, d, err := a.gate.Release(ctx, confirm.Offer{
+		Requester: peerOf(s), Recipient: peerOf(set.snap.browser), Dialog: c,
+		Values: func(id string) ([]string, string) {
+			var vs []string
+			for _, f := range fields {
+				if f.param == label[id] {
+					vs = append(vs, f.value)
+				}
+			}
+			return vs, ""
+		},
+		Audit: func() vault.Release {
+			return vault.Release{Event: vault.EventAgent, Origin: t.origin, Site: siteOf(t.origin), Tool: t.mcp.Name}
+		},
+		Event: vault.EventAgent,
+	})
+	if err != nil {
+		return errorResult("%s: refused: %v. Nothing was done.", t.mcp.Name, err)
+	}
 	if !d.Approve {
 		a.formToolEvent(ctx, set, t, "toolcancel")
 		return declinedResult(d)
 	}
-	approved := map[string]bool{}
-	for _, id := range d.Rows {
-		for _, r := range rows {
-			if r.ID == id {
-				approved[r.Label] = true
-			}
-		}
-	}
 	var send []FillField
 	var params []string
-	for _, f := range fields {
-		if approved[f.param] {
-			send = append(send, f.f)
+	for _, id := range rel.Rows() {
+		vs := rel.Values(id)
+		i := 0
+		for _, f := range fields {
+			if f.param != label[id] || i >= len(vs) {
+				continue
+			}
+			ff := f.f
+			ff.Value = vs[i]
+			i++
+			send = append(send, ff)
 			params = append(params, f.path)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/nativemsg"
 	"io"
 	"net"
@@ -99,8 +100,10 @@ type App struct {
 	// trusted are the browser executables the person approved.
 	trusted *trustStore
 
-	// confirms is the queue of dialogs waiting for the person.
-	confirms confirmQueue
+	// confirms is the queue of dialogs waiting for the person; gate the one
+	// way values leave (confirm.Gate).
+	confirms *confirm.Queue
+	gate     *confirm.Gate
 	// confirmTimeout is how long a dialog waits before it declines.
 	confirmTimeout time.Duration
 	// pending are the fill confirmations waiting, by confirmation id.

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -61,8 +62,8 @@ func New(cfg Config) (*App, error) {
 	}
 	a.trusted = trusted
 	a.agents.loadAccess(cfg.Home, cfg.Log)
-	a.confirms.now = cfg.Now
-	a.confirms.acted = a.personActed
+	a.confirms = confirm.NewQueue(cfg.Now, a.personActed)
+	a.gate = confirm.NewGate(windowAsker{a}, a.auditRelease)
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
 	a.handlers = map[string]handler{
 		"session.ping":    ping,

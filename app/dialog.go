@@ -68,7 +68,7 @@ func (p windowPresenter) ShowUnlock() {
 // or nil when none waits. The page asks when it loads, so a window opened
 // after a confirmation was presented still shows it.
 func (u *UI) PendingConfirmation() (*Confirmation, error) {
-	c, ok := u.app.confirms.current()
+	c, ok := u.app.confirms.Current()
 	if !ok {
 		return nil, nil
 	}
@@ -81,7 +81,7 @@ func (u *UI) PendingConfirmation() (*Confirmation, error) {
 // is "denied" (the window's only way to decline); Remember is dropped
 // unless the confirmation offered it and d approves.
 func (u *UI) Decide(d Decision) error {
-	c, ok := u.app.confirms.current()
+	c, ok := u.app.confirms.Current()
 	if !ok || c.ID != d.ID {
 		return fmt.Errorf("decide: %w", ErrNoConfirmation)
 	}
@@ -91,7 +91,7 @@ func (u *UI) Decide(d Decision) error {
 	if !d.Approve {
 		d.Reason = DeclineDenied
 	}
-	if err := u.app.confirms.decide(d); err != nil {
+	if err := u.app.confirms.Decide(d); err != nil {
 		return fmt.Errorf("decide: %w", err)
 	}
 	return nil
@@ -102,7 +102,7 @@ func (u *UI) Decide(d Decision) error {
 // dialog should now show it. Its errors wrap ErrNoConfirmation (id is not
 // shown) or the app's own.
 func (u *UI) SwitchProfile(id, profile string) (Confirmation, error) {
-	c, ok := u.app.confirms.current()
+	c, ok := u.app.confirms.Current()
 	if !ok || c.ID != id {
 		return Confirmation{}, fmt.Errorf("switch profile: %w", ErrNoConfirmation)
 	}

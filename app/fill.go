@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/matcher"
@@ -277,10 +278,12 @@ func analyseForm(ctx context.Context, a *App, s *session, params json.RawMessage
 
 // A candidate is one value the app could offer for one control.
 type fillCandidate struct {
-	row    Row
+	row Row
+	// target is the control, its Value left for the gate to give.
 	target FillField
-	// key is the approval key: concept and value.
-	key string
+	// value is what would be filled; key the approval key: concept and
+	// value.
+	value, key string
 }
 
 // candidates matches profile p against every frame of an and returns what
@@ -376,7 +379,8 @@ func newCandidate(fa *frameAnalysis, c *form.Control, f *matcher.Field, cls heur
 	}
 	return fillCandidate{
 		row:    r,
-		target: FillField{Frame: fa.in.Frame, Ref: c.Ref, Kind: kind, Value: value, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
+		target: FillField{Frame: fa.in.Frame, Ref: c.Ref, Kind: kind, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
+		value:  value,
 		key:    pr.Concept + "\x00" + value,
 	}
 }
@@ -558,13 +562,14 @@ func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage
 	return out, nil
 }
 
-// FillField is one approved value for one control.
+// FillField is one approved value for one control. Its Value comes from
+// the release gate only (confirm.Gate): no other code can make one.
 type FillField struct {
-	Frame  int    `json:"frame"`
-	Ref    string `json:"ref"`
-	Kind   string `json:"kind"`
-	Value  string `json:"value"`
-	Expect Expect `json:"expect"`
+	Frame  int           `json:"frame"`
+	Ref    string        `json:"ref"`
+	Kind   string        `json:"kind"`
+	Value  confirm.Value `json:"value"`
+	Expect Expect        `json:"expect"`
 }
 
 // Expect is what a control was when measured; the extension fills it only
@@ -591,12 +596,11 @@ type fillState struct {
 	site      string
 	approved  time.Time
 	continues int
-	// keys are the concept-and-value pairs the person approved.
-	keys map[string]bool
+	// grant is what the person approved, for fields the page shows later
+	// with the same concept and value.
+	grant *confirm.Released
 	// seen are the controls (frame and ref) already shown visible.
 	seen map[string]bool
-	// given are the concepts released, for the audit log.
-	given map[string]bool
 }
 
 func frameRef(frame int, ref string) string { return strconv.Itoa(frame) + "\x00" + ref }
@@ -712,7 +716,7 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 	}
 	fill, attention, _ := candidates(pf.an, prof, pf.skip)
 	var targets map[string]fillCandidate
-	c, err := a.confirms.replace(id, func(c *Confirmation) error {
+	c, err := a.confirms.Replace(id, func(c *Confirmation) error {
 		c.Rows, targets = numberRows(append(fill, attention...))
 		c.Profile = prof.ID
 		return nil
@@ -729,11 +733,11 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 // ask shows c and waits for the person. Without anything to show it on (a
 // headless app) the answer is a decline.
 func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) Decision {
-	if a.confirms.presenter() == nil {
+	if a.confirms.Presenter() == nil {
 		return Decision{Reason: DeclineNoWindow}
 	}
 	var id string
-	d := a.confirms.ask(ctx, c, a.confirmTimeout, func(qid string) {
+	d := a.confirms.Ask(ctx, c, a.confirmTimeout, func(qid string) {
 		// Registered before the dialog shows, so a profile switch finds it.
 		id = qid
 		a.mu.Lock()
@@ -753,6 +757,12 @@ func declined(method string, d Decision) *nativemsg.Error {
 }
 
 func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	return a.fill(ctx, s, s, params)
+}
+
+// fill answers a fill request of requester s whose values go to browser
+// session rcpt: the browser itself, or the browser an agent acts in.
+func (a *App) fill(ctx context.Context, s, rcpt *session, params json.RawMessage) (FillResult, *nativemsg.Error) {
 	var rule vault.SiteRule
 	var hasRule bool
 	r, e := a.preparePage("fill.request", params, func(p pageParams) string {
@@ -767,11 +777,11 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 		if e.Data.Code == nativemsg.CodeVaultLocked {
 			a.showUnlock()
 		}
-		return nil, e
+		return FillResult{}, e
 	}
-	v, prof, sums, an := r.v, r.prof, r.sums, r.an
+	prof, sums, an := r.prof, r.sums, r.an
 	fill, attention, _ := candidates(an, prof, nil)
-	st := &fillState{sess: s, origin: an.origin, site: an.site, keys: map[string]bool{}, seen: map[string]bool{}, given: map[string]bool{}}
+	st := &fillState{sess: s, origin: an.origin, site: an.site, seen: map[string]bool{}}
 	markSeen(an, st.seen)
 	if len(fill)+len(attention) == 0 {
 		// Nothing to ask about: no dialog, nothing released.
@@ -785,61 +795,76 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 	agent := s.client.Kind == KindAgent
 	c.Rememberable = a.canRemember() && !agent
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
-	d, remembered := Decision{}, false
+	var remembered *Decision
 	if hasRule && rule.Profile == prof.ID && !agent {
-		d, remembered = rememberedDecision(rule, c)
-	}
-	if remembered {
-		if st, ok := a.cfg.Vault.(siteRuleStore); ok {
-			st.TouchSiteRule(an.origin)
+		if d, ok := rememberedDecision(rule, c); ok {
+			remembered = &d
+			if st, ok := a.cfg.Vault.(siteRuleStore); ok {
+				st.TouchSiteRule(an.origin)
+			}
 		}
-	} else {
-		d = a.ask(ctx, c, pf)
 	}
-	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: an.origin, Site: an.site, ProfileID: pf.profile, Client: s.client.Name, Reason: d.Reason})
-		return nil, declined("fill.request", d)
+	a.fills.add(st)
+	fields, d, err := a.release(ctx, st, pf, c, s, rcpt, remembered)
+	if err != nil || !d.Approve {
+		a.fills.remove(st.id)
+		if err != nil {
+			return FillResult{}, nativemsg.NewError(nativemsg.CodeNotPaired, "fill.request: %v", err)
+		}
+		return FillResult{}, declined("fill.request", d)
 	}
 	a.remember(an, pf, d)
 	st.profile = pf.profile
 	st.approved = a.cfg.Now()
-	a.fills.add(st)
-	out := FillResult{Fill: st.id, Profile: st.profile, Fields: a.release(v, st, pf, d, s)}
-	return out, nil
+	return FillResult{Fill: st.id, Profile: st.profile, Fields: fields}, nil
 }
 
-// release turns the approved rows of d into fill fields and records the
-// release in the audit log.
-func (a *App) release(v fillVault, st *fillState, pf *pendingFill, d Decision, s *session) []FillField {
+// release offers the rows of c, pending as pf, through the gate: asked by
+// s, received by rcpt. It returns the fields to fill with the values the
+// person approved, and adds them to st's grant.
+func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Confirmation, s, rcpt *session, remembered *Decision) ([]FillField, Decision, error) {
+	offer := confirm.Offer{
+		Requester: peerOf(s), Recipient: peerOf(rcpt), Dialog: c, Remembered: remembered,
+		Values: func(id string) ([]string, string) {
+			a.mu.Lock()
+			fc, ok := pf.targets[id]
+			a.mu.Unlock()
+			if !ok {
+				return nil, ""
+			}
+			return []string{fc.value}, fc.key
+		},
+		Audit: func() vault.Release {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			return vault.Release{Origin: st.origin, Site: st.site, ProfileID: pf.profile, Fill: st.id}
+		},
+	}
+	rel, d, err := a.gate.Release(withPending(ctx, pf), offer)
+	if err != nil || !d.Approve {
+		return nil, d, err
+	}
 	a.mu.Lock()
 	targets := pf.targets
 	a.mu.Unlock()
 	out := []FillField{}
-	frames := map[int]bool{}
-	concepts := []string{}
-	for _, id := range d.Rows {
+	for _, id := range rel.Rows() {
 		fc, ok := targets[id]
-		if !ok {
+		vs := rel.Values(id)
+		if !ok || len(vs) != 1 {
 			continue
 		}
-		out = append(out, fc.target)
-		a.released.add(fc.target.Value)
-		st.keys[fc.key] = true
-		frames[fc.target.Frame] = true
-		if !st.given[fc.row.Concept] {
-			st.given[fc.row.Concept] = true
-			concepts = append(concepts, fc.row.Concept)
-		}
+		f := fc.target
+		f.Value = vs[0]
+		a.released.add(f.Value.String())
+		out = append(out, f)
 	}
-	if len(out) > 0 {
-		var fs []string
-		for f := range frames {
-			fs = append(fs, strconv.Itoa(f))
-		}
-		slices.Sort(fs)
-		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: st.origin, Site: st.site, Frame: strings.Join(fs, ","), Concepts: concepts, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Reason: d.Reason})
+	if st.grant == nil {
+		st.grant = rel
+	} else {
+		st.grant.Grow(rel)
 	}
-	return out
+	return out, d, nil
 }
 
 func markSeen(an *analysis, seen map[string]bool) {
@@ -891,10 +916,14 @@ func continueFill(ctx context.Context, a *App, s *session, params json.RawMessag
 	var ask []fillCandidate
 	for _, fc := range fill {
 		// Within the approval already given: the same value for the same
-		// concept, offered normally.
-		if st.keys[fc.key] && fc.row.Checked {
-			out.Fields = append(out.Fields, fc.target)
-			continue
+		// concept, offered normally, to the same browser.
+		if fc.row.Checked {
+			if v, ok := st.grant.Again(peerOf(s), fc.key, fc.value); ok {
+				f := fc.target
+				f.Value = v
+				out.Fields = append(out.Fields, f)
+				continue
+			}
 		}
 		ask = append(ask, fc)
 	}
@@ -902,12 +931,11 @@ func continueFill(ctx context.Context, a *App, s *session, params json.RawMessag
 		c, targets := fillConfirmation(ConfirmContinue, an, s, prof.ID, sums, append(ask, attention...))
 		c.Profiles = nil // the profile was chosen for this fill
 		pf := &pendingFill{an: an, targets: targets, profile: prof.ID, skip: skip}
-		d := a.ask(ctx, c, pf)
-		if d.Approve {
-			out.Fields = append(out.Fields, a.release(v, st, pf, d, s)...)
-		} else {
-			a.audit(v, vault.Release{Event: vault.EventDecline, Origin: st.origin, Site: st.site, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Reason: d.Reason})
+		fields, _, err := a.release(ctx, st, pf, c, s, s, nil)
+		if err != nil {
+			return nil, nativemsg.NewError(nativemsg.CodeNotPaired, "fill.continue: %v", err)
 		}
+		out.Fields = append(out.Fields, fields...)
 	}
 	return out, nil
 }
@@ -978,7 +1006,7 @@ func vaultStatus(ctx context.Context, a *App, s *session, params json.RawMessage
 	a.mu.Lock()
 	st := VaultStatus{State: a.vaultState()}
 	a.mu.Unlock()
-	st.Window = a.confirms.presenter() != nil
+	st.Window = a.confirms.Presenter() != nil
 	if st.State == "unlocked" {
 		if v, ok := a.cfg.Vault.(profileLister); ok {
 			if ps, err := v.Profiles(); err == nil {
@@ -1015,7 +1043,7 @@ type unlockShower interface{ ShowUnlock() }
 // showUnlock brings the unlock screen forward and reports whether there is
 // a window to do it in.
 func (a *App) showUnlock() bool {
-	p := a.confirms.presenter()
+	p := a.confirms.Presenter()
 	if u, ok := p.(unlockShower); ok {
 		u.ShowUnlock()
 		return true
@@ -1029,7 +1057,7 @@ func (a *App) setScriptedPresenter(p Presenter) {
 	a.mu.Lock()
 	a.scripted = true
 	a.mu.Unlock()
-	a.confirms.setPresenter(p)
+	a.confirms.SetPresenter(p)
 }
 
 // SetPresenter installs p as what shows dialogs (nil: nothing does, and
@@ -1040,7 +1068,7 @@ func (a *App) SetPresenter(p Presenter) {
 	scripted := a.scripted
 	a.mu.Unlock()
 	if !scripted {
-		a.confirms.setPresenter(p)
+		a.confirms.SetPresenter(p)
 	}
 }
 

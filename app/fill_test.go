@@ -32,7 +32,7 @@ func (d *decider) Present(c Confirmation) {
 		return
 	}
 	if dec := f(c); dec != nil {
-		go d.a.confirms.decide(*dec)
+		go d.a.confirms.Decide(*dec)
 	}
 }
 
@@ -166,7 +166,9 @@ func fieldsOf(t *testing.T, m map[string]any) map[string]string {
 	if m["error"] != nil {
 		t.Fatalf("error: %v", m["error"])
 	}
-	var r FillResult
+	var r struct {
+		Fields []wireField `json:"fields"`
+	}
 	b, _ := json.Marshal(m["result"])
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)

@@ -332,7 +332,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	if a.confirms.presenter() == nil {
+	if a.confirms.Presenter() == nil {
 		return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
 	}
 	want := map[string]bool{}
@@ -378,7 +378,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	if len(c.Rows) == 0 {
 		return out, nil
 	}
-	d := a.confirms.ask(ctx, c, a.confirmTimeout, nil)
+	d := a.confirms.Ask(ctx, c, a.confirmTimeout, nil)
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
 		if d.Reason == DeclineNoWindow {
@@ -452,7 +452,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	if a.confirms.presenter() == nil {
+	if a.confirms.Presenter() == nil {
 		return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
 	}
 	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
@@ -499,7 +499,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	if len(c.Rows) == 0 {
 		return FormspecLearned{}, nil
 	}
-	d := a.confirms.ask(ctx, c, a.confirmTimeout, nil)
+	d := a.confirms.Ask(ctx, c, a.confirmTimeout, nil)
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
 		if d.Reason == DeclineNoWindow {

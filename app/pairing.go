@@ -75,17 +75,6 @@ type PairedBrowser struct {
 	LastUsed time.Time `json:"lastUsed,omitzero"`
 }
 
-// PairInfo is what the pairing dialog shows besides the client.
-type PairInfo struct {
-	// Code is the six-digit code the popup shows too ("123 456").
-	Code string `json:"code"`
-	// Browser is the verified browser family, Exe its executable path.
-	Browser string `json:"browser"`
-	Exe     string `json:"exe,omitempty"`
-	// Fingerprint is the key's ID.
-	Fingerprint string `json:"fingerprint"`
-}
-
 // pairStore holds the paired installs. It is read from the data directory
 // once, when the app starts, and afterwards the app's memory is what
 // counts: a file written behind the app's back while it runs changes

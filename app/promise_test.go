@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // Attacks on the consent promise (issue 23), one per hole, each against
@@ -115,5 +118,51 @@ func TestAgentNeverReceivesProfileValues(t *testing.T) {
 	}
 	if !strings.Contains(text, withheldMarker) || !strings.Contains(text, "Grace Hopper") {
 		t.Errorf("result = %s, want the values withheld and the agent's own argument kept", text)
+	}
+}
+
+// Every wire type that carries a value to a browser holds it as a
+// confirm.Value, which only the gate makes: a path that sends values
+// around the gate does not compile. This fails when one of them goes back
+// to holding a plain string.
+func TestValuesOnlyThroughTheGate(t *testing.T) {
+	want := reflect.TypeOf(confirm.Value{})
+	for _, tc := range []struct {
+		typ   reflect.Type
+		field string
+	}{
+		{reflect.TypeOf(FillField{}), "Value"},
+	} {
+		f, ok := tc.typ.FieldByName(tc.field)
+		if !ok || f.Type != want {
+			t.Errorf("%s.%s is %v, want confirm.Value", tc.typ.Name(), tc.field, f.Type)
+		}
+	}
+}
+
+// The dialog of an agent's fill names the agent as the one who asks and
+// the paired browser that receives the values; the audit names both.
+func TestFillDialogNamesRecipient(t *testing.T) {
+	w := newAgentWorld(t, approveDefaults)
+	w.selectTab(t)
+	if res, text := w.call(t, "tessera.fill.apply", map[string]any{}); res.IsError {
+		t.Fatalf("fill.apply: %s", text)
+	}
+	c := w.pres.last()
+	if c.Kind != ConfirmFill || c.Client.Kind != KindAgent || c.Recipient == nil || c.Recipient.Kind != KindBrowser || c.Recipient.Paired == "" || c.Recipient.Name != "chromium" {
+		t.Fatalf("fill dialog client %+v recipient %+v, want the agent asking and the paired browser receiving", c.Client, c.Recipient)
+	}
+	recs, err := w.v.Releases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range recs {
+		if r.Event == vault.EventRelease && r.Client == "test-agent" && strings.HasPrefix(r.Recipient, "chromium (paired ") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no release in the audit log names the agent and the paired browser: %+v", recs)
 	}
 }

@@ -680,7 +680,7 @@ func (st *selfTest) ask(kind string) error {
 	queued := make(chan struct{})
 	go func() {
 		defer cancel()
-		done <- st.app.confirms.ask(ctx, tc.c, tc.timeout, func(string) { close(queued) })
+		done <- st.app.confirms.Ask(ctx, tc.c, tc.timeout, func(string) { close(queued) })
 	}()
 	<-queued
 	return nil

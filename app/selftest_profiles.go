@@ -114,7 +114,7 @@ func (st *selfTest) askActivityFill(label string) error {
 	concepts := map[string]string{"r1": profile.ConceptEmail, "r2": profile.ConceptTelephone}
 	queued := make(chan struct{})
 	go func() {
-		d := st.app.confirms.ask(context.Background(), c, time.Minute, func(string) { close(queued) })
+		d := st.app.confirms.Ask(context.Background(), c, time.Minute, func(string) { close(queued) })
 		r := vault.Release{Event: vault.EventDecline, Origin: page, Site: selfTestFillSite, ProfileID: p.ID, Client: c.Client.Name, Fill: d.ID, Reason: d.Reason}
 		if d.Approve {
 			r.Event, r.Reason, r.Frame = vault.EventRelease, "", "0"

@@ -161,14 +161,14 @@ func TestSelfTestDialogChecks(t *testing.T) {
 				if err := st.ask(kind); err != nil {
 					t.Fatal(err)
 				}
-				c, ok := a.confirms.current()
+				c, ok := a.confirms.Current()
 				if !ok {
 					t.Fatalf("%s not queued", kind)
 				}
 				if answer == nil {
 					continue
 				}
-				if err := a.confirms.decide(answer(c.ID)); err != nil {
+				if err := a.confirms.Decide(answer(c.ID)); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -137,7 +137,7 @@ func (p *scripted) Present(c Confirmation) {
 	go func() {
 		time.Sleep(delay)
 		p.event("decided", c)
-		p.a.confirms.decide(d)
+		p.a.confirms.Decide(d)
 	}()
 }
 

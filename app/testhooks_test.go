@@ -22,7 +22,7 @@ func TestScriptedPresenterApprovesDefaults(t *testing.T) {
 	a.setScriptedPresenter(scriptedPresenter(a, env))
 	a.SetPresenter(nil) // the window must not replace it
 	c := Confirmation{Rows: []Row{{ID: "r1", Checked: true}, {ID: "r2"}, {ID: "r3", Section: SectionAttention}}}
-	d := a.confirms.ask(context.Background(), c, time.Minute, nil)
+	d := a.confirms.Ask(context.Background(), c, time.Minute, nil)
 	if !d.Approve || len(d.Rows) != 1 || d.Rows[0] != "r1" {
 		t.Fatalf("decision = %+v, want approve of r1 only", d)
 	}

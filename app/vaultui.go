@@ -77,15 +77,6 @@ type VaultView struct {
 	Missing bool `json:"missing,omitempty"`
 }
 
-// ProfileSummary is one profile as the list shows it: never its values.
-type ProfileSummary struct {
-	ID      string `json:"id"`
-	Label   string `json:"label"`
-	Entries int    `json:"entries"`
-	// Updated is the RFC 3339 time the profile last changed.
-	Updated string `json:"updated"`
-}
-
 // Vault returns what the vault card shows.
 func (u *UI) Vault() (VaultView, error) {
 	v, err := u.vault()

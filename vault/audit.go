@@ -21,8 +21,11 @@ type Release struct {
 	Event string `json:"event,omitempty"`
 	// Site is the registrable domain of the page.
 	Site string `json:"site,omitempty"`
-	// Client names who asked (the browser or agent).
-	Client string `json:"client,omitempty"`
+	// Client names who asked (the browser, agent or command line), and
+	// Recipient the paired browser that received the values when it is not
+	// the one that asked.
+	Client    string `json:"client,omitempty"`
+	Recipient string `json:"recipient,omitempty"`
 	// Fill ties the records of one fill together.
 	Fill string `json:"fill,omitempty"`
 	// Reason says why a request was declined ("denied", "timeout", ...).

@@ -205,6 +205,16 @@ export class ConfirmDialog {
         ? h("span", { class: "cf-badge ok", title: "Tessera checked who this is" }, "verified")
         : h("span", { class: "cf-badge warn", title: "Tessera only has its word for who this is" }, "not verified"),
     );
+    // Who receives the values, when it is not who asks (an agent acting in
+    // a browser): the paired browser, named as the gate verified it.
+    const recipient = c.recipient
+      ? h("p", { class: "cf-client", id: "cf-recipient" },
+          h("span", { class: "muted" }, "Filled into"),
+          " ",
+          h("strong", {}, c.recipient.name || "a browser"),
+          c.recipient.paired ? h("span", { class: "cf-badge ok", title: "the browser proved the key you paired: " + c.recipient.paired }, "paired") : null,
+        )
+      : null;
     const profiles = c.profiles ?? [];
     let picker: HTMLElement | null = null;
     if (profiles.length > 1 && c.kind !== "learn") {
@@ -229,7 +239,7 @@ export class ConfirmDialog {
       h("p", { class: "cf-site", id: "cf-site" }, c.site || c.origin),
       c.title ? h("p", { class: "cf-pagetitle muted", id: "cf-pagetitle" }, c.title) : null,
       origins,
-      h("div", { class: "cf-meta-line" }, client, picker),
+      h("div", { class: "cf-meta-line" }, client, recipient, picker),
     );
   }
 

@@ -68,6 +68,8 @@ export interface ClientInfo {
   name: string;
   origin?: string;
   verified: boolean;
+  /** paired is the fingerprint of the key a browser proved. */
+  paired?: string;
 }
 
 /** Row sections (app.SectionFill, app.SectionAttention). */
@@ -105,6 +107,8 @@ export interface Confirmation {
   title?: string;
   frames: FrameInfo[] | null;
   client: ClientInfo;
+  /** recipient is the paired browser that receives the values, when it is not the one that asks. */
+  recipient?: ClientInfo;
   profiles: ProfileSummary[] | null;
   profile: string;
   rows: Row[] | null;

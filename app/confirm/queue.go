@@ -1,4 +1,4 @@
-package app
+package confirm
 
 import (
 	"context"
@@ -47,8 +47,11 @@ type Confirmation struct {
 	// Frames lists the frames rows come from, the top one first.
 	Frames []FrameInfo `json:"frames"`
 	// Client names the browser (or agent) that asks, and whether the app
-	// verified it or only has its word.
-	Client ClientInfo `json:"client"`
+	// verified it or only has its word; Recipient, for a dialog that
+	// releases values, the paired browser that will receive them. The gate
+	// (gate.go) sets both for every release.
+	Client    ClientInfo  `json:"client"`
+	Recipient *ClientInfo `json:"recipient,omitempty"`
 	// Profiles lists the profiles to choose from; Profile is the one the
 	// rows were matched from.
 	Profiles []ProfileSummary `json:"profiles"`
@@ -80,10 +83,14 @@ type FrameInfo struct {
 
 // ClientInfo describes who asks for a confirmation.
 type ClientInfo struct {
-	Kind     string `json:"kind"` // "browser", "agent"
+	Kind     string `json:"kind"` // "browser", "agent", "cli"
 	Name     string `json:"name"`
 	Origin   string `json:"origin,omitempty"`
 	Verified bool   `json:"verified"`
+	// Session is the app's id of the connection; Paired the fingerprint of
+	// the paired key a browser proved.
+	Session string `json:"session,omitempty"`
+	Paired  string `json:"paired,omitempty"`
 }
 
 // A Row is one field of a Confirmation: the label as the page shows it, the
@@ -127,8 +134,11 @@ type Decision struct {
 	// Remember asks to approve this site's fills without asking again.
 	Remember bool `json:"remember"`
 	// Reason is why a decline happened: "denied", "timeout", "cancelled",
-	// "no-window".
+	// "no-window", "refused".
 	Reason string `json:"reason,omitempty"`
+	// offered are the rows of the confirmation as the person decided it (a
+	// profile switch in the dialog replaces them), set by Decide.
+	offered []Row
 }
 
 // Decline reasons.
@@ -137,6 +147,9 @@ const (
 	DeclineTimeout   = "timeout"
 	DeclineCancelled = "cancelled"
 	DeclineNoWindow  = "no-window"
+	// DeclineRefused: the gate refused the requester or the recipient
+	// before anything was shown.
+	DeclineRefused = "refused"
 )
 
 // DefaultConfirmTimeout is how long a dialog waits before it declines.
@@ -156,9 +169,9 @@ type Presenter interface {
 	Withdraw(id string)
 }
 
-// confirmQueue holds the confirmations waiting for a decision, one shown at
-// a time in arrival order.
-type confirmQueue struct {
+// A Queue holds the confirmations waiting for a decision, one shown at a
+// time in arrival order.
+type Queue struct {
 	mu      sync.Mutex
 	next    uint64
 	waiting []*pending
@@ -168,14 +181,23 @@ type confirmQueue struct {
 	acted func()
 }
 
+// NewQueue returns an empty queue reading the time from now (nil:
+// time.Now) that tells acted (when not nil) of every decision.
+func NewQueue(now func() time.Time, acted func()) *Queue {
+	if now == nil {
+		now = time.Now
+	}
+	return &Queue{now: now, acted: acted}
+}
+
 type pending struct {
 	c     Confirmation
 	done  chan Decision
 	shown bool
 }
 
-// setPresenter installs p (nil: none) and presents the head, if any.
-func (q *confirmQueue) setPresenter(p Presenter) {
+// SetPresenter installs p (nil: none) and presents the head, if any.
+func (q *Queue) SetPresenter(p Presenter) {
 	q.mu.Lock()
 	q.pres = p
 	for _, w := range q.waiting {
@@ -185,16 +207,17 @@ func (q *confirmQueue) setPresenter(p Presenter) {
 	q.showHead()
 }
 
-func (q *confirmQueue) presenter() Presenter {
+// Presenter returns what shows confirmations now (nil: nothing).
+func (q *Queue) Presenter() Presenter {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.pres
 }
 
-// ask queues c and waits for its decision, a timeout at c.Expires, or ctx.
+// Ask queues c and waits for its decision, a timeout at c.Expires, or ctx.
 // It fills in c.ID, c.Created and c.Expires, and calls queued (when not nil)
 // with the id before the confirmation can be shown.
-func (q *confirmQueue) ask(ctx context.Context, c Confirmation, timeout time.Duration, queued func(id string)) Decision {
+func (q *Queue) Ask(ctx context.Context, c Confirmation, timeout time.Duration, queued func(id string)) Decision {
 	q.mu.Lock()
 	q.next++
 	c.ID = "c" + strconv.FormatUint(q.next, 10)
@@ -221,7 +244,7 @@ func (q *confirmQueue) ask(ctx context.Context, c Confirmation, timeout time.Dur
 
 // withdraw takes p out of the queue with a decline, unless a decision
 // arrived meanwhile.
-func (q *confirmQueue) withdraw(p *pending, reason string) Decision {
+func (q *Queue) withdraw(p *pending, reason string) Decision {
 	q.mu.Lock()
 	removed := q.remove(p)
 	pres := q.pres
@@ -236,7 +259,7 @@ func (q *confirmQueue) withdraw(p *pending, reason string) Decision {
 	return Decision{ID: p.c.ID, Reason: reason}
 }
 
-func (q *confirmQueue) remove(p *pending) bool {
+func (q *Queue) remove(p *pending) bool {
 	for i, w := range q.waiting {
 		if w == p {
 			q.waiting = append(q.waiting[:i], q.waiting[i+1:]...)
@@ -247,7 +270,7 @@ func (q *confirmQueue) remove(p *pending) bool {
 }
 
 // showHead presents the head of the queue if it has not been yet.
-func (q *confirmQueue) showHead() {
+func (q *Queue) showHead() {
 	q.mu.Lock()
 	if len(q.waiting) == 0 || q.pres == nil || q.waiting[0].shown {
 		q.mu.Unlock()
@@ -260,8 +283,8 @@ func (q *confirmQueue) showHead() {
 	pres.Present(c)
 }
 
-// current returns the confirmation shown now, if any.
-func (q *confirmQueue) current() (Confirmation, bool) {
+// Current returns the confirmation shown now, if any.
+func (q *Queue) Current() (Confirmation, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if len(q.waiting) == 0 {
@@ -270,9 +293,9 @@ func (q *confirmQueue) current() (Confirmation, bool) {
 	return q.waiting[0].c, true
 }
 
-// replace swaps the rows (and profile) of waiting confirmation id, as a
+// Replace swaps the rows (and profile) of waiting confirmation id, as a
 // profile switch in the dialog does, and returns the new confirmation.
-func (q *confirmQueue) replace(id string, f func(*Confirmation) error) (Confirmation, error) {
+func (q *Queue) Replace(id string, f func(*Confirmation) error) (Confirmation, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for _, w := range q.waiting {
@@ -288,9 +311,9 @@ func (q *confirmQueue) replace(id string, f func(*Confirmation) error) (Confirma
 	return Confirmation{}, ErrNoConfirmation
 }
 
-// decide answers confirmation d.ID. Only a row the confirmation offered can
+// Decide answers confirmation d.ID. Only a row the confirmation offered can
 // be approved; unknown row ids are dropped.
-func (q *confirmQueue) decide(d Decision) error {
+func (q *Queue) Decide(d Decision) error {
 	q.mu.Lock()
 	var p *pending
 	for _, w := range q.waiting {
@@ -322,6 +345,7 @@ func (q *confirmQueue) decide(d Decision) error {
 			}
 		}
 		d.Rows = rows
+		d.offered = p.c.Rows
 	} else {
 		d.Rows = nil
 		if d.Reason == "" {
