@@ -28,7 +28,9 @@ import (
 //	TESSERA_TEST_CONFIRM_TIMEOUT=2s how long a dialog waits (Go duration)
 //	TESSERA_TEST_PAIR=approve       how the pairing dialog is answered:
 //	                                approve (the default), deny or timeout,
-//	                                whatever TESSERA_TEST_DECISION says
+//	                                whatever TESSERA_TEST_DECISION says;
+//	                                approve,deny: one per pairing dialog in
+//	                                turn, the last one for every one after
 //	TESSERA_TEST_PAIR_DELAY=3s      answer the pairing dialog only after
 //	                                this long (Go duration)
 //	TESSERA_TEST_EVENTS=FILE        one JSON line per event: presented,
@@ -47,8 +49,8 @@ type scripted struct {
 	a *App
 	// decisions are the answers still to give; the last one stays.
 	decisions []string
-	// pair and pairDelay answer pairing dialogs.
-	pair      string
+	// pairs and pairDelay answer pairing dialogs; the last answer stays.
+	pairs     []string
 	pairDelay time.Duration
 	mu        sync.Mutex
 	events    *os.File
@@ -63,10 +65,18 @@ func scriptedPresenter(a *App, getenv func(string) string) Presenter {
 			return nil
 		}
 	}
-	p := &scripted{a: a, decisions: ds, pair: "approve"}
-	switch pd := getenv("TESSERA_TEST_PAIR"); pd {
-	case "approve", "deny", "timeout":
-		p.pair = pd
+	p := &scripted{a: a, decisions: ds, pairs: []string{"approve"}}
+	if pd := getenv("TESSERA_TEST_PAIR"); pd != "" {
+		var pairs []string
+		for _, d := range strings.Split(pd, ",") {
+			switch d {
+			case "approve", "deny", "timeout":
+				pairs = append(pairs, d)
+			}
+		}
+		if len(pairs) > 0 {
+			p.pairs = pairs
+		}
 	}
 	if dl, err := time.ParseDuration(getenv("TESSERA_TEST_PAIR_DELAY")); err == nil && dl > 0 {
 		p.pairDelay = dl
@@ -109,7 +119,12 @@ func (p *scripted) Present(c Confirmation) {
 	var decision string
 	delay := time.Duration(0)
 	if c.Kind == ConfirmPair {
-		decision, delay = p.pair, p.pairDelay
+		p.mu.Lock()
+		decision, delay = p.pairs[0], p.pairDelay
+		if len(p.pairs) > 1 {
+			p.pairs = p.pairs[1:]
+		}
+		p.mu.Unlock()
 	} else {
 		p.mu.Lock()
 		decision = p.decisions[0]

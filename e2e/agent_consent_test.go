@@ -53,7 +53,7 @@ func TestAgentConsentWithTSClient(t *testing.T) {
 	}{
 		{"tessera.tabs.list", false, []string{url}},
 		{"tessera.tabs.select", false, []string{url}},
-		{"tessera.fill.propose", false, []string{"A••"}},
+		{"tessera.fill.propose", false, []string{`"conceptLabel":"First name"`}},
 		{"tessera.fill.apply", false, []string{`"outcome":"filled"`}},
 		{"webmcp.form.subscribe", true, []string{"declined", "(denied)", "Nothing was done"}},
 		{"webmcp.page.search", true, []string{"declined", "(timeout)", "Nothing was done"}},

@@ -57,8 +57,8 @@ func TestFirefoxAgent(t *testing.T) {
 		t.Errorf("search annotations = %+v, want the page's readOnlyHint", s.Annotations)
 	}
 	isErr, text := e.call(t, "tessera.fill.propose", map[string]any{})
-	if isErr || !strings.Contains(text, "A••") {
-		t.Errorf("propose = %v %s, want masked previews", isErr, text)
+	if isErr || !strings.Contains(text, `"conceptLabel":"First name"`) || strings.Contains(text, "•") {
+		t.Errorf("propose = %v %s, want the kinds of value only", isErr, text)
 	}
 	isErr, text2 := e.call(t, "tessera.fill.apply", map[string]any{})
 	if isErr || !strings.Contains(text2, `"outcome":"filled"`) {

@@ -158,8 +158,8 @@ func TestAgentOverMCP(t *testing.T) {
 	}
 
 	isErr, text := e.call(t, "tessera.fill.propose", map[string]any{})
-	if isErr || !strings.Contains(text, "A••") {
-		t.Errorf("propose = %v %s, want masked previews", isErr, text)
+	if isErr || !strings.Contains(text, `"conceptLabel":"First name"`) || strings.Contains(text, "•") {
+		t.Errorf("propose = %v %s, want the kinds of value only", isErr, text)
 	}
 	isErr, text2 := e.call(t, "tessera.fill.apply", map[string]any{})
 	if isErr || !strings.Contains(text2, `"outcome":"filled"`) {
@@ -441,7 +441,7 @@ func TestAgentOverMCPWithOfficialClients(t *testing.T) {
 	want := []struct {
 		isError bool
 		text    string
-	}{{false, `"tabs"`}, {false, url}, {false, `{"q":"typescript","hits":4}`}, {true, "nope: not a parameter"}, {false, "A••"},
+	}{{false, `"tabs"`}, {false, url}, {false, `{"q":"typescript","hits":4}`}, {true, "nope: not a parameter"}, {false, `"conceptLabel":"First name"`},
 		// A page tool that throws; declarative calls filled and submitted;
 		// a page that navigates mid-call.
 		{true, "the catalogue is closed"}, {false, `"outcome":"filled"`}, {false, `"submitted":true`}, {true, "navigated away"},
