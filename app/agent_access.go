@@ -161,8 +161,8 @@ type agentAccessDoc struct {
 // origin as the app writes it, a tool name out of bounds or a tool on a
 // site that is not open are all errors, and an error opens nothing.
 func parseAgentAccess(b []byte) (AgentAccess, error) {
-	if len(b) > maxStateFile {
-		return AgentAccess{}, fmt.Errorf("over %d bytes", maxStateFile)
+	if len(b) > safefile.MaxState {
+		return AgentAccess{}, fmt.Errorf("over %d bytes", safefile.MaxState)
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
@@ -219,7 +219,7 @@ func (h *agentHub) loadAccess(home string, log io.Writer) {
 		return
 	}
 	h.file.path = filepath.Join(home, agentAccessFile)
-	b, err := safefile.Read(h.file.path, maxStateFile)
+	b, err := safefile.Read(h.file.path, safefile.MaxState)
 	if errors.Is(err, os.ErrNotExist) {
 		return
 	}
@@ -279,8 +279,8 @@ func (h *agentHub) saveLocked() {
 		return
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
-	if err == nil && len(b) > maxStateFile {
-		err = fmt.Errorf("over %d bytes", maxStateFile)
+	if err == nil && len(b) > safefile.MaxState {
+		err = fmt.Errorf("over %d bytes", safefile.MaxState)
 	}
 	if err == nil {
 		err = safefile.Replace(h.file.path, b)

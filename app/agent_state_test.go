@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tessera-app/tessera/internal/safefile"
 )
 
 // persistAgentAccess points w's app at home for its agent access file, as
@@ -96,7 +98,7 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 		"upper case":          {content: `{"version":1,"sites":["https://SHOP.example"],"tools":[]}`, want: "not a web origin"},
 		"tool on closed site": {content: `{"version":1,"sites":[],"tools":[{"site":"https://shop.example","tool":"search"}]}`, want: "not open to agents"},
 		"too many":            {content: many, want: "over 1024 sites"},
-		"oversized":           {content: good + strings.Repeat(" ", maxStateFile), want: "over 1048576 bytes"},
+		"oversized":           {content: good + strings.Repeat(" ", safefile.MaxState), want: "over 1048576 bytes"},
 		"trailing data":       {content: good + `{}`, want: "after the JSON object"},
 		"symlink":             {content: good, link: true, want: "not a regular file"},
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tessera-app/tessera/app/confirm"
-	"github.com/tessera-app/tessera/nativemsg"
 	"io"
 	"net"
 	"sync"
 	"time"
+
+	"github.com/tessera-app/tessera/app/confirm"
+	"github.com/tessera-app/tessera/app/trust"
+	"github.com/tessera-app/tessera/nativemsg"
 )
 
 // Config configures an App.
@@ -96,9 +98,9 @@ type App struct {
 	handlers map[string]handler
 
 	// pairs are the extension installs the person paired.
-	pairs *pairStore
+	pairs *trust.Pairs
 	// trusted are the browser executables the person approved.
-	trusted *trustStore
+	trusted *trust.Browsers
 
 	// confirms is the queue of dialogs waiting for the person; gate the one
 	// way values leave (confirm.Gate).

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/confirm"
+	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -50,13 +51,13 @@ func New(cfg Config) (*App, error) {
 		cfg.WriteTimeout = writeTimeout
 	}
 	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
-	pairs, err := loadPairStore(cfg.Home)
+	pairs, err := trust.LoadPairs(cfg.Home)
 	if err != nil {
 		// Nothing is paired then; the person pairs again.
 		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
 	}
 	a.pairs = pairs
-	trusted, err := loadTrustStore(cfg.Home)
+	trusted, err := trust.LoadBrowsers(cfg.Home)
 	if err != nil {
 		fmt.Fprintf(cfg.Log, "tessera: %v\n", err)
 	}
@@ -577,7 +578,7 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	}
 	var challenge []byte
 	if kind == KindBrowser {
-		challenge = newChallenge()
+		challenge = trust.NewChallenge()
 	}
 	a.mu.Lock()
 	s.verified = verified

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/tessera-app/tessera/vault"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/tessera-app/tessera/vault"
 )
 
 func getenvFrom(m map[string]string) func(string) string {

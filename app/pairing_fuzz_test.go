@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -19,7 +20,7 @@ func FuzzPairParams(f *testing.F) {
 	f.Add([]byte(`{"key":"!!","signature":"!!","x":1}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"key":"` + string(bytes.Repeat([]byte("A"), 88)) + `","signature":"` + string(bytes.Repeat([]byte("A"), 88)) + `"}`))
-	s := &session{id: "s1", challenge: bytes.Repeat([]byte{5}, challengeSize)}
+	s := &session{id: "s1", challenge: bytes.Repeat([]byte{5}, trust.ChallengeSize)}
 	f.Fuzz(func(t *testing.T, params []byte) {
 		raw, e := checkProof(s, PairProveMethod, json.RawMessage(params))
 		if e == nil && raw == nil {
@@ -44,19 +45,19 @@ func FuzzStateFiles(f *testing.F) {
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		home := t.TempDir()
-		for _, name := range []string{pairedFile, trustedFile} {
+		for _, name := range []string{trust.PairedFile, trust.TrustedFile} {
 			if err := os.WriteFile(filepath.Join(home, name), b, 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}
-		ps, _ := loadPairStore(home)
-		for _, p := range ps.all() {
-			if _, err := parsePairKey(p.Key); err != nil || p.ID != keyID(p.Key) {
+		ps, _ := trust.LoadPairs(home)
+		for _, p := range ps.All() {
+			if _, err := trust.ParseKey(p.Key); err != nil || p.ID != trust.KeyID(p.Key) {
 				t.Fatalf("loaded a malformed paired install %+v", p)
 			}
 		}
-		ts, _ := loadTrustStore(home)
-		for _, tb := range ts.view().Trusted {
+		ts, _ := trust.LoadBrowsers(home)
+		for _, tb := range ts.View().Trusted {
 			if !filepath.IsAbs(tb.Path) || len(tb.SHA256) != 64 {
 				t.Fatalf("loaded a malformed trusted browser %+v", tb)
 			}

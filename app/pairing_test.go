@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -62,7 +63,7 @@ func (k testInstall) params(t testing.TB, challenge []byte, sid string) string {
 	t.Helper()
 	b, _ := json.Marshal(PairParams{
 		Key:       base64.StdEncoding.EncodeToString(k.raw),
-		Signature: base64.StdEncoding.EncodeToString(k.sign(t, pairMessage(challenge, sid))),
+		Signature: base64.StdEncoding.EncodeToString(k.sign(t, trust.SignedMessage(challenge, sid))),
 	})
 	return string(b)
 }
@@ -84,7 +85,7 @@ type pairedConn struct {
 func pairedDial(t *testing.T, a *App, dial func() net.Conn) func() net.Conn {
 	t.Helper()
 	k := newInstall(t)
-	if err := a.pairs.add(PairedBrowser{ID: keyID(k.raw), Key: k.raw, Origin: "chrome-extension://" + nativemsg.ChromeExtensionID + "/", Browser: "chromium"}); err != nil {
+	if err := a.pairs.Add(trust.PairedBrowser{ID: trust.KeyID(k.raw), Key: k.raw, Origin: "chrome-extension://" + nativemsg.ChromeExtensionID + "/", Browser: "chromium"}); err != nil {
 		t.Fatal(err)
 	}
 	return func() net.Conn { return &pairedConn{Conn: dial(), t: t, key: k} }
@@ -167,8 +168,8 @@ func browserHello(t *testing.T, c net.Conn) (HelloResult, []byte) {
 	t.Helper()
 	r := helloAnswer(t, c, KindBrowser)
 	ch, err := base64.StdEncoding.DecodeString(r.Challenge)
-	if err != nil || len(ch) != challengeSize {
-		t.Fatalf("hello challenge = %q, want %d random bytes", r.Challenge, challengeSize)
+	if err != nil || len(ch) != trust.ChallengeSize {
+		t.Fatalf("hello challenge = %q, want %d random bytes", r.Challenge, trust.ChallengeSize)
 	}
 	return r, ch
 }
@@ -249,8 +250,8 @@ func TestPairApprovedThenProven(t *testing.T) {
 		t.Fatalf("pair.request = %v", got)
 	}
 	shown := d.last()
-	if shown.Kind != ConfirmPair || shown.Pair == nil || shown.Pair.Code != PairCode(ch, k.raw) || shown.Pair.Browser != "chromium" || len(shown.Rows) != 0 {
-		t.Fatalf("pairing dialog = %+v (pair %+v), want kind pair, browser chromium, code %s", shown, shown.Pair, PairCode(ch, k.raw))
+	if shown.Kind != ConfirmPair || shown.Pair == nil || shown.Pair.Code != trust.Code(ch, k.raw) || shown.Pair.Browser != "chromium" || len(shown.Rows) != 0 {
+		t.Fatalf("pairing dialog = %+v (pair %+v), want kind pair, browser chromium, code %s", shown, shown.Pair, trust.Code(ch, k.raw))
 	}
 	if !regexpCode.MatchString(shown.Pair.Code) {
 		t.Errorf("code %q, want six digits as \"123 456\"", shown.Pair.Code)
@@ -274,7 +275,7 @@ func TestPairApprovedThenProven(t *testing.T) {
 		t.Errorf("%d dialogs shown, want the one pairing dialog", n)
 	}
 	// Stored 0600 in the data directory, and read by the next run.
-	fi, err := os.Stat(filepath.Join(home, pairedFile))
+	fi, err := os.Stat(filepath.Join(home, trust.PairedFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("paired store = %v (%v), want a 0600 file", fi, err)
 	}
@@ -297,7 +298,7 @@ func TestPairApprovedThenProven(t *testing.T) {
 func TestPairProofAttacks(t *testing.T) {
 	a, _, dial := pairingApp(t, t.TempDir(), nil)
 	k := newInstall(t)
-	if err := a.pairs.add(PairedBrowser{ID: keyID(k.raw), Key: k.raw, Origin: "chrome-extension://" + nativemsg.ChromeExtensionID + "/"}); err != nil {
+	if err := a.pairs.Add(trust.PairedBrowser{ID: trust.KeyID(k.raw), Key: k.raw, Origin: "chrome-extension://" + nativemsg.ChromeExtensionID + "/"}); err != nil {
 		t.Fatal(err)
 	}
 	// An earlier session, as an eavesdropper could have recorded it.
@@ -310,9 +311,9 @@ func TestPairProofAttacks(t *testing.T) {
 	c := dial()
 	r, ch := browserHello(t, c)
 	mallory := newInstall(t)
-	forged, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(mallory.sign(t, pairMessage(ch, r.Session)))})
-	otherSession, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(k.sign(t, pairMessage(ch, "s999")))})
-	flipped := k.sign(t, pairMessage(ch, r.Session))
+	forged, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(mallory.sign(t, trust.SignedMessage(ch, r.Session)))})
+	otherSession, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(k.sign(t, trust.SignedMessage(ch, "s999")))})
+	flipped := k.sign(t, trust.SignedMessage(ch, r.Session))
 	flipped[10] ^= 1
 	flippedP, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(flipped)})
 	notOnCurve := append([]byte{4}, bytes.Repeat([]byte{1}, 64)...)
@@ -363,10 +364,10 @@ func TestPairDeclined(t *testing.T) {
 			if m := call(t, c, "p", PairProveMethod, k.params(t, ch, r.Session)); code(m) != nativemsg.CodeNotPaired {
 				t.Errorf("pair.prove after a declined pairing = %v", m)
 			}
-			if len(a.pairs.all()) != 0 {
-				t.Errorf("store = %+v after a decline, want empty", a.pairs.all())
+			if len(a.pairs.All()) != 0 {
+				t.Errorf("store = %+v after a decline, want empty", a.pairs.All())
 			}
-			if _, err := os.Stat(filepath.Join(home, pairedFile)); !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(home, trust.PairedFile)); !os.IsNotExist(err) {
 				t.Errorf("a declined pairing wrote the store (%v)", err)
 			}
 		})
@@ -411,8 +412,8 @@ func TestPairStoreWrittenBehindTheAppsBack(t *testing.T) {
 	home := t.TempDir()
 	_, _, dial := pairingApp(t, home, nil)
 	k := newInstall(t)
-	b, _ := json.Marshal([]PairedBrowser{{ID: keyID(k.raw), Key: k.raw, Origin: "chrome-extension://" + nativemsg.ChromeExtensionID + "/"}})
-	if err := os.WriteFile(filepath.Join(home, pairedFile), b, 0o600); err != nil {
+	b, _ := json.Marshal([]trust.PairedBrowser{{ID: trust.KeyID(k.raw), Key: k.raw, Origin: "chrome-extension://" + nativemsg.ChromeExtensionID + "/"}})
+	if err := os.WriteFile(filepath.Join(home, trust.PairedFile), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c := dial()
@@ -452,8 +453,8 @@ func TestPairOnlyVerifiedBrowsers(t *testing.T) {
 func TestPairCodeVector(t *testing.T) {
 	ch := bytes.Repeat([]byte{7}, 32)
 	key := append([]byte{4}, bytes.Repeat([]byte{9}, 64)...)
-	if got, want := PairCode(ch, key), pairCodeVector; got != want {
-		t.Errorf("PairCode(7…, 04 9…) = %q, want %q", got, want)
+	if got, want := trust.Code(ch, key), pairCodeVector; got != want {
+		t.Errorf("trust.Code(7…, 04 9…) = %q, want %q", got, want)
 	}
 	if !strings.Contains(pairCodeVector, " ") {
 		t.Errorf("vector %q", pairCodeVector)
@@ -468,7 +469,7 @@ const pairCodeVector = "918 152"
 // (decode, parse the key, verify the ECDSA signature).
 func BenchmarkPairProof(b *testing.B) {
 	k := newInstall(b)
-	s := &session{id: "s1", challenge: newChallenge()}
+	s := &session{id: "s1", challenge: trust.NewChallenge()}
 	params := json.RawMessage(k.params(b, s.challenge, s.id))
 	for b.Loop() {
 		if _, e := checkProof(s, PairProveMethod, params); e != nil {

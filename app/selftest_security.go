@@ -8,6 +8,8 @@ import (
 	"crypto/rand"
 	"os"
 	"time"
+
+	"github.com/tessera-app/tessera/app/trust"
 )
 
 // The self-test's "Paired browsers" and "Trusted browsers" steps: Go pairs
@@ -22,7 +24,7 @@ func (s *SelfTest) SeedSecurity() (string, error) { return s.st.seedSecurity() }
 
 // SecurityState reports how many installs are paired and browsers trusted.
 func (s *SelfTest) SecurityState() (map[string]int, error) {
-	return map[string]int{"paired": len(s.st.app.pairs.all()), "trusted": len(s.st.app.trusted.view().Trusted)}, nil
+	return map[string]int{"paired": len(s.st.app.pairs.All()), "trusted": len(s.st.app.trusted.View().Trusted)}, nil
 }
 
 func (st *selfTest) seedSecurity() (string, error) {
@@ -35,13 +37,13 @@ func (st *selfTest) seedSecurity() (string, error) {
 		return "", err
 	}
 	now := time.Now()
-	if err := st.app.pairs.add(PairedBrowser{ID: keyID(raw), Key: raw, Origin: selfTestClientOrigin, Browser: "chromium", Exe: "/usr/lib/chromium/chromium", Name: selfTestClientName, Paired: now.Add(-time.Hour)}); err != nil {
+	if err := st.app.pairs.Add(trust.PairedBrowser{ID: trust.KeyID(raw), Key: raw, Origin: selfTestClientOrigin, Browser: "chromium", Exe: "/usr/lib/chromium/chromium", Name: selfTestClientName, Paired: now.Add(-time.Hour)}); err != nil {
 		return "", err
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
 	}
-	st.app.trusted.refuse(exe, "it was started by "+exe+", which is not a known browser", false, now)
+	st.app.trusted.Refuse(exe, "it was started by "+exe+", which is not a known browser", false, now)
 	return exe, nil
 }

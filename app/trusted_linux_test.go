@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -50,11 +51,11 @@ func TestTrustedBrowser(t *testing.T) {
 		}
 		return m[1] == "true", m[2]
 	}
-	refused := func(path string) (RefusedBrowser, bool) {
+	refused := func(path string) (trust.RefusedBrowser, bool) {
 		v, _ := u.TrustedBrowsers()
-		i := slices.IndexFunc(v.Refused, func(r RefusedBrowser) bool { return r.Path == path })
+		i := slices.IndexFunc(v.Refused, func(r trust.RefusedBrowser) bool { return r.Path == path })
 		if i < 0 {
-			return RefusedBrowser{}, false
+			return trust.RefusedBrowser{}, false
 		}
 		return v.Refused[i], true
 	}

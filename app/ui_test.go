@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/tessera-app/tessera/nativemsg"
 	"sync"
 	"testing"
+
+	"github.com/tessera-app/tessera/nativemsg"
 )
 
 // fakeShell records what the UI asked of the Wails runtime.

@@ -1,4 +1,4 @@
-package app
+package trust
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // exeIdentity names the executable file process pid runs: through
 // /proc/<pid>/exe, which opens that very file even when its path has been
 // replaced since.
-func exeIdentity(pid int, s *trustStore) (fileIdentity, error) {
+func exeIdentity(pid int, s *Browsers) (fileIdentity, error) {
 	link := "/proc/" + strconv.Itoa(pid) + "/exe"
 	path, err := os.Readlink(link)
 	if err != nil {
@@ -27,13 +27,13 @@ func exeIdentity(pid int, s *trustStore) (fileIdentity, error) {
 }
 
 // pathIdentity names the executable file at path.
-func pathIdentity(path string, s *trustStore) (fileIdentity, error) {
+func pathIdentity(path string, s *Browsers) (fileIdentity, error) {
 	id, err := identify(path, s)
 	id.Path = path
 	return id, err
 }
 
-func identify(name string, s *trustStore) (fileIdentity, error) {
+func identify(name string, s *Browsers) (fileIdentity, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return fileIdentity{}, err
