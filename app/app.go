@@ -12,6 +12,7 @@ import (
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // Config configures an App.
@@ -48,6 +49,9 @@ type Config struct {
 	Now func() time.Time
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// ExportWorkFactor is the scrypt work factor of a passphrase-encrypted
+	// export (zero: vault.DefaultScryptWorkFactor).
+	ExportWorkFactor int
 }
 
 // VaultState is the part of the vault the broker needs to say hello.
@@ -116,8 +120,11 @@ type App struct {
 	scripted bool
 	// strangers counts connections from processes that are not Tessera.
 	strangers int
-	// lastAction is when the person last acted (see personActed).
+	// lastAction is when the person last acted (see personActed), and
+	// idleLimit how long the vault stays unlocked without that (Settings
+	// changes it; Config.IdleLock is where it starts).
 	lastAction time.Time
+	idleLimit  time.Duration
 	// agents is what the app keeps for agent sessions (agent.go).
 	agents agentHub
 	// audits are agent records waiting for the vault (agent_audit.go).
@@ -161,6 +168,24 @@ func (a *App) vaultState() string {
 		return "uninitialized"
 	}
 	return a.cfg.Vault.State()
+}
+
+// exportWorkFactor is the scrypt work factor of a passphrase bundle.
+func (a *App) exportWorkFactor() int {
+	if a.cfg.ExportWorkFactor > 0 {
+		return a.cfg.ExportWorkFactor
+	}
+	return vault.DefaultScryptWorkFactor
+}
+
+// vaultChanged tells the window and every connected browser the vault's
+// state as it is now.
+func (a *App) vaultChanged() {
+	a.mu.Lock()
+	st := a.vaultState()
+	a.mu.Unlock()
+	a.Broadcast("vault.stateChanged", map[string]string{"state": st})
+	a.changed()
 }
 
 // markUserQuit records that the person quit the app from its window, so the
@@ -210,15 +235,14 @@ func (a *App) watchVault(ctx context.Context, interval time.Duration) {
 			}
 			a.mu.Lock()
 			idle := a.cfg.Now().Sub(a.lastAction)
-			limit := a.cfg.IdleLock
+			limit := a.idleLimit
 			a.mu.Unlock()
 			if st == "unlocked" && limit > 0 && idle >= limit {
 				l.Lock()
 			}
 			if st := a.Status().Vault; st != last {
 				last = st
-				a.Broadcast("vault.stateChanged", map[string]string{"state": st})
-				a.changed()
+				a.vaultChanged()
 			}
 		}
 	}

@@ -50,7 +50,7 @@ func New(cfg Config) (*App, error) {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = writeTimeout
 	}
-	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}}
+	a := &App{cfg: cfg, clients: map[string]Client{}, sessions: map[*session]struct{}{}, pending: map[string]*pendingFill{}, idleLimit: cfg.IdleLock}
 	pairs, err := trust.LoadPairs(cfg.Home)
 	if err != nil {
 		// Nothing is paired then; the person pairs again.
@@ -164,9 +164,6 @@ func (a *App) Broadcast(method string, params any) {
 		s.send(msg)
 	}
 }
-
-// Close releases the app's resources.
-func (a *App) Close() error { return nil }
 
 func sortClients(cs []Client) {
 	sort.Slice(cs, func(i, j int) bool {

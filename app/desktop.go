@@ -100,7 +100,6 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 	if err != nil {
 		return fmt.Errorf("start app: %w", err)
 	}
-	defer a.Close()
 	if p := scriptedPresenter(a, env.getenv); p != nil {
 		a.setScriptedPresenter(p)
 		fmt.Fprintf(env.stderr, "tessera: TEST BUILD: dialogs are answered by TESSERA_TEST_DECISION=%s\n", env.getenv("TESSERA_TEST_DECISION"))

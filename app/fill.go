@@ -980,7 +980,7 @@ func reportFill(ctx context.Context, a *App, s *session, params json.RawMessage)
 
 // audit appends r to the audit log; a failure is logged, not returned: the
 // person's decision stands whether or not the log could record it.
-func (a *App) audit(v fillVault, r vault.Release) {
+func (a *App) audit(v releaseRecorder, r vault.Release) {
 	if r.Concepts == nil {
 		r.Concepts = []string{}
 	}

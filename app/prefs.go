@@ -94,7 +94,7 @@ func applyPrefs(cfg *Config) error {
 func (a *App) idleLock() time.Duration {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.cfg.IdleLock
+	return a.idleLimit
 }
 
 // SetAutoLock sets how many minutes the vault stays unlocked while the
@@ -116,7 +116,7 @@ func (u *UI) SetAutoLock(minutes int) (VaultSettings, error) {
 		return VaultSettings{}, fmt.Errorf("auto-lock: %w", err)
 	}
 	u.app.mu.Lock()
-	u.app.cfg.IdleLock = time.Duration(minutes) * time.Minute
+	u.app.idleLimit = time.Duration(minutes) * time.Minute
 	u.app.mu.Unlock()
 	u.app.changed()
 	return u.VaultSettings()

@@ -45,8 +45,7 @@ func (a *App) watchSessionLock(ctx context.Context, events <-chan lockEvent) {
 			}
 			v.Lock()
 			fmt.Fprintf(a.cfg.Log, "tessera: vault locked: %s\n", ev)
-			a.Broadcast("vault.stateChanged", map[string]string{"state": v.State()})
-			a.changed()
+			a.vaultChanged()
 		}
 	}
 }

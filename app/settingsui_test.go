@@ -217,7 +217,7 @@ func TestBrowsersConnected(t *testing.T) {
 
 func TestVaultSettings(t *testing.T) {
 	u, v, _ := editorUI(t)
-	u.app.cfg.IdleLock = vaultIdleLock
+	u.app.idleLimit = vaultIdleLock
 	s, err := u.VaultSettings()
 	if err != nil {
 		t.Fatal(err)

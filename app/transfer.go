@@ -319,7 +319,7 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 			concepts = append(concepts, k)
 		}
 		slices.Sort(concepts)
-		u.app.auditTransfer(v, vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
+		u.app.audit(v, vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
 	}
 	u.progress("import", "Imported", len(ps), len(ps))
 	u.app.changed()
@@ -343,17 +343,6 @@ func (u *UI) CancelImport() {
 // windowClient names who asked for an import or export in the log: the
 // person, in the window.
 const windowClient = "you, in this window"
-
-// auditTransfer logs an import or export; a log that cannot be written is
-// reported in the app log, as for fills.
-func (a *App) auditTransfer(v transferVault, r vault.Release) {
-	if r.Concepts == nil {
-		r.Concepts = []string{}
-	}
-	if err := v.RecordRelease(r); err != nil {
-		fmt.Fprintf(a.cfg.Log, "tessera: audit log: %v\n", err)
-	}
-}
 
 // readImportFile reads a regular file of at most vault.MaxImportSize.
 func readImportFile(path string) ([]byte, error) {
@@ -399,9 +388,6 @@ type ExportDone struct {
 	Bytes    int64  `json:"bytes"`
 }
 
-// exportWorkFactor is the scrypt work factor of a passphrase bundle.
-var exportWorkFactor = vault.DefaultScryptWorkFactor
-
 // ExportProfiles writes the profiles req names, encrypted, to req.Path
 // (a new file, 0600, unless Overwrite).
 func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
@@ -438,7 +424,7 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 	case len(recips) == 0:
 		return ExportDone{}, fmt.Errorf("%s: give a passphrase or an age recipient to encrypt it to", op)
 	}
-	rs, err := transfer.Recipients(recips, pp, exportWorkFactor)
+	rs, err := transfer.Recipients(recips, pp, u.app.exportWorkFactor())
 	if err != nil {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, err)
 	}
@@ -455,7 +441,7 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, err)
 	}
 	for _, p := range ps {
-		u.app.auditTransfer(v, vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
+		u.app.audit(v, vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
 	}
 	u.progress(op, "Written", 1, 1)
 	u.app.changed()

@@ -111,7 +111,6 @@ func TestImportPreviewThenChoose(t *testing.T) {
 // that passphrase only; an existing file is not replaced unasked; export
 // to an age recipient opens with its identity.
 func TestExportThenImportBundle(t *testing.T) {
-	exportWorkFactor = 10
 	u, _, home := editorUI(t)
 	if _, err := u.SetValue(home, profile.ConceptGivenName, "Ada"); err != nil {
 		t.Fatal(err)

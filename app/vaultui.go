@@ -267,8 +267,7 @@ func (u *UI) view(v vaultControl) (VaultView, error) {
 // new state.
 func (u *UI) vaultChanged() {
 	u.app.flushAudit()
-	u.app.Broadcast("vault.stateChanged", map[string]string{"state": u.app.vaultState()})
-	u.app.changed()
+	u.app.vaultChanged()
 }
 
 // noteKeyring records the outcome of a keyring call, so that a keyring

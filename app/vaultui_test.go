@@ -84,7 +84,7 @@ func newVaultUI(t testing.TB, kr vault.Keyring) (*UI, *vault.Vault, *fakeShell) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	a, err := New(Config{Version: "test", Vault: v})
+	a, err := New(Config{Version: "test", Vault: v, ExportWorkFactor: testWorkFactor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +476,7 @@ func TestProfileListOverProtocol(t *testing.T) {
 // uiOver returns a UI over v, started on a fake shell.
 func uiOver(t *testing.T, v *vault.Vault) *UI {
 	t.Helper()
-	a, err := New(Config{Version: "test", Vault: v})
+	a, err := New(Config{Version: "test", Vault: v, ExportWorkFactor: testWorkFactor})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -347,15 +347,6 @@ func (v *Vault) State() string {
 	return StateUnlocked
 }
 
-// LockIfIdle locks the vault when it has been idle for longer than
-// Options.IdleTimeout and reports whether it is now locked. The app calls it
-// from a ticker so that the key leaves memory even when nothing asks.
-func (v *Vault) LockIfIdle() bool {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.k == nil || v.idleLocked()
-}
-
 // idleLocked locks the vault if the idle time has passed and reports
 // whether it did. v.mu must be held.
 func (v *Vault) idleLocked() bool {

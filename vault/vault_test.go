@@ -73,13 +73,10 @@ func TestLifecycle(t *testing.T) {
 	if _, err := v.Profile("me"); err != nil {
 		t.Fatalf("Profile after 59s idle: %v", err)
 	}
-	if v.LockIfIdle() {
-		t.Fatal("LockIfIdle() after 59s = true, want false")
+	if got := v.State(); got != StateUnlocked {
+		t.Fatalf("State() after 59s idle = %q, want %q", got, StateUnlocked)
 	}
 	clock.Add(61 * time.Second)
-	if !v.LockIfIdle() {
-		t.Fatal("LockIfIdle() after 61s idle = false, want true")
-	}
 	if got := v.State(); got != StateLocked {
 		t.Fatalf("State() after idle = %q, want %q", got, StateLocked)
 	}
