@@ -243,30 +243,15 @@ func (s *session) send(msg []byte) {
 	if m.ID != nil {
 		id = *m.ID
 	}
-	count := (len(msg) + chunkSize - 1) / chunkSize
+	count := (len(msg) + nativemsg.ChunkSize - 1) / nativemsg.ChunkSize
 	for i := 0; i < count; i++ {
-		part := msg[i*chunkSize : min((i+1)*chunkSize, len(msg))]
-		n, err := nativemsg.Notification(ChunkMethod, Chunk{ID: id, Index: i, Count: count, Data: base64.StdEncoding.EncodeToString(part)})
+		part := msg[i*nativemsg.ChunkSize : min((i+1)*nativemsg.ChunkSize, len(msg))]
+		n, err := nativemsg.Notification(nativemsg.ChunkMethod, nativemsg.Chunk{ID: id, Index: i, Count: count, Data: base64.StdEncoding.EncodeToString(part)})
 		if err != nil || nativemsg.WriteFrame(s.conn, n) != nil {
 			s.conn.Close()
 			return
 		}
 	}
-}
-
-// ChunkMethod carries one piece of a message too large for one frame.
-const ChunkMethod = "session.chunk"
-
-// chunkSize keeps a base64-encoded chunk and its envelope under 1 MiB.
-const chunkSize = 600 * 1024
-
-// A Chunk is the params of a session.chunk notification: piece Index of
-// Count of the message answering request ID, base64 of its raw bytes.
-type Chunk struct {
-	ID    string `json:"id"`
-	Index int    `json:"index"`
-	Count int    `json:"count"`
-	Data  string `json:"data"`
 }
 
 func (a *App) serveConn(ctx context.Context, c net.Conn) {

@@ -165,7 +165,7 @@ func TestPingAndChunking(t *testing.T) {
 	var whole bytes.Buffer
 	for i := 0; ; i++ {
 		m := recv(t, c)
-		if m["method"] != ChunkMethod {
+		if m["method"] != nativemsg.ChunkMethod {
 			t.Fatalf("frame %d = %v, want a chunk", i, m["method"])
 		}
 		p := m["params"].(map[string]any)

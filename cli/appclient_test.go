@@ -31,7 +31,7 @@ func fakeApp(t *testing.T, frames ...[]byte) *appClient {
 			}
 		}
 	}()
-	return &appClient{conn: client, dir: "test"}
+	return newAppClient(client, "test", callTimeout, nil)
 }
 
 // chunkFrames splits msg into n session.chunk notifications for id.
@@ -40,7 +40,7 @@ func chunkFrames(id string, msg []byte, n int) [][]byte {
 	size := (len(msg) + n - 1) / n
 	for i := 0; i < n; i++ {
 		part := msg[i*size : min((i+1)*size, len(msg))]
-		f, _ := nativemsg.Notification(chunkMethod, map[string]any{"id": id, "index": i, "count": n, "data": base64.StdEncoding.EncodeToString(part)})
+		f, _ := nativemsg.Notification(nativemsg.ChunkMethod, map[string]any{"id": id, "index": i, "count": n, "data": base64.StdEncoding.EncodeToString(part)})
 		out = append(out, f)
 	}
 	return out

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -38,7 +36,8 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("%w: mcp takes no arguments", ErrUsage)
 	}
 	dial := func(ctx context.Context) (net.Conn, error) {
-		return dialAgent(ctx, env, !*noStart)
+		conn, _, err := dialChannel(ctx, env, !*noStart)
+		return conn, err
 	}
 	srv := NewMCPServer(dial, env.Stderr)
 	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}})
@@ -58,7 +57,7 @@ type bridge struct {
 	log  io.Writer
 
 	mu    sync.Mutex
-	conn  *agentConn
+	conn  *appClient
 	tools map[string]string // name → the tool's JSON, to add only what changed
 	// syncing serialises agent.tools round trips.
 	syncing sync.Mutex
@@ -111,7 +110,7 @@ func (b *bridge) known(req mcp.Request) bool {
 }
 
 // session returns the app session, dialling it on first use.
-func (b *bridge) session(ctx context.Context, ss *mcp.ServerSession) (*agentConn, error) {
+func (b *bridge) session(ctx context.Context, ss *mcp.ServerSession) (*appClient, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.conn != nil && !b.conn.isClosed() {
@@ -124,21 +123,21 @@ func (b *bridge) session(ctx context.Context, ss *mcp.ServerSession) (*agentConn
 		}
 	}
 	conn, err := b.dial(ctx)
-	var c *agentConn
+	var c *appClient
 	if err == nil {
-		c, err = helloAgent(ctx, conn, name, version)
+		c = newAppClient(conn, "the app channel", agentCallTimeout, func(method string) {
+			if method == "agent.toolsChanged" {
+				// The tab navigated or chose another page: its tools belong
+				// to a new document even when they look the same, so the
+				// client is told to list them again.
+				go b.syncAll(context.Background())
+			}
+		})
+		err = c.hello(ctx, "agent", name, version)
 	}
 	if err != nil {
 		fmt.Fprintf(b.log, "tessera mcp: %v\n", err)
 		return nil, err
-	}
-	c.onNotify = func(method string) {
-		if method == "agent.toolsChanged" {
-			// The tab navigated or chose another page: its tools belong to
-			// a new document even when they look the same, so the client
-			// is told to list them again.
-			go b.syncAll(context.Background())
-		}
 	}
 	b.conn = c
 	return c, nil
@@ -256,202 +255,5 @@ func errorToolResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
 }
 
-// agentConn is an agent session with the running app: concurrent calls,
-// notifications, and answers split into session.chunk pieces put back
-// together.
-type agentConn struct {
-	conn     net.Conn
-	onNotify func(method string)
-	wmu      sync.Mutex
-
-	mu      sync.Mutex
-	next    int
-	pending map[string]chan *nativemsg.Message
-	closed  bool
-}
-
 // agentCallTimeout bounds one call: a dialog waits up to 2 minutes.
 const agentCallTimeout = 3 * time.Minute
-
-// dialAgent connects to the running app (starting it when start is set and
-// it is not running, as the host does) and verifies it.
-func dialAgent(ctx context.Context, env *Env, start bool) (net.Conn, error) {
-	dir, err := nativemsg.ChannelDir(env.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	conn, err := nativemsg.Dial(dctx, dir)
-	cancel()
-	if err != nil && start {
-		if nativemsg.UserQuit(dir) {
-			return nil, errors.New("the person quit the Tessera app: start it again to let agents in")
-		}
-		if serr := nativemsg.StartDetached(env.Executable, []string{"--hidden"}, filepath.Join(dir, "app.log")); serr != nil {
-			return nil, fmt.Errorf("start the Tessera app: %w", serr)
-		}
-		if werr := nativemsg.WaitListening(ctx, dir, 10*time.Second); werr != nil {
-			return nil, fmt.Errorf("the Tessera app did not start: %w", werr)
-		}
-		dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-		conn, err = nativemsg.Dial(dctx, dir)
-		cancel()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errNoApp, err)
-	}
-	if err := nativemsg.VerifyApp(conn); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("refusing to talk to the process serving %s: %w", dir, err)
-	}
-	return conn, nil
-}
-
-// helloAgent starts an agent session on conn.
-func helloAgent(ctx context.Context, conn net.Conn, name, version string) (*agentConn, error) {
-	c := &agentConn{conn: conn, pending: map[string]chan *nativemsg.Message{}}
-	go c.read()
-	hello := map[string]any{
-		"protocol": []int{nativemsg.ProtocolVersion},
-		"client":   map[string]string{"kind": "agent", "name": name, "version": version},
-	}
-	var res struct {
-		Verified bool   `json:"verified"`
-		Why      string `json:"why"`
-	}
-	if err := c.call(ctx, "session.hello", hello, &res); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("the Tessera app: %w", err)
-	}
-	if !res.Verified {
-		conn.Close()
-		return nil, fmt.Errorf("the Tessera app does not serve this agent: %s", res.Why)
-	}
-	return c, nil
-}
-
-func (c *agentConn) isClosed() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.closed
-}
-
-// Close ends the session.
-func (c *agentConn) Close() error { return c.conn.Close() }
-
-func (c *agentConn) read() {
-	chunks := map[string][][]byte{}
-	defer func() {
-		c.mu.Lock()
-		c.closed = true
-		for id, ch := range c.pending {
-			close(ch)
-			delete(c.pending, id)
-		}
-		c.mu.Unlock()
-		c.conn.Close()
-	}()
-	for {
-		frame, err := nativemsg.ReadFrame(c.conn, nativemsg.MaxIncoming)
-		if err != nil {
-			return
-		}
-		m, _, err := nativemsg.Decode(frame)
-		if err != nil {
-			continue
-		}
-		if m.Method == chunkMethod {
-			var ch struct {
-				ID string `json:"id"`
-			}
-			if json.Unmarshal(m.Params, &ch) != nil {
-				continue
-			}
-			parts := chunks[ch.ID]
-			whole, done, err := addChunk(&parts, ch.ID, m.Params)
-			chunks[ch.ID] = parts
-			if err != nil || !done {
-				if err != nil {
-					delete(chunks, ch.ID)
-				}
-				continue
-			}
-			delete(chunks, ch.ID)
-			if m, _, err = nativemsg.Decode(whole); err != nil {
-				continue
-			}
-		}
-		if m.IsNotification() {
-			if c.onNotify != nil {
-				c.onNotify(m.Method)
-			}
-			continue
-		}
-		if !m.IsResponse() {
-			continue
-		}
-		c.mu.Lock()
-		ch, ok := c.pending[*m.ID]
-		delete(c.pending, *m.ID)
-		c.mu.Unlock()
-		if ok {
-			ch <- m
-		}
-	}
-}
-
-// call sends one request and decodes its result into out; an error answer
-// is returned as the *nativemsg.Error the app sent.
-func (c *agentConn) call(ctx context.Context, method string, params, out any) error {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return fmt.Errorf("%s: the connection to the Tessera app is closed", method)
-	}
-	c.next++
-	id := "m" + strconv.Itoa(c.next)
-	ch := make(chan *nativemsg.Message, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}()
-	msg, err := json.Marshal(nativemsg.Message{JSONRPC: "2.0", ID: &id, Method: method, Params: p})
-	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	c.wmu.Lock()
-	c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	err = nativemsg.WriteFrameLimit(c.conn, msg, nativemsg.MaxIncoming)
-	c.wmu.Unlock()
-	if err != nil {
-		return fmt.Errorf("%s: send to the app: %w", method, err)
-	}
-	timer := time.NewTimer(agentCallTimeout)
-	defer timer.Stop()
-	select {
-	case m, ok := <-ch:
-		if !ok {
-			return fmt.Errorf("%s: the Tessera app closed the connection", method)
-		}
-		if m.Error != nil {
-			return m.Error
-		}
-		if out != nil {
-			if err := json.Unmarshal(m.Result, out); err != nil {
-				return fmt.Errorf("%s: the app's result: %w", method, err)
-			}
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return fmt.Errorf("%s: no answer from the Tessera app", method)
-	}
-}

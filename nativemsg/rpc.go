@@ -255,3 +255,21 @@ func Notification(method string, params any) ([]byte, error) {
 	}
 	return json.Marshal(Message{JSONRPC: "2.0", Method: method, Params: p})
 }
+
+// Large results (PROTOCOL.md §5): a message over MaxOutgoing travels as
+// session.chunk notifications.
+
+// ChunkMethod carries one piece of a message too large for one frame.
+const ChunkMethod = "session.chunk"
+
+// ChunkSize keeps a base64-encoded chunk and its envelope under 1 MiB.
+const ChunkSize = 600 * 1024
+
+// A Chunk is the params of a session.chunk notification: piece Index of
+// Count of the message answering request ID, base64 of its raw bytes.
+type Chunk struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+	Data  string `json:"data"`
+}
