@@ -11,6 +11,7 @@ import (
 
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -394,7 +395,7 @@ func TestScriptHint(t *testing.T) {
 // passes the rule profile.set applies to concept keys, so the window and
 // the command line accept the same concepts.
 func TestCatalogConceptsAreKnown(t *testing.T) {
-	for _, c := range conceptCatalog {
+	for _, c := range profile.Catalog {
 		if got, err := matcher.ResolveConceptKey(c.IRI); err != nil || got != c.IRI {
 			t.Errorf("ResolveConceptKey(%q) = %q, %v; want it unchanged", c.IRI, got, err)
 		}

@@ -430,33 +430,10 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 	return out
 }
 
-var conceptLabels = map[string]string{
-	"phonetic-name": "Name reading", "phonetic-given-name": "First name reading", "phonetic-family-name": "Last name reading",
-	"name": "Full name", "honorific-prefix": "Title", "given-name": "First name", "additional-name": "Middle name",
-	"family-name": "Last name", "honorific-suffix": "Suffix", "nickname": "Nickname", "email": "Email",
-	"tel": "Phone", "tel-national": "Phone (national)", "tel-country-code": "Phone country code",
-	"tel-area-code": "Phone area code", "tel-local": "Phone number", "tel-local-prefix": "Phone (first part)",
-	"tel-local-suffix": "Phone (last part)", "tel-extension": "Phone extension", "organization": "Organisation",
-	"organization-title": "Job title", "street-address": "Street address", "address-line1": "Address line 1",
-	"address-line2": "Address line 2", "address-line3": "Address line 3", "address-level1": "State / region",
-	"address-level2": "City / town", "address-level3": "District", "address-level4": "Neighbourhood",
-	"postal-code": "Postcode", "country": "Country", "country-name": "Country", "bday": "Birth date",
-	"bday-day": "Birth day", "bday-month": "Birth month", "bday-year": "Birth year", "sex": "Gender",
-	"url": "Website", "language": "Language",
-}
-
-func conceptLabel(token, concept string) string {
-	if l, ok := conceptLabels[token]; ok {
-		return l
-	}
-	if token != "" {
-		return strings.ReplaceAll(token, "-", " ")
-	}
-	if i := strings.LastIndexAny(concept, "/#:"); i >= 0 {
-		return concept[i+1:]
-	}
-	return concept
-}
+// conceptLabel names what a field asks for, for people: the label of its
+// autocomplete token (a part such as "Phone area code"), else of its
+// concept (profile.Label).
+func conceptLabel(token, concept string) string { return profile.Label(token, concept) }
 
 // sensitiveToken reports whether the dialog masks a value of this kind
 // until the person reveals it.

@@ -48,92 +48,36 @@ type editVault interface {
 // Its messages never repeat the value.
 var ErrBadValue = errors.New("invalid value")
 
-// Value kinds: how the editor asks for and checks a concept's value.
+// Value kinds and the concept catalog are package profile's (the one
+// table of concept labels).
 const (
-	KindText      = "text"
-	KindMultiline = "multiline" // street address lines
-	KindDate      = "date"      // ISO 8601 date
-	KindTel       = "tel"       // stored E.164
-	KindEmail     = "email"
-	KindURL       = "url"
-	KindCountry   = "country" // ISO 3166-1 alpha-2
+	KindText      = profile.KindText
+	KindMultiline = profile.KindMultiline
+	KindDate      = profile.KindDate
+	KindTel       = profile.KindTel
+	KindEmail     = profile.KindEmail
+	KindURL       = profile.KindURL
+	KindCountry   = profile.KindCountry
 )
 
-// ConceptInfo is one concept the editor knows: its IRI, human label,
-// group and kind of value.
-type ConceptInfo struct {
-	IRI   string `json:"iri"`
-	Label string `json:"label"`
-	Group string `json:"group"`
-	Kind  string `json:"kind"`
-}
+// ConceptInfo is one concept the editor knows (profile.ConceptInfo).
+type ConceptInfo = profile.ConceptInfo
 
 // ConceptGroups are the editor's groups, in the order shown.
-var ConceptGroups = []struct{ ID, Label string }{
-	{"name", "Name"}, {"contact", "Contact"}, {"address", "Address"}, {"dates", "Dates"},
-	{"organisation", "Organisation"}, {"documents", "Documents"}, {"other", "Other"},
-}
-
-// conceptCatalog is every concept a person can add a value for, in the
-// order the editor shows them. Credentials and payment cards are absent:
-// profile data is never filled into them (rule 2).
-var conceptCatalog = []ConceptInfo{
-	{profile.ConceptName, "Full name", "name", KindText},
-	{profile.ConceptHonorificPrefix, "Title", "name", KindText},
-	{profile.ConceptGivenName, "First name", "name", KindText},
-	{profile.ConceptAdditionalName, "Middle name", "name", KindText},
-	{profile.ConceptFamilyName, "Last name", "name", KindText},
-	{profile.ConceptHonorificSuffix, "Suffix", "name", KindText},
-	{profile.ConceptAlternateName, "Nickname", "name", KindText},
-	{profile.ConceptPhoneticName, "Name reading (furigana)", "name", KindText},
-	{profile.ConceptPhoneticFamilyName, "Last name reading", "name", KindText},
-	{profile.ConceptPhoneticGivenName, "First name reading", "name", KindText},
-	{profile.ConceptEmail, "Email", "contact", KindEmail},
-	{profile.ConceptTelephone, "Phone", "contact", KindTel},
-	{profile.ConceptFax, "Fax", "contact", KindTel},
-	{profile.ConceptURL, "Website", "contact", KindURL},
-	{profile.ConceptIMPP, "Messaging address", "contact", KindText},
-	{profile.ConceptStreetAddress, "Street address", "address", KindMultiline},
-	{profile.ConceptAddressLevel4, "Neighbourhood", "address", KindText},
-	{profile.ConceptDependentLocal, "District", "address", KindText},
-	{profile.ConceptAddressLocality, "City / town", "address", KindText},
-	{profile.ConceptAddressRegion, "State / region", "address", KindText},
-	{profile.ConceptPostalCode, "Postcode", "address", KindText},
-	{profile.ConceptPostOfficeBox, "PO box", "address", KindText},
-	{profile.ConceptAddressCountry, "Country", "address", KindCountry},
-	{profile.ConceptBirthDate, "Birth date", "dates", KindDate},
-	{profile.ConceptOrganization, "Organisation", "organisation", KindText},
-	{profile.ConceptJobTitle, "Job title", "organisation", KindText},
-	{"https://schema.org/taxID", "Tax number", "documents", KindText},
-	{"https://schema.org/vatID", "VAT number", "documents", KindText},
-	{profile.ConceptGender, "Gender", "other", KindText},
-	{profile.ConceptLanguage, "Language", "other", KindText},
-	{profile.ConceptImage, "Photo (web address)", "other", KindURL},
-}
-
-// catalogIndex finds a concept of the catalog by its canonical IRI.
-var catalogIndex = func() map[string]int {
-	m := map[string]int{}
-	for i, c := range conceptCatalog {
-		m[c.IRI] = i
-	}
-	return m
-}()
+var ConceptGroups = profile.ConceptGroups
 
 // conceptInfo returns what the editor knows of a concept IRI, in any
 // spelling; an unknown concept is text in the "other" group, labelled by
 // its last path segment.
 func conceptInfo(iri string) ConceptInfo {
 	canon := matcher.CanonicalConcept(iri)
-	if i, ok := catalogIndex[canon]; ok {
-		c := conceptCatalog[i]
+	if c, ok := profile.CatalogConcept(canon); ok {
 		c.IRI = iri
 		return c
 	}
 	// A part of a known concept ("…/streetAddress/line2").
 	if i := strings.LastIndexByte(canon, '/'); i > 0 {
-		if p, ok := catalogIndex[canon[:i]]; ok {
-			c := conceptCatalog[p]
+		if c, ok := profile.CatalogConcept(canon[:i]); ok {
 			return ConceptInfo{IRI: iri, Label: c.Label + " (" + words(canon[i+1:]) + ")", Group: c.Group, Kind: KindText}
 		}
 	}
@@ -235,7 +179,7 @@ type Catalog struct {
 // ConceptCatalog returns the editor's groups and the concepts a value can
 // be added for, in the editor's order.
 func (u *UI) ConceptCatalog() (Catalog, error) {
-	c := Catalog{Concepts: append([]ConceptInfo(nil), conceptCatalog...)}
+	c := Catalog{Concepts: append([]ConceptInfo(nil), profile.Catalog...)}
 	for _, g := range ConceptGroups {
 		c.Groups = append(c.Groups, GroupView{ID: g.ID, Label: g.Label, Concepts: []ConceptValues{}})
 	}
@@ -635,7 +579,7 @@ func layOutAddress(cs []ConceptValues, country string) {
 // conceptOrder sorts the concepts of a group: the catalog's first, in its
 // order, then the others by label.
 func conceptOrder(c ConceptValues) string {
-	if i, ok := catalogIndex[matcher.CanonicalConcept(c.IRI)]; ok {
+	if i, ok := profile.CatalogOrder(matcher.CanonicalConcept(c.IRI)); ok {
 		return fmt.Sprintf("0%04d", i)
 	}
 	return "1" + c.Label + "\x00" + c.IRI

@@ -52,12 +52,12 @@ func TestCatalogCoversEveryConcept(t *testing.T) {
 	for _, tok := range profile.Tokens() {
 		c, _ := profile.ConceptForToken(tok)
 		if profile.IsSensitiveToken(tok) || tok == "transaction-currency" || tok == "transaction-amount" {
-			if _, ok := catalogIndex[c]; ok {
+			if _, ok := profile.CatalogOrder(c); ok {
 				t.Errorf("catalog offers %s (token %q), which is never filled from a profile", c, tok)
 			}
 			continue
 		}
-		if _, ok := catalogIndex[c]; !ok {
+		if _, ok := profile.CatalogOrder(c); !ok {
 			t.Errorf("token %q: concept %s is not in the editor's catalog", tok, c)
 		}
 	}
@@ -65,7 +65,7 @@ func TestCatalogCoversEveryConcept(t *testing.T) {
 	for _, g := range ConceptGroups {
 		groups[g.ID] = true
 	}
-	for _, c := range conceptCatalog {
+	for _, c := range profile.Catalog {
 		if !groups[c.Group] {
 			t.Errorf("concept %s is in group %q, which the editor does not show", c.IRI, c.Group)
 		}
@@ -356,7 +356,7 @@ func FuzzNormaliseValue(f *testing.F) {
 		f.Add(s, "")
 	}
 	f.Fuzz(func(t *testing.T, in, country string) {
-		for _, info := range conceptCatalog {
+		for _, info := range profile.Catalog {
 			out, err := normaliseValue(info, in, country)
 			if err != nil {
 				continue
