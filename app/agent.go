@@ -154,8 +154,8 @@ func (h *agentHub) watching(b *session, tab int) []*session {
 }
 
 func (a *App) registerAgentMethods() {
-	a.handlers["agent.tools"] = agentOnly(listAgentTools)
-	a.handlers["agent.call"] = agentOnly(callAgentTool)
+	a.handle("agent.tools", agentOnly(listAgentTools))
+	a.handle("agent.call", agentOnly(callAgentTool))
 }
 
 // agentOnly serves h to agent sessions only.

@@ -98,8 +98,10 @@ type App struct {
 	onChange func()
 	socket   string
 	nextID   uint64
-	// handlers maps each method (after hello) to its handler.
+	// handlers maps each method (after hello) to its handler (handle adds
+	// them); tableErr is what went wrong building the table.
 	handlers map[string]handler
+	tableErr error
 
 	// pairs are the extension installs the person paired.
 	pairs *trust.Pairs

@@ -66,16 +66,18 @@ func New(cfg Config) (*App, error) {
 	a.confirms = confirm.NewQueue(cfg.Now, a.personActed)
 	a.gate = confirm.NewGate(windowAsker{a}, a.auditRelease)
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
-	a.handlers = map[string]handler{
-		"session.ping":    ping,
-		"profile.list":    listProfiles,
-		PairProveMethod:   pairProve,
-		PairRequestMethod: pairRequest,
-	}
+	a.handlers = map[string]handler{}
+	a.handle("session.ping", ping)
+	a.handle("profile.list", listProfiles)
+	a.handle(PairProveMethod, pairProve)
+	a.handle(PairRequestMethod, pairRequest)
 	a.registerFillMethods()
 	a.registerFormspecMethods()
 	a.registerCLIMethods()
 	a.registerAgentMethods()
+	if a.tableErr != nil {
+		return nil, a.tableErr
+	}
 	return a, nil
 }
 
@@ -502,6 +504,16 @@ func (a *App) verify(s *session, kind string) (verified bool, why string) {
 }
 
 type handler func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error)
+
+// handle adds method to the method table; a method registered twice is an
+// error New returns, so no registration silently replaces another.
+func (a *App) handle(method string, h handler) {
+	if _, dup := a.handlers[method]; dup || method == "session.hello" {
+		a.tableErr = errors.Join(a.tableErr, fmt.Errorf("method %q registered twice", method))
+		return
+	}
+	a.handlers[method] = h
+}
 
 // HelloParams are the params of session.hello.
 type HelloParams struct {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -303,5 +304,24 @@ func TestIdleLockIsAnnounced(t *testing.T) {
 	}
 	if st := a.Status().Vault; st != "locked" {
 		t.Fatalf("Status().Vault = %q, want locked", st)
+	}
+}
+
+// The method table refuses a method registered twice (the table is built
+// in several files; a second registration used to replace the first
+// silently).
+func TestMethodTableRefusesDuplicates(t *testing.T) {
+	a, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := a.handlers["fill.request"]
+	a.handle("fill.request", ping)
+	a.handle("session.hello", ping)
+	if a.tableErr == nil || !strings.Contains(a.tableErr.Error(), `"fill.request"`) || !strings.Contains(a.tableErr.Error(), `"session.hello"`) {
+		t.Errorf("tableErr = %v, want both duplicates named", a.tableErr)
+	}
+	if reflect.ValueOf(a.handlers["fill.request"]).Pointer() != reflect.ValueOf(before).Pointer() {
+		t.Error("a duplicate registration replaced the first")
 	}
 }

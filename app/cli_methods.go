@@ -28,7 +28,7 @@ import (
 // shared: a cli session unlocks, any other brings the unlock screen
 // forward (§4).
 func (a *App) registerCLIMethods() {
-	a.handlers["vault.unlock"] = vaultUnlock
+	a.handle("vault.unlock", vaultUnlock)
 	for method, h := range map[string]handler{
 		"vault.init":     cliVaultInit,
 		"vault.lock":     cliVaultLock,
@@ -43,7 +43,7 @@ func (a *App) registerCLIMethods() {
 		"site.list":      cliSiteList,
 		"site.forget":    cliSiteForget,
 	} {
-		a.handlers[method] = cliOnly(method, h)
+		a.handle(method, cliOnly(method, h))
 	}
 }
 

@@ -46,13 +46,13 @@ const (
 
 // registerFillMethods adds the fill-with-consent methods (PROTOCOL.md §4.1).
 func (a *App) registerFillMethods() {
-	a.handlers["vault.status"] = vaultStatus
-	a.handlers["form.analyse"] = analyseForm
-	a.handlers["fill.propose"] = proposeFill
-	a.handlers["fill.request"] = requestFill
-	a.handlers["fill.continue"] = continueFill
-	a.handlers["fill.report"] = reportFill
-	a.handlers["learn.request"] = requestLearn
+	a.handle("vault.status", vaultStatus)
+	a.handle("form.analyse", analyseForm)
+	a.handle("fill.propose", proposeFill)
+	a.handle("fill.request", requestFill)
+	a.handle("fill.continue", continueFill)
+	a.handle("fill.report", reportFill)
+	a.handle("learn.request", requestLearn)
 	// vault.unlock, shared with the CLI, is registered in cli_methods.go.
 }
 

@@ -24,10 +24,10 @@ const (
 // registerFormspecMethods adds the Formspec Assist methods the extension's
 // providers call (PROTOCOL.md §4.4, issue 14).
 func (a *App) registerFormspecMethods() {
-	a.handlers["formspec.help"] = formspecHelp
-	a.handlers["formspec.match"] = formspecMatch
-	a.handlers["formspec.apply"] = formspecApply
-	a.handlers["formspec.learn"] = formspecLearn
+	a.handle("formspec.help", formspecHelp)
+	a.handle("formspec.match", formspecMatch)
+	a.handle("formspec.apply", formspecApply)
+	a.handle("formspec.learn", formspecLearn)
 }
 
 // formspecDocs are the definition and sidecars of one live form, in load
