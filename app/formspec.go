@@ -102,13 +102,31 @@ type LiveField struct {
 	Value    json.RawMessage `json:"value,omitempty"`
 }
 
+// FormspecMeasure is the extension's measurement of the control that shows
+// one Formspec field, taken in its isolated world (never the page's word):
+// whether a control for the path was found (by name, data-name or id) and,
+// when it was, whether the person can see it, and why not.
+type FormspecMeasure struct {
+	Path    string `json:"path"`
+	Found   bool   `json:"found"`
+	Visible bool   `json:"visible"`
+	// Reason is content/visibility.ts's reason for a control found hidden.
+	Reason string `json:"reason,omitempty"`
+}
+
 type formspecPageParams struct {
 	formspecDocs
-	Page    PageInfo    `json:"page"`
-	Fields  []LiveField `json:"fields"`
-	Profile string      `json:"profile,omitempty"`
+	Page   PageInfo    `json:"page"`
+	Fields []LiveField `json:"fields"`
 	// Paths narrows apply to these paths (the page's matches/entries).
 	Paths []string `json:"paths,omitempty"`
+	// Measured is, for apply, the bridge's measurement of each path's
+	// control; a path it does not list is a field the person cannot be
+	// shown, and its row is never ticked.
+	Measured []FormspecMeasure `json:"measured,omitempty"`
+	// Provider is "page" when the values go through the page's own Assist
+	// provider (mode 1), "tessera" through Tessera's bootstrap provider.
+	Provider string `json:"provider,omitempty"`
 }
 
 // formspecPage is a parsed formspecPageParams: the live fields as matcher
@@ -121,6 +139,20 @@ type formspecPage struct {
 	live   []LiveField
 	origin string
 	site   string
+	// measured is p.Measured by path.
+	measured map[string]FormspecMeasure
+}
+
+// plainReason reports whether a measurement's reason is a short token of
+// visibility.ts (letters, digits, '-', ':' and spaces), nothing a page
+// could dress as a sentence of Tessera's.
+func plainReason(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == ':' || c == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *nativemsg.Error) {
@@ -134,8 +166,23 @@ func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *n
 	if len(fp.p.Page.URL) > maxURLLen || !webURL(fp.p.Page.URL) {
 		return bad("page.url must be an http(s) URL of at most %d bytes", maxURLLen)
 	}
-	if len(fp.p.Fields) > maxFormspecFields || len(fp.p.Paths) > maxFormspecFields {
+	if len(fp.p.Fields) > maxFormspecFields || len(fp.p.Paths) > maxFormspecFields || len(fp.p.Measured) > maxFormspecFields {
 		return bad("more than %d fields", maxFormspecFields)
+	}
+	switch fp.p.Provider {
+	case "", "page", "tessera":
+	default:
+		return bad("provider must be page or tessera")
+	}
+	fp.measured = make(map[string]FormspecMeasure, len(fp.p.Measured))
+	for _, m := range fp.p.Measured {
+		if len(m.Path) > 1024 || len(m.Reason) > 64 || !plainReason(m.Reason) {
+			return bad("a measurement is malformed")
+		}
+		if _, dup := fp.measured[m.Path]; dup {
+			return bad("path %q measured twice", truncate(m.Path, 64))
+		}
+		fp.measured[m.Path] = m
 	}
 	res, err := formspec.Load(fp.p.sources())
 	if err != nil {
@@ -212,32 +259,58 @@ func stripPath(p string) string {
 	return b.String()
 }
 
-// FormspecMatch is one entry of formspec.match's result: a masked preview,
-// never a value.
+// FormspecPreview is all a preview says of a value: that there is one.
+// The page and agents that ask formspec.match choose the fields, their
+// options and constraints; whatever of the value a preview showed would be
+// theirs to choose to learn (issue 23), so it shows nothing of it.
+const FormspecPreview = "•••"
+
+// FormspecMatch is one entry of formspec.match's result: that the vault
+// has a value of the field's kind, never anything of the value.
 type FormspecMatch struct {
 	Path         string  `json:"path"`
 	Label        string  `json:"label"`
 	Concept      string  `json:"concept,omitempty"`
 	Relationship string  `json:"relationship,omitempty"`
 	Confidence   float64 `json:"confidence"`
-	Preview      string  `json:"preview"`
+	// Preview is always FormspecPreview.
+	Preview string `json:"preview"`
 }
 
-// FormspecMatches is formspec.match's result.
+// FormspecMatches is formspec.match's result. It names no profile: a
+// profile id would be the same on every site.
 type FormspecMatches struct {
-	Profile string          `json:"profile"`
 	Matches []FormspecMatch `json:"matches"`
 }
 
 // proposals matches the profile against the writable, relevant fields.
 func (fp *formspecPage) proposals(prof *profile.UserProfile) []matcher.Proposal {
+	return fp.proposalsFor(fp.fields, prof)
+}
+
+func (fp *formspecPage) proposalsFor(fields []matcher.Field, prof *profile.UserProfile) []matcher.Proposal {
 	var out []matcher.Proposal
-	for _, pr := range matcher.Match(fp.fields, prof, matcher.Options{Sidecars: fp.sc}) {
-		f := &fp.fields[pr.Index]
+	for _, pr := range matcher.Match(fields, prof, matcher.Options{Sidecars: fp.sc}) {
+		f := &fields[pr.Index]
 		if pr.Value == nil || pr.Skip != "" || f.ReadOnly || f.NonRelevant {
 			continue
 		}
 		out = append(out, pr)
+	}
+	return out
+}
+
+// kindOnly is fp's fields with nothing the page chose about a value's
+// shape: no options, constraints, placeholder or data type. Whether such a
+// field matches, and with which confidence, depends on the field's concept
+// and on the profile holding a value of that kind, never on whether the
+// value fits a list or pattern the page wrote (options labelled one
+// character per word, a pattern that accepts only one postcode...).
+func (fp *formspecPage) kindOnly() []matcher.Field {
+	out := make([]matcher.Field, len(fp.fields))
+	for i, f := range fp.fields {
+		f.Options, f.Constraints, f.Placeholder, f.DataType = nil, matcher.Constraints{}, "", ""
+		out[i] = f
 	}
 	return out
 }
@@ -251,15 +324,16 @@ func formspecMatch(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	prof, _, e := a.choose(v, "formspec.match", fp.p.Profile)
+	prof, _, e := a.choose(v, "formspec.match", "")
 	if e != nil {
 		return nil, e
 	}
-	out := FormspecMatches{Profile: prof.ID, Matches: []FormspecMatch{}}
-	for _, pr := range fp.proposals(prof) {
-		f := &fp.fields[pr.Index]
+	out := FormspecMatches{Matches: []FormspecMatch{}}
+	fields := fp.kindOnly()
+	for _, pr := range fp.proposalsFor(fields, prof) {
+		f := &fields[pr.Index]
 		out.Matches = append(out.Matches, FormspecMatch{Path: f.Path, Label: f.Label, Concept: pr.Concept,
-			Relationship: pr.Relationship, Confidence: pr.Confidence, Preview: mask(shownValue(f, *pr.Value))})
+			Relationship: pr.Relationship, Confidence: pr.Confidence, Preview: FormspecPreview})
 	}
 	return out, nil
 }
@@ -285,9 +359,9 @@ type FormspecSkip struct {
 	Reason string `json:"reason"`
 }
 
-// FormspecApply is formspec.apply's result: the values the person approved.
+// FormspecApply is formspec.apply's result: the values the person approved
+// (no profile id: see FormspecMatches).
 type FormspecApply struct {
-	Profile string          `json:"profile"`
 	Entries []FormspecEntry `json:"entries"`
 	Skipped []FormspecSkip  `json:"skipped"`
 }
@@ -328,7 +402,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 		}
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "formspec.apply", fp.p.Profile)
+	prof, sums, e := a.choose(v, "formspec.apply", "")
 	if e != nil {
 		return nil, e
 	}
@@ -339,7 +413,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	for _, p := range fp.p.Paths {
 		want[p] = true
 	}
-	out := FormspecApply{Profile: prof.ID, Entries: []FormspecEntry{}, Skipped: []FormspecSkip{}}
+	out := FormspecApply{Entries: []FormspecEntry{}, Skipped: []FormspecSkip{}}
 	known := map[string]*matcher.Field{}
 	for i := range fp.fields {
 		known[fp.fields[i].Path] = &fp.fields[i]
@@ -358,6 +432,12 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
 	c := newConfirmation(ConfirmFill, an, s, prof.ID, onlyProfile(sums, prof.ID))
 	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	c.PageInitiated = fp.p.Provider != "page"
+	if fp.p.Provider == "page" {
+		c.Notice = "The page's own Formspec provider fills these fields: the values go to the page's scripts, and the page chose the fields."
+	} else {
+		c.Notice = "The page's script asked Tessera (Formspec) to fill these fields."
+	}
 	values := map[string]FormspecEntry{}
 	for _, pr := range fp.proposals(prof) {
 		f := &fp.fields[pr.Index]
@@ -370,9 +450,15 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 			ev = append(ev, fmt.Sprintf("concept %s (%s)", pr.Concept, orExact(pr.Relationship)))
 		}
 		ev = append(ev, fp.helpLines(f.Path)...)
-		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
+		r := Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
 			Sensitive: profile.IsSensitiveToken(f.SemanticType), Concept: pr.Concept, ConceptLabel: conceptLabel("", pr.Concept),
-			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence})
+			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence}
+		if reason := fp.unseen(f.Path); reason != "" {
+			r.Section, r.Reason, r.Checked = SectionAttention, reason, false
+		} else if !r.Checked {
+			r.Reason = "low confidence"
+		}
+		c.Rows = append(c.Rows, r)
 		values[id] = FormspecEntry{Path: f.Path, Value: *pr.Value}
 	}
 	if len(c.Rows) == 0 {
@@ -404,6 +490,26 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: fp.origin, Site: fp.site, Frame: "0", Concepts: concepts, ProfileID: prof.ID, Client: s.client.Name})
 	}
 	return out, nil
+}
+
+// unseen says why the person cannot see the control of path ("" when they
+// can), from the bridge's measurement: whichever provider writes, and
+// whatever it says of its fields, a field is ticked only when Tessera
+// found its control on the page and measured it visible.
+func (fp *formspecPage) unseen(path string) string {
+	m, ok := fp.measured[path]
+	switch {
+	case !ok:
+		return "unmeasured: no measurement of this field's control"
+	case !m.Found:
+		return "no control: Tessera found no field on the page for this one"
+	case !m.Visible:
+		if m.Reason == "" {
+			return "hidden"
+		}
+		return "hidden: " + m.Reason
+	}
+	return ""
 }
 
 func orExact(rel string) string {
@@ -448,7 +554,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "formspec.learn", fp.p.Profile)
+	prof, sums, e := a.choose(v, "formspec.learn", "")
 	if e != nil {
 		return nil, e
 	}
@@ -458,6 +564,10 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
 	c := newConfirmation(ConfirmLearn, an, s, prof.ID, onlyProfile(sums, prof.ID))
 	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	// formspec.learn is the page's script asking, never a submit the
+	// person made: the text says so and no row starts ticked.
+	c.PageInitiated = true
+	c.Notice = "The page's script asks Tessera (Formspec) to save these values from the form. You did not necessarily submit anything."
 	type obsRow struct {
 		concept, path, value string
 	}
@@ -492,7 +602,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 		seen[key] = true
 		id := "r" + strconv.Itoa(len(c.Rows)+1)
 		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, val), Previous: prev,
-			Concept: concept, ConceptLabel: conceptLabel("", concept), Confidence: 1, Section: SectionFill, Checked: true,
+			Concept: concept, ConceptLabel: conceptLabel("", concept), Confidence: 1, Section: SectionFill, Reason: "the page asked",
 			Evidence: append([]string{"Formspec field " + f.Path}, fp.helpLines(f.Path)...)})
 		rows[id] = obsRow{concept: concept, path: f.Path, value: val}
 	}
