@@ -436,7 +436,8 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	if fp.p.Provider == "page" {
 		c.Notice = "The page's own Formspec provider fills these fields: the values go to the page's scripts, and the page chose the fields."
 	} else {
-		c.Notice = "The page's script asked Tessera (Formspec) to fill these fields."
+		// An agent running the page's tools asks this way too.
+		c.Notice = "A script in the page (the page's own, or an agent using the page's tools) asked Tessera (Formspec) to fill these fields."
 	}
 	values := map[string]FormspecEntry{}
 	for _, pr := range fp.proposals(prof) {
