@@ -91,6 +91,16 @@ const kindWording = {
   reveal: { title: "Show these profiles' values?", lede: "The tessera command asks to show or export every value of these profiles on", approve: (n: number) => (n === 1 ? "Show 1 profile" : `Show ${n} profiles`) },
 } as const;
 
+/**
+ * The words of a dialog's title, lede and approve button. A learn the
+ * page's script asked for (Formspec profile.learn) never says "you
+ * submitted": nobody did.
+ */
+export function dialogWords(c: Pick<Confirmation, "kind" | "pageInitiated">) {
+  if (c.kind === "learn" && c.pageInitiated) return kindWording["learn-page"];
+  return kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill;
+}
+
 const mask = "••••••••";
 /** How long "timed out" or "withdrawn" stays readable before the dialog closes. */
 const closeNoticeMs = 1600;
@@ -185,7 +195,7 @@ export class ConfirmDialog {
   }
 
   private header(c: Confirmation): HTMLElement {
-    const words = (c.kind === "learn" && c.pageInitiated ? kindWording["learn-page"] : kindWording[c.kind]) ?? agentWording[c.kind] ?? kindWording.fill;
+    const words = dialogWords(c);
     const frames = (c.frames ?? []).filter((f, i, all) => f.id !== 0 && all.findIndex((g) => g.origin === f.origin) === i);
     const origins = h("dl", { class: "cf-origins" },
       h("dt", {}, "Page"),
@@ -397,7 +407,7 @@ export class ConfirmDialog {
     // A pairing dialog has no rows: its one thing to approve is the pairing.
     const n = c.kind === "pair" ? 1 : this.selected().length;
     const approve = this.el<HTMLButtonElement>("cf-approve");
-    approve.textContent = (kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill).approve(n);
+    approve.textContent = dialogWords(c).approve(n);
     const wasFocused = document.activeElement === approve;
     approve.disabled = this.busy || (n === 0 && !isAgentKind(c)) || now < this.approveAt;
     if (wasFocused && approve.disabled) this.el("cf-deny").focus();
