@@ -117,6 +117,8 @@ type App struct {
 	agents agentHub
 	// audits are agent records waiting for the vault (agent_audit.go).
 	audits auditQueue
+	// pageCalls are agents' page-tool runs in flight (formspec.go).
+	pageCalls pageToolCalls
 }
 
 // Status returns a snapshot of the app state.

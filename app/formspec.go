@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tessera-app/tessera/formspec"
 	"github.com/tessera-app/tessera/matcher"
@@ -62,6 +63,72 @@ func toolError(method string, err error) *nativemsg.Error {
 		return e
 	}
 	return nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
+}
+
+// pageToolCalls are the agents' runs of a page's own tools in flight, by
+// the browser session and tab they run in. Tessera's Formspec bootstrap
+// provider is such a page tool: its profile.apply asks formspec.apply from
+// the browser, and while an agent's call runs there, that is the agent
+// asking, which the dialog and the audit must say (issue 23). The agent
+// path notes each run (callRegisteredTool: begin around browser.execute).
+type pageToolCalls struct {
+	mu sync.Mutex
+	m  map[pageToolKey][]*session
+}
+
+type pageToolKey struct {
+	browser *session
+	tab     int
+}
+
+// begin notes that agent runs a page tool in browser's tab until end is
+// called.
+func (p *pageToolCalls) begin(browser *session, tab int, agent *session) (end func()) {
+	k := pageToolKey{browser, tab}
+	p.mu.Lock()
+	if p.m == nil {
+		p.m = map[pageToolKey][]*session{}
+	}
+	p.m[k] = append(p.m[k], agent)
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		list := p.m[k]
+		for i, s := range list {
+			if s == agent {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(p.m, k)
+		} else {
+			p.m[k] = list
+		}
+	}
+}
+
+// agentIn returns the agent whose page-tool run in browser's tab began
+// last and has not ended, or nil.
+func (p *pageToolCalls) agentIn(browser *session, tab int) *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	list := p.m[pageToolKey{browser, tab}]
+	if len(list) == 0 {
+		return nil
+	}
+	return list[len(list)-1]
+}
+
+// formspecAsker is who asks a Formspec apply or learn from browser s: an
+// agent running the page's tools in that tab, else the browser. client is
+// what the audit names (the agent and the browser the values go to).
+func (a *App) formspecAsker(s *session, tab int) (info ClientInfo, client string, agent bool) {
+	if ag := a.pageCalls.agentIn(s, tab); ag != nil {
+		return clientInfo(ag), ag.client.Name + " via " + clientInfo(s).Name, true
+	}
+	return clientInfo(s), s.client.Name, false
 }
 
 // FormspecHelp is formspec.help's result.
@@ -433,10 +500,14 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	c := newConfirmation(ConfirmFill, an, s, prof.ID, onlyProfile(sums, prof.ID))
 	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
 	c.PageInitiated = fp.p.Provider != "page"
-	if fp.p.Provider == "page" {
+	asker, client, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
+	c.Client = asker
+	switch {
+	case byAgent:
+		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools: the values go to the page in %s, where its scripts can read them.", clientInfo(s).Name)
+	case fp.p.Provider == "page":
 		c.Notice = "The page's own Formspec provider fills these fields: the values go to the page's scripts, and the page chose the fields."
-	} else {
-		// An agent running the page's tools asks this way too.
+	default:
 		c.Notice = "A script in the page (the page's own, or an agent using the page's tools) asked Tessera (Formspec) to fill these fields."
 	}
 	values := map[string]FormspecEntry{}
@@ -467,7 +538,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	}
 	d := a.confirms.ask(ctx, c, a.confirmTimeout, nil)
 	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Reason: d.Reason})
 		if d.Reason == DeclineNoWindow {
 			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
 		}
@@ -488,7 +559,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 		}
 	}
 	if len(out.Entries) > 0 {
-		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: fp.origin, Site: fp.site, Frame: "0", Concepts: concepts, ProfileID: prof.ID, Client: s.client.Name})
+		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: fp.origin, Site: fp.site, Frame: "0", Concepts: concepts, ProfileID: prof.ID, Client: client})
 	}
 	return out, nil
 }
@@ -568,7 +639,12 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	// formspec.learn is the page's script asking, never a submit the
 	// person made: the text says so and no row starts ticked.
 	c.PageInitiated = true
+	asker, client, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
+	c.Client = asker
 	c.Notice = "The page's script asks Tessera (Formspec) to save these values from the form. You did not necessarily submit anything."
+	if byAgent {
+		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools, in %s, to save these values from the form. You did not necessarily submit anything.", clientInfo(s).Name)
+	}
 	type obsRow struct {
 		concept, path, value string
 	}
@@ -612,7 +688,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	}
 	d := a.confirms.ask(ctx, c, a.confirmTimeout, nil)
 	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Reason: d.Reason})
 		if d.Reason == DeclineNoWindow {
 			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
 		}
@@ -644,7 +720,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	if _, err := v.Learn(prof.ID, obs); err != nil {
 		return nil, vaultError("formspec.learn", err)
 	}
-	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Concepts: concepts})
+	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Concepts: concepts})
 	return out, nil
 }
 

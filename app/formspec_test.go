@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -330,4 +331,40 @@ func FuzzFormspecPage(f *testing.F) {
 			fp.helpLines(lf.Path)
 		}
 	})
+}
+
+// TestFormspecApplyNamesTheAgent guards against issue 23's "asked by
+// Chromium": an agent's run of the page's tools (Tessera's bootstrap
+// provider's profile.apply) asks formspec.apply from the browser; while it
+// runs in that tab, the dialog names the agent, says which browser
+// receives the values, and the audit names both.
+func TestFormspecApplyNamesTheAgent(t *testing.T) {
+	w := newFillWorld(t, approveDefaults)
+	browser := &session{client: Client{Kind: KindBrowser, Name: "chromium", Verified: true}}
+	agent := &session{client: Client{Kind: KindAgent, Name: "e2e-agent", Verified: true}}
+	params := func() json.RawMessage {
+		var p map[string]json.RawMessage
+		json.Unmarshal([]byte(formspecCall(t, "formspec.apply", map[string]any{"page": grantPage, "fields": grantLive, "measured": grantSeen})), &p)
+		return p["params"]
+	}
+	end := w.a.pageCalls.begin(browser, 1, agent)
+	if _, e := formspecApply(context.Background(), w.a, browser, params()); e != nil {
+		t.Fatal(e)
+	}
+	c := w.pres.last()
+	if c.Client.Kind != KindAgent || c.Client.Name != "e2e-agent" || c.Client.Verified || !strings.Contains(c.Notice, "chromium") {
+		t.Errorf("dialog while an agent runs the page's tools: client %+v notice %q, want the agent (a claim) and the browser", c.Client, c.Notice)
+	}
+	rs, err := w.v.Releases()
+	if err != nil || len(rs) == 0 || rs[len(rs)-1].Client != "e2e-agent via chromium" {
+		t.Errorf("audit %+v %v, want the agent via the browser", rs, err)
+	}
+	// Another tab, or after the run ended: the browser asks.
+	end()
+	if _, e := formspecApply(context.Background(), w.a, browser, params()); e != nil {
+		t.Fatal(e)
+	}
+	if c := w.pres.last(); c.Client.Kind != KindBrowser {
+		t.Errorf("after the agent's run: client %+v", c.Client)
+	}
 }
