@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -382,6 +383,45 @@ func (fp *formspecPage) kindOnly() []matcher.Field {
 	return out
 }
 
+// offer is one field apply offers: its proposal, and whether the value
+// does not fit what the page wrote of the field (unfit: the proposal is
+// the kind-only one, its value as the profile holds it).
+type offer struct {
+	pr    matcher.Proposal
+	unfit bool
+}
+
+// offers are the fields apply offers, in the form's order: every field the
+// profile holds a value of the right kind for (as formspec.match says),
+// with the value adapted to the field when it fits. Which fields are
+// offered, and so whether a dialog appears at all, never depends on
+// whether the value fits the page's options or rules.
+func (fp *formspecPage) offers(prof *profile.UserProfile) []offer {
+	all := fp.proposals(prof)
+	fitting := map[int]matcher.Proposal{}
+	for _, pr := range all {
+		fitting[pr.Index] = pr
+	}
+	var out []offer
+	for _, kp := range fp.proposalsFor(fp.kindOnly(), prof) {
+		if pr, ok := fitting[kp.Index]; ok {
+			out = append(out, offer{pr: pr})
+			delete(fitting, kp.Index)
+		} else {
+			out = append(out, offer{pr: kp, unfit: true})
+		}
+	}
+	// A field that matches only with its own shape (none known today)
+	// is still offered.
+	for _, pr := range all {
+		if _, ok := fitting[pr.Index]; ok {
+			out = append(out, offer{pr: pr})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].pr.Index < out[j].pr.Index })
+	return out
+}
+
 func formspecMatch(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.match", params)
 	if e != nil {
@@ -511,8 +551,8 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 		c.Notice = "A script in the page (the page's own, or an agent using the page's tools) asked Tessera (Formspec) to fill these fields."
 	}
 	values := map[string]FormspecEntry{}
-	for _, pr := range fp.proposals(prof) {
-		f := &fp.fields[pr.Index]
+	for _, o := range fp.offers(prof) {
+		pr, f := o.pr, &fp.fields[o.pr.Index]
 		if len(want) > 0 && !want[f.Path] {
 			continue
 		}
@@ -525,9 +565,12 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 		r := Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
 			Sensitive: profile.IsSensitiveToken(f.SemanticType), Concept: pr.Concept, ConceptLabel: conceptLabel("", pr.Concept),
 			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence}
-		if reason := fp.unseen(f.Path); reason != "" {
+		switch reason := fp.unseen(f.Path); {
+		case reason != "":
 			r.Section, r.Reason, r.Checked = SectionAttention, reason, false
-		} else if !r.Checked {
+		case o.unfit:
+			r.Section, r.Reason, r.Checked = SectionAttention, "does not fit: the form's options or rules do not take this value", false
+		case !r.Checked:
 			r.Reason = "low confidence"
 		}
 		c.Rows = append(c.Rows, r)

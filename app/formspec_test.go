@@ -211,7 +211,7 @@ func oracleCall(t *testing.T, options map[string][]map[string]string) string {
 // whatever options the page wrote (it cannot learn whether the value is
 // among them); and no profile id reaches the page.
 func TestFormspecMatchRevealsNothing(t *testing.T) {
-	w := newFillWorld(t, nil)
+	w := newFillWorld(t, func(c Confirmation) *Decision { return &Decision{ID: c.ID, Reason: DeclineDenied} })
 	spelt := map[string][]map[string]string{
 		"country":  {{"value": "GB", "label": "G B"}, {"value": "FR", "label": "F R"}},
 		"postcode": {{"value": "SW1A 1AA", "label": "S W 1 A 1 A A"}, {"value": "X", "label": "X"}},
@@ -248,6 +248,30 @@ func TestFormspecMatchRevealsNothing(t *testing.T) {
 	}
 	if answers["spelt"] != answers["other"] {
 		t.Errorf("formspec.match depends on the page's options:\n%s\n%s", answers["spelt"], answers["other"])
+	}
+	// Nor does apply tell, by showing a dialog or not: the same fields are
+	// offered either way, a value that does not fit unticked, with why.
+	rows := map[string]int{}
+	for name, opts := range map[string]map[string][]map[string]string{"spelt": spelt, "other": other} {
+		var p map[string]json.RawMessage
+		json.Unmarshal([]byte(oracleCall(t, opts)), &p)
+		var params map[string]any
+		json.Unmarshal(p["params"], &params)
+		params["measured"] = []FormspecMeasure{{Path: "country", Found: true, Visible: true}, {Path: "postcode", Found: true, Visible: true}, {Path: "email", Found: true, Visible: true}}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "a", "method": "formspec.apply", "params": params})
+		if m := w.call(t, string(b)); errCode(m) != "DECLINED" {
+			t.Fatalf("apply (%s) = %v, want the dialog, denied", name, m)
+		}
+		c := w.pres.last()
+		rows[name] = len(c.Rows)
+		for _, r := range c.Rows {
+			if name == "other" && r.Ref != "email" && (r.Checked || !strings.HasPrefix(r.Reason, "does not fit")) {
+				t.Errorf("apply (%s): row %s checked %v reason %q, want unticked, does not fit", name, r.Ref, r.Checked, r.Reason)
+			}
+		}
+	}
+	if rows["spelt"] != 3 || rows["other"] != 3 {
+		t.Errorf("apply offered %v rows, want 3 whatever the options", rows)
 	}
 }
 

@@ -13,5 +13,6 @@ describe("dialog words", () => {
   it("says why a Formspec field is not ticked", () => {
     expect(reasonText("no control: Tessera found no field on the page for this one", undefined)).toMatch(/^Not on the page/);
     expect(reasonText("hidden: transparent", undefined)).toBe("Hidden: the field is transparent");
+    expect(reasonText("does not fit: the form's options or rules do not take this value", undefined)).toMatch(/^Does not fit/);
   });
 });

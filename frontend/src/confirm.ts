@@ -56,6 +56,7 @@ const reasonWords: [RegExp, string][] = [
   [/zero[- ]size/i, "Hidden: the field has zero size"],
   [/unmeasured/i, "Unmeasured: Tessera could not check that the field is visible"],
   [/no control/i, "Not on the page: Tessera found no field for it that you could see"],
+  [/does not fit/i, "Does not fit: the form's options or rules do not take this value"],
   [/display-none|visibility-hidden|type-hidden|hidden/i, "Hidden: the page does not show this field"],
 ];
 
