@@ -345,8 +345,9 @@ function validate(s: Schema, input: unknown): Record<string, unknown> {
  */
 const READ_ONLY = new Set(['formspec.form.describe', 'formspec.field.list', 'formspec.field.help', 'formspec.form.progress', 'formspec.form.pages', 'formspec.form.nextIncomplete']);
 
-/** written are the values Tessera wrote into the form (profile.apply), by path. */
-const written = new Map<string, unknown>();
+/** written are the paths Tessera wrote into (profile.apply); writtenText the values' texts, as approved and as the engine keeps them. */
+const written = new Set<string>();
+const writtenText = new Set<string>();
 
 /** PLACEHOLDER stands for a value Tessera wrote, in any tool result. */
 const PLACEHOLDER = '•••';
@@ -360,10 +361,7 @@ function redact(v: unknown, depth = 0): unknown {
   if (written.size === 0) return v;
   if (typeof v === 'string') {
     let out = v;
-    for (const w of written.values()) {
-      const t = typeof w === 'string' || typeof w === 'number' ? String(w) : '';
-      if (t.length >= 2 && out.includes(t)) out = out.split(t).join(PLACEHOLDER);
-    }
+    for (const t of writtenText) if (out.includes(t)) out = out.split(t).join(PLACEHOLDER);
     return out;
   }
   if (depth > 32 || v === null || typeof v !== 'object') return v;
@@ -677,9 +675,14 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
         const filled: Array<{ path: string; outcome: 'filled' }> = [];
         const skipped = [...(r?.skipped ?? [])];
         for (const e of r?.entries ?? []) {
+          const remember = (x: unknown) => {
+            if ((typeof x === 'string' || typeof x === 'number') && String(x).length >= 2) writtenText.add(String(x));
+          };
+          remember(e.value);
+          written.add(e.path);
           try {
             const w = write(e.path, e.value);
-            written.set(e.path, w.value);
+            remember(w.value);
             filled.push({ path: e.path, outcome: 'filled' });
           } catch (err) {
             skipped.push({ path: e.path, reason: toToolError(err).code });
@@ -727,7 +730,7 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
       try {
         return ok(redact(await t.run(validate(t.inputSchema, input))));
       } catch (e) {
-        return fail(toToolError(e));
+        return fail(redact(toToolError(e)) as ToolError);
       }
     };
     try {
