@@ -183,6 +183,12 @@ describe('measurePaths (issue 23: a provider never decides what is ticked)', () 
     ]);
     expect(controlOf(document, 'household.city')).toBe(document.getElementById('x'));
   });
+  it('finds a control in an open shadow root', () => {
+    document.body.innerHTML = `<formspec-x></formspec-x>`;
+    const root = document.querySelector('formspec-x')!.attachShadow({ mode: 'open' });
+    root.innerHTML = `<div data-name="a.b"><select></select></div>`;
+    expect(measurePaths(document, ['a.b'], fakeLayout())).toEqual([{ path: 'a.b', found: true, visible: true }]);
+  });
   it('measures a hidden renderer wrapper as hidden', () => {
     document.body.innerHTML = `<div data-name="a.b" hidden><input name="other"></div>`;
     const input = document.querySelector('input')!;
