@@ -840,6 +840,9 @@ func (a *App) callRegisteredTool(ctx context.Context, s *session, set *pageToolS
 		Result *string `json:"result"`
 	}
 	p := map[string]any{"tab": set.tab, "origin": set.snap.origin, "name": t.page, "input": args}
+	// While the tool runs, what the page asks of Tessera in this tab (a
+	// Formspec apply through Tessera's own provider) is the agent's asking.
+	defer a.pageCalls.begin(set.snap.browser, set.tab, s)()
 	if e := a.askBrowser(ctx, set.snap.browser, executeTimeout, "browser.execute", p, &res); e != nil {
 		return errorResult("%s failed in the page: %s", t.mcp.Name, e.Message)
 	}

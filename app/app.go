@@ -134,6 +134,8 @@ type App struct {
 	// released are the values released to pages in this run, never to be
 	// passed to an agent (withhold.go).
 	released releasedValues
+	// pageCalls are agents' page-tool runs in flight (formspec.go).
+	pageCalls pageToolCalls
 }
 
 // Status returns a snapshot of the app state.

@@ -498,19 +498,6 @@ func TestFillRejectsBadSnapshots(t *testing.T) {
 	}
 }
 
-func TestMask(t *testing.T) {
-	for in, want := range map[string]string{
-		"Ada Lovelace":    "A•• L•••••••",
-		"ada@example.org": "a••@e••••••.o••",
-		"+44 20 7946":     "+4• 2• 7•••",
-		"":                "",
-	} {
-		if got := mask(in); got != want {
-			t.Errorf("mask(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSiteOf(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://shop.example.co.uk":  "example.co.uk",

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/formspec"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -64,6 +67,71 @@ func toolError(method string, err error) *nativemsg.Error {
 	return nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
 }
 
+// pageToolCalls are the agents' runs of a page's own tools in flight, by
+// the browser session and tab they run in. Tessera's Formspec bootstrap
+// provider is such a page tool: its profile.apply asks formspec.apply from
+// the browser, and while an agent's call runs there, that is the agent
+// asking, which the dialog and the audit must say (issue 23). The agent
+// path notes each run (callRegisteredTool: begin around browser.execute).
+type pageToolCalls struct {
+	mu sync.Mutex
+	m  map[pageToolKey][]*session
+}
+
+type pageToolKey struct {
+	browser *session
+	tab     int
+}
+
+// begin notes that agent runs a page tool in browser's tab until end is
+// called.
+func (p *pageToolCalls) begin(browser *session, tab int, agent *session) (end func()) {
+	k := pageToolKey{browser, tab}
+	p.mu.Lock()
+	if p.m == nil {
+		p.m = map[pageToolKey][]*session{}
+	}
+	p.m[k] = append(p.m[k], agent)
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		list := p.m[k]
+		for i, s := range list {
+			if s == agent {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(p.m, k)
+		} else {
+			p.m[k] = list
+		}
+	}
+}
+
+// agentIn returns the agent whose page-tool run in browser's tab began
+// last and has not ended, or nil.
+func (p *pageToolCalls) agentIn(browser *session, tab int) *session {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	list := p.m[pageToolKey{browser, tab}]
+	if len(list) == 0 {
+		return nil
+	}
+	return list[len(list)-1]
+}
+
+// formspecAsker is who asks a Formspec apply or learn from browser s: an
+// agent running the page's tools in that tab, else the browser itself.
+func (a *App) formspecAsker(s *session, tab int) (requester *session, agent bool) {
+	if ag := a.pageCalls.agentIn(s, tab); ag != nil {
+		return ag, true
+	}
+	return s, false
+}
+
 // FormspecHelp is formspec.help's result.
 type FormspecHelp struct {
 	Help     *formspec.FieldHelp `json:"help"`
@@ -102,13 +170,31 @@ type LiveField struct {
 	Value    json.RawMessage `json:"value,omitempty"`
 }
 
+// FormspecMeasure is the extension's measurement of the control that shows
+// one Formspec field, taken in its isolated world (never the page's word):
+// whether a control for the path was found (by name, data-name or id) and,
+// when it was, whether the person can see it, and why not.
+type FormspecMeasure struct {
+	Path    string `json:"path"`
+	Found   bool   `json:"found"`
+	Visible bool   `json:"visible"`
+	// Reason is content/visibility.ts's reason for a control found hidden.
+	Reason string `json:"reason,omitempty"`
+}
+
 type formspecPageParams struct {
 	formspecDocs
-	Page    PageInfo    `json:"page"`
-	Fields  []LiveField `json:"fields"`
-	Profile string      `json:"profile,omitempty"`
+	Page   PageInfo    `json:"page"`
+	Fields []LiveField `json:"fields"`
 	// Paths narrows apply to these paths (the page's matches/entries).
 	Paths []string `json:"paths,omitempty"`
+	// Measured is, for apply, the bridge's measurement of each path's
+	// control; a path it does not list is a field the person cannot be
+	// shown, and its row is never ticked.
+	Measured []FormspecMeasure `json:"measured,omitempty"`
+	// Provider is "page" when the values go through the page's own Assist
+	// provider (mode 1), "tessera" through Tessera's bootstrap provider.
+	Provider string `json:"provider,omitempty"`
 }
 
 // formspecPage is a parsed formspecPageParams: the live fields as matcher
@@ -121,6 +207,20 @@ type formspecPage struct {
 	live   []LiveField
 	origin string
 	site   string
+	// measured is p.Measured by path.
+	measured map[string]FormspecMeasure
+}
+
+// plainReason reports whether a measurement's reason is a short token of
+// visibility.ts (letters, digits, '-', ':' and spaces), nothing a page
+// could dress as a sentence of Tessera's.
+func plainReason(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == ':' || c == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *nativemsg.Error) {
@@ -134,8 +234,23 @@ func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *n
 	if len(fp.p.Page.URL) > maxURLLen || !webURL(fp.p.Page.URL) {
 		return bad("page.url must be an http(s) URL of at most %d bytes", maxURLLen)
 	}
-	if len(fp.p.Fields) > maxFormspecFields || len(fp.p.Paths) > maxFormspecFields {
+	if len(fp.p.Fields) > maxFormspecFields || len(fp.p.Paths) > maxFormspecFields || len(fp.p.Measured) > maxFormspecFields {
 		return bad("more than %d fields", maxFormspecFields)
+	}
+	switch fp.p.Provider {
+	case "", "page", "tessera":
+	default:
+		return bad("provider must be page or tessera")
+	}
+	fp.measured = make(map[string]FormspecMeasure, len(fp.p.Measured))
+	for _, m := range fp.p.Measured {
+		if len(m.Path) > 1024 || len(m.Reason) > 64 || !plainReason(m.Reason) {
+			return bad("a measurement is malformed")
+		}
+		if _, dup := fp.measured[m.Path]; dup {
+			return bad("path %q measured twice", truncate(m.Path, 64))
+		}
+		fp.measured[m.Path] = m
 	}
 	res, err := formspec.Load(fp.p.sources())
 	if err != nil {
@@ -212,33 +327,83 @@ func stripPath(p string) string {
 	return b.String()
 }
 
-// FormspecMatch is one entry of formspec.match's result: a masked preview,
-// never a value.
+// FormspecPreview is all a preview says of a value: that there is one.
+// The page and agents that ask formspec.match choose the fields, their
+// options and constraints; whatever of the value a preview showed would be
+// theirs to choose to learn (issue 23), so it shows nothing of it.
+const FormspecPreview = "•••"
+
+// FormspecMatch is one entry of formspec.match's result: that the vault
+// has a value of the field's kind, never anything of the value.
 type FormspecMatch struct {
 	Path         string  `json:"path"`
 	Label        string  `json:"label"`
 	Concept      string  `json:"concept,omitempty"`
 	Relationship string  `json:"relationship,omitempty"`
 	Confidence   float64 `json:"confidence"`
-	Preview      string  `json:"preview"`
+	// Preview is always FormspecPreview.
+	Preview string `json:"preview"`
 }
 
-// FormspecMatches is formspec.match's result.
+// FormspecMatches is formspec.match's result. It names no profile: a
+// profile id would be the same on every site.
 type FormspecMatches struct {
-	Profile string          `json:"profile"`
 	Matches []FormspecMatch `json:"matches"`
 }
 
 // proposals matches the profile against the writable, relevant fields.
 func (fp *formspecPage) proposals(prof *profile.UserProfile) []matcher.Proposal {
+	return fp.proposalsFor(fp.fields, prof)
+}
+
+func (fp *formspecPage) proposalsFor(fields []matcher.Field, prof *profile.UserProfile) []matcher.Proposal {
 	var out []matcher.Proposal
-	for _, pr := range matcher.Match(fp.fields, prof, matcher.Options{Sidecars: fp.sc}) {
-		f := &fp.fields[pr.Index]
+	for _, pr := range matcher.Match(fields, prof, matcher.Options{Sidecars: fp.sc}) {
+		f := &fields[pr.Index]
 		if pr.Value == nil || pr.Skip != "" || f.ReadOnly || f.NonRelevant {
 			continue
 		}
 		out = append(out, pr)
 	}
+	return out
+}
+
+// offer is one field apply offers: its proposal, and whether the value
+// does not fit what the page wrote of the field (unfit: the proposal is
+// the kind-only one, its value as the profile holds it).
+type offer struct {
+	pr    matcher.Proposal
+	unfit bool
+}
+
+// offers are the fields apply offers, in the form's order: every field the
+// profile holds a value of the right kind for (as formspec.match says),
+// with the value adapted to the field when it fits. Which fields are
+// offered, and so whether a dialog appears at all, never depends on
+// whether the value fits the page's options or rules.
+func (fp *formspecPage) offers(prof *profile.UserProfile) []offer {
+	all := fp.proposals(prof)
+	fitting := map[int]matcher.Proposal{}
+	for _, pr := range all {
+		fitting[pr.Index] = pr
+	}
+	var out []offer
+	for _, kp := range fp.proposalsFor(kindOnly(fp.fields), prof) {
+		if pr, ok := fitting[kp.Index]; ok {
+			out = append(out, offer{pr: pr})
+			delete(fitting, kp.Index)
+		} else {
+			out = append(out, offer{pr: kp, unfit: true})
+		}
+	}
+	// A field that matches only with its own shape (none known today)
+	// is still offered.
+	for _, pr := range all {
+		if _, ok := fitting[pr.Index]; ok {
+			out = append(out, offer{pr: pr})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].pr.Index < out[j].pr.Index })
 	return out
 }
 
@@ -251,15 +416,16 @@ func formspecMatch(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	prof, _, e := a.choose(v, "formspec.match", fp.p.Profile)
+	prof, _, e := a.choose(v, "formspec.match", "")
 	if e != nil {
 		return nil, e
 	}
-	out := FormspecMatches{Profile: prof.ID, Matches: []FormspecMatch{}}
-	for _, pr := range fp.proposals(prof) {
-		f := &fp.fields[pr.Index]
+	out := FormspecMatches{Matches: []FormspecMatch{}}
+	fields := kindOnly(fp.fields)
+	for _, pr := range fp.proposalsFor(fields, prof) {
+		f := &fields[pr.Index]
 		out.Matches = append(out.Matches, FormspecMatch{Path: f.Path, Label: f.Label, Concept: pr.Concept,
-			Relationship: pr.Relationship, Confidence: pr.Confidence, Preview: mask(shownValue(f, *pr.Value))})
+			Relationship: pr.Relationship, Confidence: pr.Confidence, Preview: FormspecPreview})
 	}
 	return out, nil
 }
@@ -273,10 +439,11 @@ func shownValue(f *matcher.Field, v string) string {
 	return v
 }
 
-// FormspecEntry is one approved value.
+// FormspecEntry is one approved value; its Value comes from the release
+// gate only (confirm.Gate).
 type FormspecEntry struct {
-	Path  string `json:"path"`
-	Value string `json:"value"`
+	Path  string        `json:"path"`
+	Value confirm.Value `json:"value"`
 }
 
 // FormspecSkip is a path not filled and why (Assist ProfileApplyResult).
@@ -285,9 +452,9 @@ type FormspecSkip struct {
 	Reason string `json:"reason"`
 }
 
-// FormspecApply is formspec.apply's result: the values the person approved.
+// FormspecApply is formspec.apply's result: the values the person approved
+// (no profile id: see FormspecMatches).
 type FormspecApply struct {
-	Profile string          `json:"profile"`
 	Entries []FormspecEntry `json:"entries"`
 	Skipped []FormspecSkip  `json:"skipped"`
 }
@@ -328,7 +495,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 		}
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "formspec.apply", fp.p.Profile)
+	prof, sums, e := a.choose(v, "formspec.apply", "")
 	if e != nil {
 		return nil, e
 	}
@@ -339,7 +506,7 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	for _, p := range fp.p.Paths {
 		want[p] = true
 	}
-	out := FormspecApply{Profile: prof.ID, Entries: []FormspecEntry{}, Skipped: []FormspecSkip{}}
+	out := FormspecApply{Entries: []FormspecEntry{}, Skipped: []FormspecSkip{}}
 	known := map[string]*matcher.Field{}
 	for i := range fp.fields {
 		known[fp.fields[i].Path] = &fp.fields[i]
@@ -358,9 +525,19 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
 	c := newConfirmation(ConfirmFill, an, s, prof.ID, onlyProfile(sums, prof.ID))
 	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
-	values := map[string]FormspecEntry{}
-	for _, pr := range fp.proposals(prof) {
-		f := &fp.fields[pr.Index]
+	c.PageInitiated = fp.p.Provider != "page"
+	requester, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
+	switch {
+	case byAgent:
+		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools: the values go to the page in %s, where its scripts can read them.", clientInfo(s).Name)
+	case fp.p.Provider == "page":
+		c.Notice = "The page's own Formspec provider fills these fields: the values go to the page's scripts, and the page chose the fields."
+	default:
+		c.Notice = "A script in the page (the page's own, or an agent using the page's tools) asked Tessera (Formspec) to fill these fields."
+	}
+	paths, raw := map[string]string{}, map[string]string{}
+	for _, o := range fp.offers(prof) {
+		pr, f := o.pr, &fp.fields[o.pr.Index]
 		if len(want) > 0 && !want[f.Path] {
 			continue
 		}
@@ -370,40 +547,82 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 			ev = append(ev, fmt.Sprintf("concept %s (%s)", pr.Concept, orExact(pr.Relationship)))
 		}
 		ev = append(ev, fp.helpLines(f.Path)...)
-		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
+		r := Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
 			Sensitive: profile.IsSensitiveToken(f.SemanticType), Concept: pr.Concept, ConceptLabel: conceptLabel("", pr.Concept),
-			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence})
-		values[id] = FormspecEntry{Path: f.Path, Value: *pr.Value}
+			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence}
+		switch reason := fp.unseen(f.Path); {
+		case reason != "":
+			r.Section, r.Reason, r.Checked = SectionAttention, reason, false
+		case o.unfit:
+			r.Section, r.Reason, r.Checked = SectionAttention, "does not fit: the form's options or rules do not take this value", false
+		case !r.Checked:
+			r.Reason = "low confidence"
+		}
+		c.Rows = append(c.Rows, r)
+		paths[id], raw[id] = f.Path, *pr.Value
 	}
 	if len(c.Rows) == 0 {
 		return out, nil
 	}
-	d := a.confirms.Ask(ctx, c, a.confirmTimeout, nil)
+	// The values go to the page in browser s, whoever asked: through the
+	// gate, which names both.
+	rel, d, err := a.gate.Release(ctx, confirm.Offer{
+		Requester: peerOf(requester), Recipient: peerOf(s), Dialog: c,
+		Values: func(id string) ([]string, string) {
+			if v, ok := raw[id]; ok {
+				return []string{v}, ""
+			}
+			return nil, ""
+		},
+		Audit: func() vault.Release {
+			return vault.Release{Origin: fp.origin, Site: fp.site, Frame: "0", ProfileID: prof.ID}
+		},
+	})
+	if err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeNotPaired, "formspec.apply: %v", err)
+	}
 	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventDecline, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
 		if d.Reason == DeclineNoWindow {
 			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
 		}
 		return nil, declined("formspec.apply", d)
 	}
 	approved := map[string]bool{}
-	var concepts []string
-	for _, id := range d.Rows {
-		if en, ok := values[id]; ok && !approved[id] {
-			approved[id] = true
-			out.Entries = append(out.Entries, en)
-			concepts = append(concepts, fp.concept(en.Path))
+	for _, id := range rel.Rows() {
+		vs := rel.Values(id)
+		if len(vs) != 1 {
+			continue
 		}
+		approved[id] = true
+		a.released.add(vs[0].String())
+		out.Entries = append(out.Entries, FormspecEntry{Path: paths[id], Value: vs[0]})
 	}
-	for id, en := range values {
-		if !approved[id] {
-			out.Skipped = append(out.Skipped, FormspecSkip{Path: en.Path, Reason: "DECLINED"})
+	for _, r := range c.Rows {
+		if !approved[r.ID] {
+			out.Skipped = append(out.Skipped, FormspecSkip{Path: paths[r.ID], Reason: "DECLINED"})
 		}
-	}
-	if len(out.Entries) > 0 {
-		a.audit(v, vault.Release{Event: vault.EventRelease, Origin: fp.origin, Site: fp.site, Frame: "0", Concepts: concepts, ProfileID: prof.ID, Client: s.client.Name})
 	}
 	return out, nil
+}
+
+// unseen says why the person cannot see the control of path ("" when they
+// can), from the bridge's measurement: whichever provider writes, and
+// whatever it says of its fields, a field is ticked only when Tessera
+// found its control on the page and measured it visible.
+func (fp *formspecPage) unseen(path string) string {
+	m, ok := fp.measured[path]
+	switch {
+	case !ok:
+		return "unmeasured: no measurement of this field's control"
+	case !m.Found:
+		return "no control: Tessera found no field on the page for this one"
+	case !m.Visible:
+		if m.Reason == "" {
+			return "hidden"
+		}
+		return "hidden: " + m.Reason
+	}
+	return ""
 }
 
 func orExact(rel string) string {
@@ -448,7 +667,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "formspec.learn", fp.p.Profile)
+	prof, sums, e := a.choose(v, "formspec.learn", "")
 	if e != nil {
 		return nil, e
 	}
@@ -458,6 +677,19 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
 	c := newConfirmation(ConfirmLearn, an, s, prof.ID, onlyProfile(sums, prof.ID))
 	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	// formspec.learn is the page's script asking, never a submit the
+	// person made: the text says so and no row starts ticked.
+	c.PageInitiated = true
+	asker, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
+	c.Client = clientInfo(asker)
+	client := s.client.Name
+	if byAgent {
+		client = asker.client.Name + " via " + clientInfo(s).Name
+	}
+	c.Notice = "The page's script asks Tessera (Formspec) to save these values from the form. You did not necessarily submit anything."
+	if byAgent {
+		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools, in %s, to save these values from the form. You did not necessarily submit anything.", clientInfo(s).Name)
+	}
 	type obsRow struct {
 		concept, path, value string
 	}
@@ -492,7 +724,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 		seen[key] = true
 		id := "r" + strconv.Itoa(len(c.Rows)+1)
 		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, val), Previous: prev,
-			Concept: concept, ConceptLabel: conceptLabel("", concept), Confidence: 1, Section: SectionFill, Checked: true,
+			Concept: concept, ConceptLabel: conceptLabel("", concept), Confidence: 1, Section: SectionFill, Reason: "the page asked",
 			Evidence: append([]string{"Formspec field " + f.Path}, fp.helpLines(f.Path)...)})
 		rows[id] = obsRow{concept: concept, path: f.Path, value: val}
 	}
@@ -501,7 +733,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	}
 	d := a.confirms.Ask(ctx, c, a.confirmTimeout, nil)
 	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Reason: d.Reason})
 		if d.Reason == DeclineNoWindow {
 			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
 		}
@@ -533,7 +765,7 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	if _, err := v.Learn(prof.ID, obs); err != nil {
 		return nil, vaultError("formspec.learn", err)
 	}
-	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: s.client.Name, Concepts: concepts})
+	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Concepts: concepts})
 	return out, nil
 }
 

@@ -2,8 +2,6 @@ package app
 
 import (
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
@@ -19,25 +17,33 @@ import (
 // call. Only the person's eyes, in the app's window, see values before a
 // release.
 
+// kindOnly is fields with nothing the page chose about a value's shape:
+// no options, constraints, placeholder, input mode or type, data type,
+// group or hiding. Whether such a field matches, and with which confidence,
+// depends on what the field asks for and on the profile holding a value of
+// that kind, never on whether the value fits a list or pattern the page
+// wrote (options labelled one character per word, a pattern that accepts
+// only one postcode).
+func kindOnly(fields []matcher.Field) []matcher.Field {
+	out := slices.Clone(fields)
+	for i := range out {
+		f := &out[i]
+		f.Options, f.Constraints, f.Placeholder, f.InputMode, f.DataType = nil, matcher.Constraints{}, "", "", ""
+		f.Group, f.Hidden = "", false
+		if f.InputType != "" {
+			f.InputType = "text"
+		}
+	}
+	return out
+}
+
 // presence matches p against fields stripped of everything a page chooses
 // besides what the field asks for (options, constraints, placeholder, input
 // type), so that what it proposes depends on the field's kind and the
 // profile alone. The proposals' Values are never to be shown.
 func presence(fields []matcher.Field, p *profile.UserProfile) []matcher.Proposal {
-	bare := slices.Clone(fields)
-	for i := range bare {
-		f := &bare[i]
-		f.Options, f.Constraints, f.Placeholder, f.InputMode = nil, matcher.Constraints{}, "", ""
-		f.Group, f.Hidden = "", false
-		if f.InputType != "" {
-			f.InputType = "text"
-		}
-		if f.DataType != "" {
-			f.DataType = "string"
-		}
-	}
 	var out []matcher.Proposal
-	for _, pr := range matcher.Match(bare, p, matcher.Options{}) {
+	for _, pr := range matcher.Match(kindOnly(fields), p, matcher.Options{}) {
 		if pr.Value == nil || pr.Skip != "" {
 			continue
 		}
@@ -45,27 +51,4 @@ func presence(fields []matcher.Field, p *profile.UserProfile) []matcher.Proposal
 		out = append(out, pr)
 	}
 	return out
-}
-
-// mask is the first character of each word and its length ("Ada" → "A••").
-// It is an oracle when the asker chooses the text (issue 23): formspec.match
-// is being moved off it.
-func mask(v string) string {
-	var b strings.Builder
-	start := true
-	for _, r := range v {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if start {
-				b.WriteRune(r)
-			} else {
-				b.WriteRune('•')
-			}
-			start = false
-		default:
-			b.WriteRune(r)
-			start = true
-		}
-	}
-	return b.String()
 }

@@ -132,6 +132,7 @@ func TestValuesOnlyThroughTheGate(t *testing.T) {
 		field string
 	}{
 		{reflect.TypeOf(FillField{}), "Value"},
+		{reflect.TypeOf(FormspecEntry{}), "Value"},
 	} {
 		f, ok := tc.typ.FieldByName(tc.field)
 		if !ok || f.Type != want {

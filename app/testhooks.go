@@ -95,13 +95,20 @@ func (p *scripted) event(name string, c Confirmation) {
 	if p.events == nil {
 		return
 	}
-	checked := 0
+	checked, attention := 0, 0
 	for _, r := range c.Rows {
 		if r.Checked {
 			checked++
 		}
+		if r.Section == SectionAttention {
+			attention++
+		}
 	}
-	ev := map[string]any{"event": name, "id": c.ID, "kind": c.Kind, "rows": len(c.Rows), "checked": checked, "site": c.Site, "t": time.Now().UnixNano()}
+	ev := map[string]any{"event": name, "id": c.ID, "kind": c.Kind, "rows": len(c.Rows), "checked": checked, "attention": attention, "site": c.Site, "t": time.Now().UnixNano()}
+	if c.Notice != "" || c.PageInitiated {
+		// What the dialog says of who asks and where the values go.
+		ev["notice"], ev["pageInitiated"] = c.Notice, c.PageInitiated
+	}
 	if c.Pair != nil {
 		ev["code"], ev["browser"] = c.Pair.Code, c.Pair.Browser
 	}

@@ -290,10 +290,16 @@ type AppEvent struct {
 	ID    string `json:"id"`
 	// Kind is the dialog's: fill, continue, learn or pair.
 	Kind string `json:"kind,omitempty"`
-	// Rows and Checked count the dialog's rows and those checked.
-	Rows    int    `json:"rows"`
-	Checked int    `json:"checked"`
-	Site    string `json:"site,omitempty"`
+	// Rows, Checked and Attention count the dialog's rows, those checked
+	// and those in its "not filled unless you tick them" section.
+	Rows      int `json:"rows"`
+	Checked   int `json:"checked"`
+	Attention int `json:"attention"`
+	// Notice and PageInitiated are what the dialog says of who asks and
+	// where the values go (app.Confirmation).
+	Notice        string `json:"notice,omitempty"`
+	PageInitiated bool   `json:"pageInitiated,omitempty"`
+	Site          string `json:"site,omitempty"`
 	// Code and Browser are a pairing dialog's code and verified browser.
 	Code    string `json:"code,omitempty"`
 	Browser string `json:"browser,omitempty"`

@@ -303,6 +303,24 @@ func testFormspecProfileTools(t *testing.T, f *fillEnv) {
 	if strings.Contains(string(a), "forged@evil.example") {
 		t.Errorf("apply used the page's value: %s", a)
 	}
+	// Issue 23: whoever calls the tool (a page script, an agent through the
+	// page's tools) learns which paths were filled, never the value.
+	if !strings.Contains(string(a), `"filled":[{"path":"applicantInfo.contactEmail"`) || strings.Contains(string(a), prof["https://schema.org/email"]) {
+		t.Errorf("apply result %s: want the filled path and no value", a)
+	}
+	// Nor does a read tool give back what Tessera wrote.
+	for _, c := range []struct {
+		tool  string
+		input map[string]any
+	}{
+		{"formspec.field.describe", map[string]any{"path": "applicantInfo.contactEmail"}},
+		{"formspec.form.validate", map[string]any{}},
+		{"formspec.field.list", map[string]any{"filter": "all"}},
+	} {
+		if r := wantOK(t, callTool(t, tab, c.tool, c.input), c.tool); strings.Contains(string(r), prof["https://schema.org/email"]) {
+			t.Errorf("%s gives back the value Tessera wrote: %s", c.tool, r)
+		}
+	}
 	if v := engineValue(t, tab, "applicantInfo.contactName"); v != nil {
 		t.Errorf("a path not asked for was filled: %v", v)
 	}
@@ -311,10 +329,125 @@ func testFormspecProfileTools(t *testing.T, f *fillEnv) {
 		t.Error("apply filled without a dialog")
 	}
 
+	// Issue 23: profile.learn is the page's script asking, not a submit of
+	// the person's: the dialog says so and starts with no row ticked, so
+	// approving it as presented saves nothing.
 	wantOK(t, callTool(t, tab, "formspec.field.set", map[string]any{"path": "projectNarrative.projectTitle", "value": "Bridges for all"}), "set title")
 	l := wantOK(t, callTool(t, tab, "formspec.profile.learn", map[string]any{}), "learn")
-	if !strings.Contains(string(l), `"savedConcepts":`) || strings.Contains(string(l), `"savedConcepts":0`) {
-		t.Errorf("learn %s", l)
+	if string(l) != `{"savedConcepts":0,"savedFields":0}` {
+		t.Errorf("learn approved as presented = %s, want nothing saved", l)
+	}
+	ev := lastPresented(t, f.app)
+	if ev.Kind != "learn" || ev.Rows == 0 || ev.Checked != 0 || !ev.PageInitiated || ev.Notice == "" {
+		t.Errorf("page-initiated learn dialog %+v: want rows, none ticked, said to be the page's asking", ev)
+	}
+}
+
+// lastPresented is the last dialog the app presented.
+func lastPresented(t *testing.T, app *App) AppEvent {
+	t.Helper()
+	evs, err := app.DialogEvents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Event == "presented" {
+			return evs[i]
+		}
+	}
+	t.Fatalf("no dialog presented: %+v", evs)
+	return AppEvent{}
+}
+
+// testFormspecOracle guards against issue 23's oracle: a page script, with
+// no gesture, asks Tessera's bootstrap provider to match a Formspec form the
+// person cannot see, whose choice options are labelled one character per
+// word ("1 9 9 0 - 1 2 - 1 0"); the masked preview read the value back.
+// Now a match says that a value of some kind exists and nothing else: the
+// same placeholder for every field, the same answer whether or not the
+// page's options hold the value, no profile id; and an apply on that form
+// ticks nothing.
+func testFormspecOracle(t *testing.T, f *fillEnv) {
+	tab, url := f.open(t, "/formspec/oracle.html")
+	if mode, why, _ := formspecMode(t, f.sw, url); mode != 2 {
+		t.Fatalf("oracle.html: mode %d (%s)", mode, why)
+	}
+	m := wantOK(t, callTool(t, tab, "formspec.profile.match", map[string]any{}), "match")
+	var match struct {
+		Matches []struct {
+			Path, Value string
+			Confidence  float64
+		}
+	}
+	if err := json.Unmarshal(m, &match); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, x := range match.Matches {
+		got[x.Path] = x.Confidence
+		if x.Value != "•••" {
+			t.Errorf("match %s: value %q, want the placeholder •••", x.Path, x.Value)
+		}
+	}
+	for _, leak := range []string{"1 9", "9 4", "1990", "94105", "ada", "+1", "profileId", "profileRef", `"profile"`} {
+		if strings.Contains(string(m), leak) {
+			t.Errorf("match gives the page %q: %s", leak, m)
+		}
+	}
+	// dobA's options hold the birth date, dobB's do not: the page must not
+	// be able to tell which.
+	if _, ok := got["dobA"]; !ok || got["dobA"] != got["dobB"] {
+		t.Errorf("match depends on the page's options: %s", m)
+	}
+	if _, ok := got["email"]; !ok {
+		t.Errorf("no match for the email: %s", m)
+	}
+
+	// Apply offers the same fields whether or not the value fits the
+	// page's options (dobB's do not hold it): no dialog, or one row fewer,
+	// would tell.
+	a := wantOK(t, callTool(t, tab, "formspec.profile.apply", map[string]any{"matches": []map[string]any{{"path": "email"}, {"path": "dobA"}, {"path": "dobB"}, {"path": "zip"}}}), "apply")
+	ev := lastPresented(t, f.app)
+	if ev.Kind != "fill" || ev.Rows != 4 || ev.Checked != 0 || ev.Attention != ev.Rows {
+		t.Errorf("apply on a form nobody sees: dialog %+v, want every row unticked, in the attention section", ev)
+	}
+	if !strings.Contains(string(a), `"filled":[]`) || strings.Contains(string(a), "ada@") {
+		t.Errorf("apply on a form nobody sees = %s, want nothing filled", a)
+	}
+	if v := engineValue(t, tab, "email"); v != nil {
+		t.Errorf("the invisible email got %v", v)
+	}
+}
+
+// testFormspecOneBox guards against issue 23's mode-1 hole: a page runs its
+// own Assist provider, which lists every field of the form, while the
+// person sees one email box (the phone box is transparent, the postal code
+// off-screen, the city has no control, the rest display:none). The
+// person's Fill through that provider ticks the email only; the dialog
+// puts the others in its attention section and says the fill goes through
+// the page's own provider; approved as presented, only the email reaches
+// the page.
+func testFormspecOneBox(t *testing.T, f *fillEnv) {
+	tab, url := f.open(t, "/formspec/onebox.html")
+	if mode, why, _ := formspecMode(t, f.sw, url); mode != 1 {
+		t.Fatalf("onebox.html: mode %d (%s)", mode, why)
+	}
+	r := consumeFill(t, f, url)
+	prof := profileValues(t)
+	if r.Status != "filled" || len(r.Fields) != 1 || r.Fields[0].Ref != "renewalContact.renewalEmail" || r.Fields[0].Outcome != "filled" {
+		t.Errorf("mode 1 fill of one visible box = %+v, want the email only", r)
+	}
+	if v := engineValue(t, tab, "renewalContact.renewalEmail"); v != prof["https://schema.org/email"] {
+		t.Errorf("email = %v", v)
+	}
+	for _, p := range []string{"renewalContact.renewalPhone", "household.renewalCity", "household.renewalPostalCode", "household.renewalStreet"} {
+		if v := engineValue(t, tab, p); v != nil {
+			t.Errorf("%s, which the person cannot see, got %v", p, v)
+		}
+	}
+	ev := lastPresented(t, f.app)
+	if ev.Checked != 1 || ev.Attention < 3 || !strings.Contains(ev.Notice, "own Formspec provider") {
+		t.Errorf("mode 1 dialog %+v: want one row ticked, the unseen ones in the attention section, the page's provider named", ev)
 	}
 }
 
@@ -505,8 +638,8 @@ func testFormspecConsumerDeclined(t *testing.T, f *fillEnv) {
 
 // testFormspecConsumerLyingProvider: a provider that lists a field it does
 // not have, answers help with 1 MiB and never answers help for another
-// field gets a bounded wait and a clear report: the ghost field is "gone",
-// the rest is filled.
+// field gets a bounded wait and a clear report: the ghost field, which has
+// no control, is never ticked, the rest is filled.
 func testFormspecConsumerLyingProvider(t *testing.T, f *fillEnv) {
 	_, url := f.open(t, "/formspec/benefits-lying.html")
 	formspecMode(t, f.sw, url)
@@ -515,8 +648,13 @@ func testFormspecConsumerLyingProvider(t *testing.T, f *fillEnv) {
 	for _, x := range r.Fields {
 		got[x.Ref] = x.Outcome
 	}
-	if r.Status != "filled" || got["renewalContact.ghostEmail"] != "gone" || got["household.renewalCity"] != "filled" {
+	// The ghost has no control on the page: its row waits, unticked, in the
+	// attention section (issue 23), so it is never written at all.
+	if r.Status != "filled" || got["renewalContact.ghostEmail"] == "filled" || got["household.renewalCity"] != "filled" {
 		t.Errorf("lying provider: %+v", r)
+	}
+	if ev := lastPresented(t, f.app); ev.Attention != 1 {
+		t.Errorf("lying provider's dialog %+v: want the ghost (alone) in the attention section", ev)
 	}
 
 	_, url2 := f.open(t, "/formspec/benefits-hang.html")
@@ -557,6 +695,8 @@ func TestFormspecApproved(t *testing.T) {
 	}{
 		{"ChannelNotForgeable", testFormspecChannelNotForgeable},
 		{"ProfileTools", testFormspecProfileTools},
+		{"Oracle", testFormspecOracle},
+		{"OneBox", testFormspecOneBox},
 		{"Consumer", testFormspecConsumer},
 		{"ConsumerLyingProvider", testFormspecConsumerLyingProvider},
 	} {

@@ -72,6 +72,13 @@ type Confirmation struct {
 	Pair *PairInfo `json:"pair,omitempty"`
 	// Agent says what an agent asks (kinds agent-access and agent-call).
 	Agent *AgentAsk `json:"agent,omitempty"`
+	// PageInitiated reports whether the page's script asked (a Formspec
+	// provider's apply or learn), not a gesture of the person: the dialog
+	// never says "you submitted" then.
+	PageInitiated bool `json:"pageInitiated,omitempty"`
+	// Notice is one sentence the dialog shows above the rows: where the
+	// values go when that is not the usual way (the page's own provider).
+	Notice string `json:"notice,omitempty"`
 }
 
 // FrameInfo is one frame of a page as the dialog names it.

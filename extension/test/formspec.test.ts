@@ -1,6 +1,9 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { itemsOf, MAX_ANSWER, parseAnswer, ProviderError } from '../src/page/consume';
 import { describeMode } from '../src/popup/formspec';
+import { controlOf, measurePaths } from '../src/content/formspec-measure';
+import { fakeLayout } from './fakelayout';
 
 describe('parseAnswer (mode 1: a provider answer is untrusted)', () => {
   it('reads the §4.1 envelope, as an object or its JSON text', () => {
@@ -158,5 +161,39 @@ describe('Formspec (service worker): the sidecar cache', () => {
     await fs.handle({ type: 'formspec', op: 'detected', detection: mode2 }, { tab, frameId: 0 });
     expect(fs.isProvider(9)).toBe(false);
     expect(((await fs.handle({ type: 'formspec', op: 'mode-of', tab: 9 }, undefined)) as { detection: unknown }).detection).toEqual(mode2);
+  });
+});
+
+describe('measurePaths (issue 23: a provider never decides what is ticked)', () => {
+  it('finds each path by name, id or data-name and measures it; a path with no control is not found', () => {
+    document.body.innerHTML = `
+      <input name="contact.email">
+      <input name="contact.phone" style="opacity:0">
+      <div data-name="household.city"><label>City</label><input id="x"></div>
+      <input id="birth.date">`;
+    const phone = document.querySelector('[name="contact.phone"]')!;
+    const layout = fakeLayout({ styles: new Map([[phone, { opacity: '0' }]]) });
+    const m = measurePaths(document, ['contact.email', 'contact.phone', 'household.city', 'birth.date', 'contact.address', 42, 'contact.email'], layout);
+    expect(m).toEqual([
+      { path: 'contact.email', found: true, visible: true },
+      { path: 'contact.phone', found: true, visible: false, reason: 'transparent' },
+      { path: 'household.city', found: true, visible: true },
+      { path: 'birth.date', found: true, visible: true },
+      { path: 'contact.address', found: false, visible: false },
+    ]);
+    expect(controlOf(document, 'household.city')).toBe(document.getElementById('x'));
+  });
+  it('finds a control in an open shadow root', () => {
+    document.body.innerHTML = `<formspec-x></formspec-x>`;
+    const root = document.querySelector('formspec-x')!.attachShadow({ mode: 'open' });
+    root.innerHTML = `<div data-name="a.b"><select></select></div>`;
+    expect(measurePaths(document, ['a.b'], fakeLayout())).toEqual([{ path: 'a.b', found: true, visible: true }]);
+  });
+  it('measures a hidden renderer wrapper as hidden', () => {
+    document.body.innerHTML = `<div data-name="a.b" hidden><input name="other"></div>`;
+    const input = document.querySelector('input')!;
+    const m = measurePaths(document, ['a.b'], fakeLayout({ unrendered: new Set([input]) }));
+    expect(m[0]!.found).toBe(true);
+    expect(m[0]!.visible).toBe(false);
   });
 });

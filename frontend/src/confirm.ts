@@ -55,6 +55,8 @@ const reasonWords: [RegExp, string][] = [
   [/off-?screen/i, "Off-screen: placed outside the visible page"],
   [/zero[- ]size/i, "Hidden: the field has zero size"],
   [/unmeasured/i, "Unmeasured: Tessera could not check that the field is visible"],
+  [/no control/i, "Not on the page: Tessera found no field for it that you could see"],
+  [/does not fit/i, "Does not fit: the form's options or rules do not take this value"],
   [/display-none|visibility-hidden|type-hidden|hidden/i, "Hidden: the page does not show this field"],
 ];
 
@@ -84,9 +86,21 @@ const kindWording = {
   fill: { title: "Fill this form?", lede: "Tessera would fill these fields on", approve: (n: number) => (n === 1 ? "Fill 1 field" : `Fill ${n} fields`) },
   continue: { title: "The page asked for more fields", lede: "After your approval the page showed more fields on", approve: (n: number) => (n === 1 ? "Fill 1 more field" : `Fill ${n} more fields`) },
   learn: { title: "Save to your profile?", lede: "You submitted new or changed values on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
+  /** learn asked by the page's script (Formspec profile.learn): no submit of yours happened. */
+  "learn-page": { title: "Save to your profile?", lede: "The page asks to save values from its form on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
   pair: { title: "Pair this browser with Tessera?", lede: "The Tessera extension asks to be paired, in the verified browser", approve: () => "Pair" },
   reveal: { title: "Show these profiles' values?", lede: "The tessera command asks to show or export every value of these profiles on", approve: (n: number) => (n === 1 ? "Show 1 profile" : `Show ${n} profiles`) },
 } as const;
+
+/**
+ * The words of a dialog's title, lede and approve button. A learn the
+ * page's script asked for (Formspec profile.learn) never says "you
+ * submitted": nobody did.
+ */
+export function dialogWords(c: Pick<Confirmation, "kind" | "pageInitiated">) {
+  if (c.kind === "learn" && c.pageInitiated) return kindWording["learn-page"];
+  return kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill;
+}
 
 const mask = "••••••••";
 /** How long "timed out" or "withdrawn" stays readable before the dialog closes. */
@@ -182,7 +196,7 @@ export class ConfirmDialog {
   }
 
   private header(c: Confirmation): HTMLElement {
-    const words = kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill;
+    const words = dialogWords(c);
     const frames = (c.frames ?? []).filter((f, i, all) => f.id !== 0 && all.findIndex((g) => g.origin === f.origin) === i);
     const origins = h("dl", { class: "cf-origins" },
       h("dt", {}, "Page"),
@@ -237,6 +251,7 @@ export class ConfirmDialog {
       ),
       h("p", { class: "cf-lede muted" }, words.lede),
       h("p", { class: "cf-site", id: "cf-site" }, c.site || c.origin),
+      c.notice ? h("p", { class: "cf-notice", id: "cf-notice", role: "note" }, c.notice) : null,
       c.title ? h("p", { class: "cf-pagetitle muted", id: "cf-pagetitle" }, c.title) : null,
       origins,
       h("div", { class: "cf-meta-line" }, client, recipient, picker),
@@ -403,7 +418,7 @@ export class ConfirmDialog {
     // A pairing dialog has no rows: its one thing to approve is the pairing.
     const n = c.kind === "pair" ? 1 : this.selected().length;
     const approve = this.el<HTMLButtonElement>("cf-approve");
-    approve.textContent = (kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill).approve(n);
+    approve.textContent = dialogWords(c).approve(n);
     const wasFocused = document.activeElement === approve;
     approve.disabled = this.busy || (n === 0 && !isAgentKind(c)) || now < this.approveAt;
     if (wasFocused && approve.disabled) this.el("cf-deny").focus();

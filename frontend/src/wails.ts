@@ -119,6 +119,10 @@ export interface Confirmation {
   rememberable: boolean;
   /** pair is, for a pairing dialog, the code and browser to confirm (app.PairInfo). */
   pair?: { code: string; browser: string; exe?: string; fingerprint: string };
+  /** pageInitiated: the page's script asked, not a gesture of the person (app.Confirmation.PageInitiated). */
+  pageInitiated?: boolean;
+  /** notice is one sentence shown above the rows (app.Confirmation.Notice). */
+  notice?: string;
 }
 
 /** A paired extension install (app.PairedBrowser). */

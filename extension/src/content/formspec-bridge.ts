@@ -6,8 +6,12 @@
  * (for the popup) and its calls to the app's formspec.* methods, adding the
  * sidecars it discovers as Assist §9 says (link relations first, then the
  * sibling references.json / ontology.json), cached by the service worker per
- * (origin, definition url, version).
+ * (origin, definition url, version). Before an apply it measures the
+ * controls of the paths asked for (content/formspec-measure.ts) and says
+ * whose provider writes: the app reads both from here, never from the page.
  */
+import { measurePaths } from './formspec-measure';
+import { liveLayout } from './visibility';
 import {
   ANNOUNCED,
   APP_METHODS,
@@ -161,13 +165,24 @@ async function serve(port: MessagePort, secret: string, m: Extract<PageToBridge,
       throw { error: { code: 'INVALID_VALUE', message: 'bad provider documents' } };
     }
     const sc = given !== undefined ? { references: given.references.map((d) => JSON.stringify(d)), ontologies: given.ontologies.map((d) => JSON.stringify(d)), registries: [], warnings: [] } : await sidecarsFor(m.definition);
+    const { measured: _m, provider: _p, ...pageParams } = (typeof m.params === 'object' && m.params !== null ? m.params : {}) as Record<string, unknown>;
     const params: Record<string, unknown> = {
-      ...(typeof m.params === 'object' && m.params !== null ? m.params : {}),
+      ...pageParams,
       definition: JSON.parse(m.definition) as unknown,
       references: sc.references.map((t) => JSON.parse(t) as unknown),
       ontologies: sc.ontologies.map((t) => JSON.parse(t) as unknown),
       registries: sc.registries.map((t) => JSON.parse(t) as unknown),
     };
+    if (m.method === 'formspec.apply') {
+      // What the person can see, measured here: the page's word (its
+      // provider's field list, the page-world script's call) never ticks
+      // a row by itself.
+      const asked = Array.isArray(params.paths) && params.paths.length > 0 ? params.paths : Array.isArray(params.fields) ? params.fields.map((f) => (f as { path?: unknown })?.path) : [];
+      params.measured = measurePaths(document, asked as unknown[], liveLayout(window));
+      // The page's own provider writes in mode 1 (its documents come with
+      // the call, or the page announced a provider of its own).
+      params.provider = given !== undefined || detected?.mode === 1 ? 'page' : 'tessera';
+    }
     const long = m.method === 'formspec.apply' || m.method === 'formspec.learn';
     if (long && busy) throw { error: { code: 'x-busy', message: 'a Tessera confirmation for this page is already waiting' } };
     if (long) busy = true;

@@ -10,8 +10,14 @@
  * It holds nothing privileged: help, matching, apply and learn are the
  * app's (PROTOCOL.md §4.4), reached through the isolated bridge over a
  * private channel (shared/formspec.ts). What page scripts get from the
- * profile tools is what the app returns: masked previews from match, and
- * from apply only the values the person approved in Tessera's dialog.
+ * profile tools is what the app returns: from match, that a value of some
+ * kind exists (the preview is a fixed placeholder); from apply, which paths
+ * were filled. The values the person approved go into the page's engine,
+ * never into a tool result: an agent calls these tools too, and agents
+ * never receive a profile value (issue 23). For the same reason no tool
+ * result shows a value Tessera wrote (redact), and a tool whose result can
+ * hold a field's value is never marked read-only (agents' "remember" is
+ * for read-only tools).
  *
  * On a page that is not a Formspec form it does not run at all, unless the
  * popup asks which mode the page is in.
@@ -332,6 +338,44 @@ function validate(s: Schema, input: unknown): Record<string, unknown> {
   return o;
 }
 
+/**
+ * READ_ONLY are the tools whose results hold no value of a field (labels,
+ * help, counts, paths): the only ones marked read-only. field.describe and
+ * the validation tools return values or the engine's messages about them.
+ */
+const READ_ONLY = new Set(['formspec.form.describe', 'formspec.field.list', 'formspec.field.help', 'formspec.form.progress', 'formspec.form.pages', 'formspec.form.nextIncomplete']);
+
+/** written are the paths Tessera wrote into (profile.apply); writtenText the values' texts, as approved and as the engine keeps them. */
+const written = new Set<string>();
+const writtenText = new Set<string>();
+
+/** PLACEHOLDER stands for a value Tessera wrote, in any tool result. */
+const PLACEHOLDER = '•••';
+
+/**
+ * redact replaces in a tool result every value Tessera wrote: the path's
+ * own value where the result names the path, and the value's text wherever
+ * a string holds it (an engine's message quoting it).
+ */
+function redact(v: unknown, depth = 0): unknown {
+  if (written.size === 0) return v;
+  if (typeof v === 'string') {
+    let out = v;
+    for (const t of writtenText) if (out.includes(t)) out = out.split(t).join(PLACEHOLDER);
+    return out;
+  }
+  if (depth > 32 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => redact(x, depth + 1));
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const mine = typeof o.path === 'string' && written.has(o.path);
+  for (const [k, x] of Object.entries(o)) {
+    if (mine && k === 'value') out[k] = PLACEHOLDER;
+    else out[k] = redact(x, depth + 1);
+  }
+  return out;
+}
+
 const obj = (properties: Schema['properties'], required?: string[]): Schema => ({ type: 'object', properties, required, additionalProperties: false });
 const pathProp = { type: 'string', description: 'field path, e.g. budget.lineItems[0].unitCost' };
 
@@ -480,8 +524,6 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
       const pr = progressOf(ps);
       return { id: pg.id, title: pg.title, fieldCount: pr.total, filledCount: pr.filled, complete: pr.complete };
     });
-  const profileId = (i: Record<string, unknown>): string | undefined => (i.profileId ?? i.profileRef) as string | undefined;
-
   const tools: Tool[] = [
     {
       name: 'formspec.form.describe',
@@ -589,16 +631,18 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
     },
     {
       name: 'formspec.profile.match',
-      description: 'Values the Tessera vault could fill: masked previews only, never the values.',
+      description: 'Which fields the Tessera vault holds a value of the right kind for: never the values, nor any part of them.',
+      // profileId/profileRef are accepted (Assist §3.4) and ignored: pages
+      // are never told a profile id, and the person picks the profile.
       inputSchema: obj({ profileId: { type: 'string' }, profileRef: { type: 'string' } }),
-      run: async (i) => {
-        const r = (await callApp('formspec.match', { fields: liveFields(false), profile: profileId(i) }, defText, 15000)) as {
+      run: async () => {
+        const r = (await callApp('formspec.match', { fields: liveFields(false) }, defText, 15000)) as {
           matches?: Array<{ path: string; concept?: string; relationship?: string; confidence: number; preview: string }>;
         };
         const matches = (r?.matches ?? []).map((m) => ({
           path: m.path,
           concept: m.concept,
-          value: m.preview,
+          value: PLACEHOLDER,
           masked: true,
           confidence: m.confidence,
           relationship: m.relationship || (m.concept ? 'exact' : 'field-key'),
@@ -620,17 +664,26 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
         if (given !== undefined && wanted.length === 0) return { filled: [], skipped: [], validation: report() };
         let r: { entries?: Array<{ path: string; value: string }>; skipped?: Array<{ path: string; reason: string }> };
         try {
-          r = (await callApp('formspec.apply', { fields: liveFields(false), paths: wanted.length ? wanted : undefined, profile: profileId(i) }, defText, 150000)) as typeof r;
+          r = (await callApp('formspec.apply', { fields: liveFields(false), paths: wanted.length ? wanted : undefined }, defText, 150000)) as typeof r;
         } catch (e) {
           if (e instanceof AssistError && e.code === 'DECLINED') return { filled: [], skipped: wanted.map((path) => ({ path, reason: 'DECLINED' })) };
           throw e;
         }
-        const filled: Array<{ path: string; value: unknown }> = [];
+        // filled names the paths only: whoever called (a page script, an
+        // agent through the page's tools) learns what was filled, never
+        // the value.
+        const filled: Array<{ path: string; outcome: 'filled' }> = [];
         const skipped = [...(r?.skipped ?? [])];
         for (const e of r?.entries ?? []) {
+          const remember = (x: unknown) => {
+            if ((typeof x === 'string' || typeof x === 'number') && String(x).length >= 2) writtenText.add(String(x));
+          };
+          remember(e.value);
+          written.add(e.path);
           try {
             const w = write(e.path, e.value);
-            filled.push({ path: e.path, value: w.value });
+            remember(w.value);
+            filled.push({ path: e.path, outcome: 'filled' });
           } catch (err) {
             skipped.push({ path: e.path, reason: toToolError(err).code });
           }
@@ -642,7 +695,7 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
       name: 'formspec.profile.learn',
       description: "Save this form's values to the Tessera vault after the person approves them in Tessera.",
       inputSchema: obj({ profileId: { type: 'string' }, profileRef: { type: 'string' } }),
-      run: (i) => callApp('formspec.learn', { fields: liveFields(true), profile: profileId(i) }, defText, 150000),
+      run: () => callApp('formspec.learn', { fields: liveFields(true) }, defText, 150000),
     },
   ];
   if (pages.length > 0) {
@@ -675,13 +728,13 @@ function bootstrap(engine: Engine, def: Def | undefined): string[] {
     ours.add(t.name);
     const execute = async (input: unknown): Promise<ToolResult> => {
       try {
-        return ok(await t.run(validate(t.inputSchema, input)));
+        return ok(redact(await t.run(validate(t.inputSchema, input))));
       } catch (e) {
-        return fail(toToolError(e));
+        return fail(redact(toToolError(e)) as ToolError);
       }
     };
     try {
-      mc.registerTool?.({ name: t.name, description: t.description, inputSchema: t.inputSchema, execute, annotations: { readOnlyHint: !/set|apply|learn/i.test(t.name) } }, { signal: provider.signal });
+      mc.registerTool?.({ name: t.name, description: t.description, inputSchema: t.inputSchema, execute, annotations: { readOnlyHint: READ_ONLY.has(t.name) } }, { signal: provider.signal });
     } catch {
       // A tool the page already registered keeps the page's.
     }
