@@ -484,9 +484,6 @@ func (a *App) auditAgent(s *session, origin, tool, outcome string) {
 
 // askAgent shows an agent's question and waits for the person.
 func (a *App) askAgent(ctx context.Context, c Confirmation) Decision {
-	if a.confirms.Presenter() == nil {
-		return Decision{Reason: DeclineNoWindow}
-	}
 	return a.confirms.Ask(ctx, c, a.confirmTimeout, func(string) {})
 }
 

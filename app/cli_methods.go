@@ -463,7 +463,7 @@ func cliProfileExport(ctx context.Context, a *App, s *session, params json.RawMe
 // approved may be revealed; an app without a window refuses with
 // FORBIDDEN.
 func (a *App) reveal(ctx context.Context, s *session, method, pass string, ids []string) (cliVault, []string, *nativemsg.Error) {
-	if pass == "" && a.confirms.Presenter() == nil {
+	if pass == "" && !a.hasWindow() {
 		return nil, nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE); this app has no window to approve it in", method)
 	}
 	v, err := a.cliVault()

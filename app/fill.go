@@ -710,9 +710,6 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 // ask shows c and waits for the person. Without anything to show it on (a
 // headless app) the answer is a decline.
 func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) Decision {
-	if a.confirms.Presenter() == nil {
-		return Decision{Reason: DeclineNoWindow}
-	}
 	var id string
 	d := a.confirms.Ask(ctx, c, a.confirmTimeout, func(qid string) {
 		// Registered before the dialog shows, so a profile switch finds it.
@@ -983,7 +980,7 @@ func vaultStatus(ctx context.Context, a *App, s *session, params json.RawMessage
 	a.mu.Lock()
 	st := VaultStatus{State: a.vaultState()}
 	a.mu.Unlock()
-	st.Window = a.confirms.Presenter() != nil
+	st.Window = a.hasWindow()
 	if st.State == "unlocked" {
 		if v, ok := a.cfg.Vault.(profileLister); ok {
 			if ps, err := v.Profiles(); err == nil {
@@ -1027,6 +1024,10 @@ func (a *App) showUnlock() bool {
 	}
 	return false
 }
+
+// hasWindow reports whether something shows dialogs: without, every
+// dialog declines with DeclineNoWindow.
+func (a *App) hasWindow() bool { return a.confirms.Presenter() != nil }
 
 // setScriptedPresenter installs the testhooks presenter; the window's own
 // presenter does not replace it.

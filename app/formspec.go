@@ -499,9 +499,6 @@ func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessa
 	if e != nil {
 		return nil, e
 	}
-	if a.confirms.Presenter() == nil {
-		return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
-	}
 	want := map[string]bool{}
 	for _, p := range fp.p.Paths {
 		want[p] = true
@@ -670,9 +667,6 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	prof, sums, e := a.choose(v, "formspec.learn", "")
 	if e != nil {
 		return nil, e
-	}
-	if a.confirms.Presenter() == nil {
-		return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
 	}
 	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
 	c := newConfirmation(ConfirmLearn, an, s, prof.ID, onlyProfile(sums, prof.ID))

@@ -221,11 +221,18 @@ func (q *Queue) Presenter() Presenter {
 	return q.pres
 }
 
-// Ask queues c and waits for its decision, a timeout at c.Expires, or ctx.
+// Ask queues c and waits for its decision (at once DeclineNoWindow when
+// nothing presents dialogs), a timeout at c.Expires, or ctx.
 // It fills in c.ID, c.Created and c.Expires, and calls queued (when not nil)
 // with the id before the confirmation can be shown.
 func (q *Queue) Ask(ctx context.Context, c Confirmation, timeout time.Duration, queued func(id string)) Decision {
 	q.mu.Lock()
+	if q.pres == nil {
+		// Nothing shows dialogs (a headless app, or the window has not
+		// started): a decline, the one meaning of "no window".
+		q.mu.Unlock()
+		return Decision{Reason: DeclineNoWindow}
+	}
 	q.next++
 	c.ID = "c" + strconv.FormatUint(q.next, 10)
 	c.Created = q.now()
