@@ -282,11 +282,14 @@ func TestDialogWindowLifecycle(t *testing.T) {
 	if got, err := u.PendingConfirmation(); got != nil || err != nil {
 		t.Fatalf("PendingConfirmation() with nothing queued = %+v, %v, want nil, nil", got, err)
 	}
-	// Queued directly: App.ask declines at once when no window presents.
-	r := askQueued(a, testConfirmation(false))
-	defer r.cancel()
+	// Nothing presents dialogs yet: a decline at once, nothing queued.
+	if d := a.confirms.Ask(context.Background(), testConfirmation(false), time.Minute, nil); d.Approve || d.Reason != DeclineNoWindow {
+		t.Fatalf("Ask without a window = %+v, want a no-window decline", d)
+	}
 	sh := newDialogShell()
 	u.start(sh)
+	r := askQueued(a, testConfirmation(false))
+	defer r.cancel()
 	c := presented(t, sh)
 	if a.confirms.Presenter() == nil {
 		t.Fatal("no presenter installed by start")
