@@ -152,6 +152,9 @@ func TestSelfTestDialogChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The window stands in: it shows dialogs and leaves the answers
+			// to the test.
+			a.SetPresenter(silentPresenter{})
 			st := newSelfTest(a, newUI(a), windowConfig{})
 			for _, kind := range []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskPair, selfTestAskTimeout} {
 				answer, asked := tt.answer[kind]
@@ -184,3 +187,9 @@ func TestSelfTestDialogChecks(t *testing.T) {
 		})
 	}
 }
+
+// silentPresenter shows nothing and answers nothing.
+type silentPresenter struct{}
+
+func (silentPresenter) Present(Confirmation) {}
+func (silentPresenter) Withdraw(string)      {}

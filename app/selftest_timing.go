@@ -3,6 +3,7 @@
 package app
 
 import (
+	_ "embed"
 	"fmt"
 	"strconv"
 	"time"
@@ -15,28 +16,8 @@ import (
 // checks carry the times. $TESSERA_SELFTEST_T0 is the launch time (Unix
 // nanoseconds) the script took just before starting the app.
 
-const timingSelfTestScript = `(async () => {
-  const exp = %s;
-  const checks = [];
-  const $ = (s) => document.querySelector(s);
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const until = async (f, ms) => { const end = Date.now() + ms; for (;;) { try { if (f()) return true; } catch (e) {} if (Date.now() > end) return false; await sleep(10); } };
-  const shown = (e) => !!e && !e.hidden && e.getClientRects().length > 0;
-  const ready = await until(() => shown($("#unlock-form")), 20000);
-  const tForm = Date.now();
-  const i = $("#unlock-pass");
-  i.focus(); i.value = exp.pass; i.dispatchEvent(new Event("input", { bubbles: true }));
-  $("#unlock-submit").click();
-  const unlocked = await until(() => shown($("#lock-now")), 30000);
-  const tUnlocked = Date.now();
-  $('.nav-item[data-view="profiles"]').click();
-  const listed = await until(() => document.querySelectorAll("#profiles .profile").length === exp.profiles, 30000);
-  const tListed = Date.now();
-  checks.push({ name: "timing: unlock form shown", ok: ready, detail: String(tForm) });
-  checks.push({ name: "timing: unlocked", ok: unlocked, detail: String(tUnlocked) });
-  checks.push({ name: "timing: profiles listed", ok: listed, detail: String(tListed) + " rows " + document.querySelectorAll("#profiles .profile").length });
-  await window.go.app.SelfTest.Report({ ok: false, checks, status: {} });
-})();`
+//go:embed selftest/timing.js
+var timingSelfTestScript string
 
 // runTiming runs the timing script and reports the times from launch.
 func (st *selfTest) runTiming(sh shell) {

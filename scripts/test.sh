@@ -49,7 +49,8 @@ lint() {
   for tags in e2e browser selftest keyring testhooks e2e,testhooks; do CGO_ENABLED=0 go vet -tags "$tags" ./...; done
 }
 
-unit() { CGO_ENABLED=0 go test -count=1 ./...; }
+# The self-test's own checks run as unit tests under its tag too.
+unit() { CGO_ENABLED=0 go test -count=1 ./... && CGO_ENABLED=0 go test -count=1 -tags selftest -run SelfTest ./app/; }
 
 keyring() { scripts/test-keyring.sh; }
 
