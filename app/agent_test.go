@@ -46,6 +46,8 @@ type fakeBrowser struct {
 	events    []string
 	// frames, when set, are the child frames measured beside the top one.
 	frames []FrameSnapshot
+	// tabs are listed after tabs 7 and 8.
+	tabs []BrowserTab
 }
 
 func newFakeBrowser(t *testing.T, dial func() net.Conn) *fakeBrowser {
@@ -109,12 +111,13 @@ func (b *fakeBrowser) serve() {
 			continue
 		}
 		b.mu.Lock()
-		url := b.url
+		url, extra := b.url, b.tabs
 		b.mu.Unlock()
 		id := *m.ID
 		switch m.Method {
 		case "browser.tabs":
-			b.answer(id, map[string]any{"tabs": []BrowserTab{{Tab: 7, Window: 1, URL: url, Title: "Subscribe", Active: true}, {Tab: 8, Window: 1, URL: "https://other.example/", Title: "Other"}}})
+			tabs := []BrowserTab{{Tab: 7, Window: 1, URL: url, Title: "Subscribe", Active: true}, {Tab: 8, Window: 1, URL: "https://other.example/", Title: "Other"}}
+			b.answer(id, map[string]any{"tabs": append(tabs, extra...)})
 		case "browser.snapshot":
 			origin := originOf(url)
 			b.mu.Lock()
