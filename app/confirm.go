@@ -69,6 +69,10 @@ type Confirmation struct {
 	Pair *PairInfo `json:"pair,omitempty"`
 	// Agent says what an agent asks (kinds agent-access and agent-call).
 	Agent *AgentAsk `json:"agent,omitempty"`
+	// Submitted reports, for a learn dialog, that the person submitted the
+	// form (the extension saw their own click or Enter on it); without it
+	// the dialog claims no submit (learn.go).
+	Submitted bool `json:"submitted,omitempty"`
 }
 
 // FrameInfo is one frame of a page as the dialog names it.

@@ -104,13 +104,27 @@ describe('content bootstrap', () => {
     expect(await ask({ type: 'apply' }, WORKER)).toMatchObject({ error: { code: 'INVALID_MESSAGE' } });
   });
 
-  it('sends a capture of what was submitted', async () => {
+  it('sends a capture of what the person submitted, and nothing for a page\'s own submit', async () => {
     await inject();
     document.querySelector('input')!.value = 'typed';
+    const before = sent.length;
+    // The page submits by itself (a synthetic event): nothing is sent.
     document.querySelector('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    expect(sent.length).toBe(before);
+    // The person clicks the form's submit button (a trusted click; the
+    // page handles the submit itself).
+    const go = document.createElement('button');
+    document.querySelector('form')!.append(go);
+    go.addEventListener('click', (e) => e.preventDefault());
+    const click = new MouseEvent('click', { bubbles: true, composed: true, cancelable: true });
+    Object.defineProperty(click, 'isTrusted', { value: true });
+    go.dispatchEvent(click);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent.length).toBeGreaterThan(before);
     // Earlier tests' bootstraps listen on this same document too; the latest one's message comes last.
-    const msg = sent[sent.length - 1] as { type: string; frame: { values: Record<string, { value: string }> } };
+    const msg = sent[sent.length - 1] as { type: string; gesture: boolean; frame: { values: Record<string, { value: string }> } };
     expect(msg.type).toBe('submitted');
+    expect(msg.gesture).toBe(true);
     expect(Object.values(msg.frame.values)).toEqual([{ value: 'typed', checked: false }]);
   });
 });

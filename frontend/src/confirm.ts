@@ -88,6 +88,15 @@ const kindWording = {
   reveal: { title: "Show these profiles' values?", lede: "The tessera command asks to show or export every value of these profiles on", approve: (n: number) => (n === 1 ? "Show 1 profile" : `Show ${n} profiles`) },
 } as const;
 
+/**
+ * learnLede is a learn dialog's lede: "You submitted" only when the
+ * extension saw the person submit the form; a page that asks by itself
+ * (Formspec's profile.learn) is not the person's submit.
+ */
+export function learnLede(c: Pick<Confirmation, "submitted">): string {
+  return c.submitted ? kindWording.learn.lede : "The page, not you, asks to save values it holds, new or changed, to your profile, on";
+}
+
 const mask = "••••••••";
 /** How long "timed out" or "withdrawn" stays readable before the dialog closes. */
 const closeNoticeMs = 1600;
@@ -225,7 +234,7 @@ export class ConfirmDialog {
         h("h2", { id: "cf-title" }, words.title),
         h("span", { class: "cf-timer", id: "cf-timer", role: "timer", "aria-live": "off" }),
       ),
-      h("p", { class: "cf-lede muted" }, words.lede),
+      h("p", { class: "cf-lede muted" }, c.kind === "learn" ? learnLede(c) : words.lede),
       h("p", { class: "cf-site", id: "cf-site" }, c.site || c.origin),
       c.title ? h("p", { class: "cf-pagetitle muted", id: "cf-pagetitle" }, c.title) : null,
       origins,

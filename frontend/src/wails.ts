@@ -115,6 +115,8 @@ export interface Confirmation {
   rememberable: boolean;
   /** pair is, for a pairing dialog, the code and browser to confirm (app.PairInfo). */
   pair?: { code: string; browser: string; exe?: string; fingerprint: string };
+  /** submitted reports, for a learn dialog, that the person submitted the form (app.Confirmation.Submitted). */
+  submitted?: boolean;
 }
 
 /** A paired extension install (app.PairedBrowser). */

@@ -104,7 +104,8 @@ if (g[GUARD] !== chrome.runtime) {
   // it then captures nothing.
   const live = (): boolean => chrome.runtime?.id !== undefined;
   const sendSubmitted = (frame: FrameCapture): void => {
-    chrome.runtime.sendMessage({ type: 'submitted', frame } satisfies BackgroundRequest).catch(() => {
+    // watchSubmits sends only a submit the person made (their click or Enter on that form).
+    chrome.runtime.sendMessage({ type: 'submitted', frame, gesture: true } satisfies BackgroundRequest).catch(() => {
       // The service worker may be restarting; learning is best effort.
     });
   };

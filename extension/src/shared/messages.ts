@@ -14,7 +14,9 @@
  * Content script → service worker (runtime.sendMessage; the router accepts
  * it from 'content' senders only):
  *
- *   {type:'submitted', frame: FrameCapture}    → {accepted: boolean}
+ *   {type:'submitted', frame: FrameCapture, gesture: true}
+ *                                              → {accepted: boolean}
+ *                                                (a submit the person made: content/submit.ts)
  *   {type:'toolsChanged'}                      → {accepted: boolean}
  *                                                (the top page's WebMCP tools changed; agents list again)
  *
@@ -44,7 +46,7 @@ export type BackgroundRequest =
   | { type: 'fill'; tab: number }
   | { type: 'unlock' }
   | { type: 'pair' }
-  | { type: 'submitted'; frame: FrameCapture }
+  | { type: 'submitted'; frame: FrameCapture; gesture: true }
   | { type: 'toolsChanged' }
   | FormspecRequest;
 
