@@ -81,8 +81,13 @@ func BrowserFamily(exe string) string {
 // Inspect returns what can be verified of the process at the other end of
 // c: its executable, whether it is this one's, and whether its parent is a
 // trusted browser.
+//
+// The parent is named by a pid only while it is the peer's parent: the
+// parent is read through a pidfd and kept only if it still is the peer's
+// parent and alive after /proc was read, so a parent that ended and whose
+// pid went to another process lends nothing.
 func Inspect(c net.Conn) (PeerInfo, error) {
-	p, err := peerProcess(c)
+	p, parent, err := peerWithParent(c)
 	if err != nil {
 		return PeerInfo{}, err
 	}
@@ -91,12 +96,11 @@ func Inspect(c net.Conn) (PeerInfo, error) {
 		info.Why = "its parent process is unknown"
 		return info, nil
 	}
-	parent, err := processInfo(p.PPID)
-	if err != nil {
+	if parent == nil {
 		info.Why = "its parent process could not be read"
 		return info, nil
 	}
-	info.Parent = &parent
+	info.Parent = parent
 	fam, err := trustedBrowser(parent.Exe)
 	if err != nil {
 		info.Why = "it was started by " + parent.Exe + ", " + err.Error()
