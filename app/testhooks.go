@@ -31,6 +31,8 @@ import (
 //	                                whatever TESSERA_TEST_DECISION says
 //	TESSERA_TEST_PAIR_DELAY=3s      answer the pairing dialog only after
 //	                                this long (Go duration)
+//	TESSERA_TEST_DECISION_DELAY=3s  answer every other dialog only after
+//	                                this long (Go duration)
 //	TESSERA_TEST_EVENTS=FILE        one JSON line per event: presented,
 //	                                decided, withdrawn, unlock (t: unix ns)
 
@@ -50,8 +52,10 @@ type scripted struct {
 	// pair and pairDelay answer pairing dialogs.
 	pair      string
 	pairDelay time.Duration
-	mu        sync.Mutex
-	events    *os.File
+	// delay is how long every other dialog waits for its answer.
+	delay  time.Duration
+	mu     sync.Mutex
+	events *os.File
 }
 
 func scriptedPresenter(a *App, getenv func(string) string) Presenter {
@@ -70,6 +74,9 @@ func scriptedPresenter(a *App, getenv func(string) string) Presenter {
 	}
 	if dl, err := time.ParseDuration(getenv("TESSERA_TEST_PAIR_DELAY")); err == nil && dl > 0 {
 		p.pairDelay = dl
+	}
+	if dl, err := time.ParseDuration(getenv("TESSERA_TEST_DECISION_DELAY")); err == nil && dl > 0 {
+		p.delay = dl
 	}
 	if f := getenv("TESSERA_TEST_EVENTS"); f != "" {
 		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
@@ -111,6 +118,7 @@ func (p *scripted) Present(c Confirmation) {
 	if c.Kind == ConfirmPair {
 		decision, delay = p.pair, p.pairDelay
 	} else {
+		delay = p.delay
 		p.mu.Lock()
 		decision = p.decisions[0]
 		if len(p.decisions) > 1 {
