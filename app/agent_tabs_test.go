@@ -72,9 +72,16 @@ func TestAgentTabsListPrivacy(t *testing.T) {
 	}
 
 	// The injecting site opened too: its title is framed, clipped, and
-	// its own ">>>" does not end the frame.
-	if res, text := w.call(t, "tessera.tabs.select", map[string]any{"tab": 9}); res.IsError {
+	// its own ">>>" does not end the frame, in select's answer as in the list.
+	res, text := w.call(t, "tessera.tabs.select", map[string]any{"tab": 9})
+	var sel struct {
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal([]byte(text), &sel); res.IsError || err != nil {
 		t.Fatalf("select tab 9: %s", text)
+	}
+	if !strings.HasPrefix(sel.Title, "The page's title") || strings.Count(sel.Title, ">>>") != 1 || !strings.HasSuffix(sel.Title, ">>>") {
+		t.Errorf("select's title = %q, want the page's words in one <<<…>>> frame", sel.Title)
 	}
 	tabs, _ = list()
 	evil := tabs[9].Title

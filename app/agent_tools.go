@@ -199,7 +199,8 @@ func runSelectTab(ctx context.Context, a *App, s *session, args map[string]any) 
 		a.agents.expose(origin)
 	}
 	a.agents.sel(s, tab.Tab, tab.b)
-	out := map[string]any{"tab": tab.Tab, "url": tab.URL, "title": tab.Title}
+	// The title is the page's words, framed as in tessera.tabs.list.
+	out := map[string]any{"tab": tab.Tab, "url": tab.URL, "title": pageTitle(tab.Title)}
 	if f, ok := args["frame"].(float64); ok {
 		fo, res := a.openFrame(ctx, s, tab, int(f))
 		if res != nil {
