@@ -58,7 +58,7 @@ function submitButton(e: Event): HTMLButtonElement | HTMLInputElement | null {
   return null;
 }
 
-/** enterField returns the form an Enter key in a field would submit implicitly. */
+/** enterForm returns the form an Enter key in a field would submit implicitly. */
 function enterForm(e: Event): HTMLFormElement | null {
   if ((e as KeyboardEvent).key !== 'Enter') return null;
   const t = e.composedPath()[0];
