@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // waitReceived waits for tab's form to have been submitted (the test
@@ -34,7 +35,8 @@ func waitReceived(t *testing.T, tab context.Context) {
 // learn dialog that says "You submitted…" with its own values ticked: one
 // Approve put a phishing URL and a company name into the profile (issue
 // 23). Real Chromium: no learn dialog for any of them and the profile
-// unchanged; the person's own click on the submit button still gets one.
+// unchanged; the person's own click on the submit button, and their Enter
+// in a field, still get one.
 func TestLearnOnlyTheirSubmit(t *testing.T) {
 	f := newFillEnv(t, "approve", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -77,5 +79,18 @@ func TestLearnOnlyTheirSubmit(t *testing.T) {
 	waitReceived(t, tab)
 	if _, err := f.app.WaitEvent("presented", "learn", 1, 30*time.Second); err != nil {
 		t.Fatalf("the person's submit got no learn dialog: %v", err)
+	}
+
+	// The person's Enter in a field (implicit submission): a learn dialog.
+	tab, _ = f.open(t, "/learn.html")
+	if err := chromedp.Do(tab,
+		chromedp.SendKeys("#email", "ada.king@example.org"),
+		chromedp.SendKeys("#email", kb.Enter),
+	); err != nil {
+		t.Fatal(err)
+	}
+	waitReceived(t, tab)
+	if _, err := f.app.WaitEvent("presented", "learn", 2, 30*time.Second); err != nil {
+		t.Fatalf("the person's Enter got no learn dialog: %v", err)
 	}
 }
