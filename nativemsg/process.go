@@ -28,6 +28,10 @@ var ErrVerifyUnsupported = errors.New("process verification is not available on 
 type Process struct {
 	PID  int
 	PPID int
+	// Start is when the process started (Linux: clock ticks after boot,
+	// /proc/<pid>/stat): with PID it names one process, where a pid alone
+	// may since have gone to another (StillRuns).
+	Start uint64
 	// Exe is the path of the executable it runs (as the OS reports it; a
 	// replaced or deleted file may carry a " (deleted)" suffix).
 	Exe string
@@ -108,6 +112,16 @@ func Inspect(c net.Conn) (PeerInfo, error) {
 	}
 	info.Browser = fam
 	return info, nil
+}
+
+// StillRuns reports whether p's pid still names the process p describes
+// (Linux: the process with that pid started when p did). A caller that
+// reads more of a process by its pid after Inspect (its executable file,
+// say) checks StillRuns afterwards: a pid freed and given to another
+// process would lend that process's facts. It reports false where
+// processes are not verified.
+func StillRuns(p Process) bool {
+	return stillRuns(p)
 }
 
 // VerifyApp checks that the process serving c runs this same executable,

@@ -143,7 +143,7 @@ func pidOfPidfd(fd int) (int, bool) {
 // (SameImage).
 func processInfo(pid int) (Process, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
-	comm, ppid, err := readStat(dir)
+	comm, ppid, start, err := readStatStart(dir)
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
@@ -152,13 +152,13 @@ func processInfo(pid int) (Process, error) {
 	if errors.Is(err, os.ErrPermission) && hidden(dir) {
 		code, cerr := codeSize(dir)
 		same := cerr == nil && code != "" && (looksLikeSelf(comm, code) || siblingIsApp(sib) && looksLike(sib, comm, code))
-		return Process{PID: pid, PPID: ppid, Hidden: true, SameImage: same}, nil
+		return Process{PID: pid, PPID: ppid, Start: start, Hidden: true, SameImage: same}, nil
 	}
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
 	return Process{
-		PID: pid, PPID: ppid, Exe: exe,
+		PID: pid, PPID: ppid, Start: start, Exe: exe,
 		SameExe: sameFile(dir+"/exe", "/proc/self/exe"),
 		Sibling: sib != "" && trustedSibling(sib) && sameFile(dir+"/exe", sib),
 	}, nil
@@ -229,23 +229,44 @@ func trustedSibling(path string) bool {
 // readStat returns the command name and parent pid of the process whose
 // /proc directory is dir.
 func readStat(dir string) (comm string, ppid int, err error) {
+	comm, ppid, _, err = readStatStart(dir)
+	return comm, ppid, err
+}
+
+// readStatStart is readStat with the process's start time (clock ticks
+// after boot).
+func readStatStart(dir string) (comm string, ppid int, start uint64, err error) {
 	stat, err := os.ReadFile(dir + "/stat")
 	if err != nil {
-		return "", 0, err
+		return "", 0, 0, err
 	}
 	// The command name is in parentheses and may hold anything; the fields
-	// after the last ')' are state, ppid, ...
+	// after the last ')' are state, ppid, ... and the 20th is starttime.
 	i := bytes.LastIndexByte(stat, ')')
 	j := bytes.IndexByte(stat, '(')
 	if i < 0 || j < 0 || j > i {
-		return "", 0, errors.New("unreadable stat")
+		return "", 0, 0, errors.New("unreadable stat")
 	}
 	fields := strings.Fields(string(stat[i+1:]))
-	if len(fields) < 2 {
-		return "", 0, errors.New("unreadable stat")
+	if len(fields) < 20 {
+		return "", 0, 0, errors.New("unreadable stat")
 	}
 	ppid, _ = strconv.Atoi(fields[1])
-	return string(stat[j+1 : i]), ppid, nil
+	start, err = strconv.ParseUint(fields[19], 10, 64)
+	if err != nil {
+		return "", 0, 0, errors.New("unreadable stat")
+	}
+	return string(stat[j+1 : i]), ppid, start, nil
+}
+
+// stillRuns reports whether p's pid still names the process p describes:
+// the one that started at p.Start.
+func stillRuns(p Process) bool {
+	if p.PID <= 0 || p.Start == 0 {
+		return false
+	}
+	_, _, start, err := readStatStart("/proc/" + strconv.Itoa(p.PID))
+	return err == nil && start == p.Start
 }
 
 // hidden reports whether the process whose /proc directory is dir is

@@ -64,3 +64,30 @@ func TestParentOfChecksTheParent(t *testing.T) {
 		t.Errorf("parentOf(an ended child, ...) = %+v, want an error", p)
 	}
 }
+
+// TestStillRuns: a process named by pid and start time still runs until it
+// ends; the same pid with another start time is another process.
+func TestStillRuns(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("cannot start a process: %v", err)
+	}
+	p, err := processInfo(cmd.Process.Pid)
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	if p.Start == 0 || !StillRuns(p) {
+		t.Errorf("StillRuns(%+v) = false for a running process", p)
+	}
+	other := p
+	other.Start++
+	if StillRuns(other) {
+		t.Errorf("StillRuns with another start time = true")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if StillRuns(p) {
+		t.Errorf("StillRuns(%+v) = true after it ended", p)
+	}
+}

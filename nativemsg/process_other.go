@@ -21,6 +21,10 @@ func peerWithParent(net.Conn) (Process, *Process, error) {
 	return Process{}, nil, ErrVerifyUnsupported
 }
 
+func stillRuns(Process) bool {
+	return false
+}
+
 func trustedBrowser(string) (string, error) {
 	return "", errors.New("which cannot be checked on this platform")
 }
