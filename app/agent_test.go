@@ -48,6 +48,8 @@ type fakeBrowser struct {
 	frames []FrameSnapshot
 	// result, when set, is what every registered tool answers.
 	result string
+	// tabs are listed after tabs 7 and 8.
+	tabs []BrowserTab
 }
 
 func newFakeBrowser(t *testing.T, dial func() net.Conn) *fakeBrowser {
@@ -111,12 +113,13 @@ func (b *fakeBrowser) serve() {
 			continue
 		}
 		b.mu.Lock()
-		url := b.url
+		url, extra := b.url, b.tabs
 		b.mu.Unlock()
 		id := *m.ID
 		switch m.Method {
 		case "browser.tabs":
-			b.answer(id, map[string]any{"tabs": []BrowserTab{{Tab: 7, Window: 1, URL: url, Title: "Subscribe", Active: true}, {Tab: 8, Window: 1, URL: "https://other.example/", Title: "Other"}}})
+			tabs := []BrowserTab{{Tab: 7, Window: 1, URL: url, Title: "Subscribe", Active: true}, {Tab: 8, Window: 1, URL: "https://other.example/", Title: "Other"}}
+			b.answer(id, map[string]any{"tabs": append(tabs, extra...)})
 		case "browser.snapshot":
 			origin := originOf(url)
 			b.mu.Lock()

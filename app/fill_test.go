@@ -450,7 +450,7 @@ func TestLearn(t *testing.T) {
 				}
 				return &Decision{ID: c.ID}
 			})
-			m := w.call(t, pageJSON(t, "learn.request", "", frameJSON(0, "https://shop.example.co.uk", page, values)))
+			m := w.call(t, learnJSON(t, true, frameJSON(0, "https://shop.example.co.uk", page, values)))
 			rows := w.pres.last().Rows
 			var labels []string
 			for _, r := range rows {

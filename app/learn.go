@@ -29,10 +29,27 @@ type learnRow struct {
 	value   string
 }
 
+// errNoGesture is the INVALID_PARAMS message of a learn.request that does
+// not carry the extension's word that the person submitted the form.
+const errNoGesture = "learn.request: gesture must be true: only a submit the person made (their click or Enter on the form, seen by the extension) is learnt from"
+
 // requestLearn answers learn.request: the values a page submitted that the
 // profile does not hold are offered in a learn dialog, and only the rows
-// the person approves are saved.
+// the person approves are saved. A page can submit a form by script
+// (requestSubmit() from a timer) with values it chose; a dialog saying
+// "You submitted…" after that, rows ticked, would put the page's words
+// into the profile as the person's. So learn.request must carry the
+// extension's evidence that the person made the submit ("gesture": true,
+// content/submit.ts), and is refused without it: the app cannot know of a
+// submit otherwise and claims none.
 func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	params, gesture, e := learnGesture(params)
+	if e != nil {
+		return nil, e
+	}
+	if !gesture {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, errNoGesture)
+	}
 	r, e := a.preparePage("learn.request", params, askedProfile)
 	if e != nil {
 		return nil, e
@@ -42,13 +59,14 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	if len(rows) == 0 {
 		return LearnResult{}, nil
 	}
-	c := newConfirmation(ConfirmLearn, an, s, prof.ID, r.sums)
 	byID := map[string]learnRow{}
+	var list []Row
 	for i, r := range rows {
 		r.row.ID = "r" + strconv.Itoa(i+1)
-		c.Rows = append(c.Rows, r.row)
+		list = append(list, r.row)
 		byID[r.row.ID] = r
 	}
+	c := learnConfirmation(an, s, prof.ID, r.sums, list, gesture)
 	d := a.ask(ctx, c, &pendingFill{an: an, profile: prof.ID})
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
@@ -76,6 +94,42 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	}
 	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Concepts: concepts})
 	return LearnResult{Saved: len(obs), Asked: true}, nil
+}
+
+// learnGesture takes "gesture" out of learn.request's params (the rest
+// are a page's, parsed strictly) and reports whether it is true.
+func learnGesture(params json.RawMessage) (json.RawMessage, bool, *nativemsg.Error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(params, &m); err != nil || m == nil {
+		return nil, false, nativemsg.NewError(nativemsg.CodeInvalidParams, "learn.request: params must be an object")
+	}
+	g, ok := m["gesture"]
+	if !ok {
+		return params, false, nil
+	}
+	delete(m, "gesture")
+	rest, err := json.Marshal(m)
+	if err != nil {
+		return nil, false, nativemsg.NewError(nativemsg.CodeInvalidParams, "learn.request: %v", err)
+	}
+	return rest, string(g) == "true", nil
+}
+
+// learnConfirmation is the learn dialog for rows of an. submitted
+// reports that the person made the submit the rows come from (the
+// extension's evidence): only then does the dialog say so, and only then
+// may rows start ticked; values a page offers by itself (Formspec's
+// profile.learn) start unticked, under a lede that claims no submit.
+func learnConfirmation(an *analysis, s *session, profileID string, sums []ProfileSummary, rows []Row, submitted bool) Confirmation {
+	c := newConfirmation(ConfirmLearn, an, s, profileID, sums)
+	c.Submitted = submitted
+	for _, r := range rows {
+		if !submitted {
+			r.Checked = false
+		}
+		c.Rows = append(c.Rows, r)
+	}
+	return c
 }
 
 // learnRows returns the submitted values of an that profile p lacks or

@@ -33,6 +33,8 @@ import (
 //	                                turn, the last one for every one after
 //	TESSERA_TEST_PAIR_DELAY=3s      answer the pairing dialog only after
 //	                                this long (Go duration)
+//	TESSERA_TEST_DECISION_DELAY=3s  answer every other dialog only after
+//	                                this long (Go duration)
 //	TESSERA_TEST_EVENTS=FILE        one JSON line per event: presented,
 //	                                decided, withdrawn, unlock (t: unix ns)
 
@@ -52,8 +54,10 @@ type scripted struct {
 	// pairs and pairDelay answer pairing dialogs; the last answer stays.
 	pairs     []string
 	pairDelay time.Duration
-	mu        sync.Mutex
-	events    *os.File
+	// delay is how long every other dialog waits for its answer.
+	delay  time.Duration
+	mu     sync.Mutex
+	events *os.File
 }
 
 func scriptedPresenter(a *App, getenv func(string) string) Presenter {
@@ -80,6 +84,9 @@ func scriptedPresenter(a *App, getenv func(string) string) Presenter {
 	}
 	if dl, err := time.ParseDuration(getenv("TESSERA_TEST_PAIR_DELAY")); err == nil && dl > 0 {
 		p.pairDelay = dl
+	}
+	if dl, err := time.ParseDuration(getenv("TESSERA_TEST_DECISION_DELAY")); err == nil && dl > 0 {
+		p.delay = dl
 	}
 	if f := getenv("TESSERA_TEST_EVENTS"); f != "" {
 		if fh, err := os.OpenFile(f, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
@@ -133,6 +140,7 @@ func (p *scripted) Present(c Confirmation) {
 		}
 		p.mu.Unlock()
 	} else {
+		delay = p.delay
 		p.mu.Lock()
 		decision = p.decisions[0]
 		if len(p.decisions) > 1 {

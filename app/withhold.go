@@ -62,8 +62,7 @@ func (r *releasedValues) all() []string {
 }
 
 // secretValues lists the texts an agent must not receive: every string
-// value of every profile, each line of a multi-line one, and the values
-// released to pages.
+// value of every profile and the values released to pages.
 func (a *App) secretValues() []string {
 	out := a.released.all()
 	if v, ok := a.cfg.Vault.(profileLister); ok {
@@ -84,9 +83,6 @@ func appendEntries(out []string, m map[string]profile.Entry) []string {
 			continue
 		}
 		out = append(out, s)
-		if strings.Contains(s, "\n") {
-			out = append(out, strings.Split(s, "\n")...)
-		}
 	}
 	return out
 }
@@ -97,7 +93,14 @@ func appendEntries(out []string, m map[string]profile.Entry) []string {
 func withhold(res ToolResult, secrets []string, args map[string]any) ToolResult {
 	given := argumentTexts(args)
 	var keep []string
+	var lines []string
 	for _, s := range secrets {
+		// Each line of a multi-line value (a street address) too.
+		if strings.Contains(s, "\n") {
+			lines = append(lines, strings.Split(s, "\n")...)
+		}
+	}
+	for _, s := range append(slices.Clone(secrets), lines...) {
 		s = strings.TrimSpace(s)
 		if utf8.RuneCountInString(s) < minWithheld || given[strings.ToLower(s)] {
 			continue
@@ -163,27 +166,57 @@ func argumentTexts(args map[string]any) map[string]bool {
 	return out
 }
 
-// replaceFold replaces every case-insensitive occurrence of needle in s.
+// replaceFold replaces every case-insensitive occurrence of needle in s
+// that is a word of its own: not preceded or followed by a letter or digit
+// (so a profile's "Ada" is withheld in "Ada Lovelace" and "/ada.l", never
+// in "Canada").
 func replaceFold(s, needle, with string) (string, bool) {
 	ls, ln := strings.ToLower(s), strings.ToLower(needle)
-	if len(ls) != len(s) || len(ln) != len(needle) {
+	if len(ls) != len(s) || len(ln) != len(needle) || ln == "" {
 		// Lower-casing changed byte lengths: match exactly instead.
-		return strings.ReplaceAll(s, needle, with), strings.Contains(s, needle)
+		ls, ln = s, needle
 	}
 	var b strings.Builder
-	found := false
-	for {
-		i := strings.Index(ls, ln)
+	found, last, from := false, 0, 0
+	for from <= len(ls) {
+		i := strings.Index(ls[from:], ln)
 		if i < 0 {
-			b.WriteString(s)
 			break
 		}
-		found = true
-		b.WriteString(s[:i])
-		b.WriteString(with)
-		s, ls = s[i+len(needle):], ls[i+len(needle):]
+		i += from
+		j := i + len(ln)
+		if wordEdge(s, i, false) && wordEdge(s, j, true) {
+			b.WriteString(s[last:i])
+			b.WriteString(with)
+			last, found = j, true
+			from = j
+			continue
+		}
+		from = i + 1
 	}
-	return b.String(), found
+	if !found {
+		return s, false
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
+
+// wordEdge reports whether position i of s is the edge of a word: the
+// rune before it (after, when after) is not a letter or digit.
+func wordEdge(s string, i int, after bool) bool {
+	var r rune
+	if after {
+		if i >= len(s) {
+			return true
+		}
+		r, _ = utf8.DecodeRuneInString(s[i:])
+	} else {
+		if i <= 0 {
+			return true
+		}
+		r, _ = utf8.DecodeLastRuneInString(s[:i])
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // digitsOf is the digits of s, significant for a phone: without a leading
@@ -224,6 +257,9 @@ func replaceDigits(s, digits, with string) (string, bool) {
 			j++
 		}
 		if strings.Contains(string(got), digits) {
+			if i > last && rs[i-1] == '+' {
+				i-- // the international prefix goes with the number
+			}
 			b.WriteString(string(rs[last:i]))
 			b.WriteString(with)
 			last, found = end, true

@@ -51,7 +51,7 @@ func TestAgentConsentWithTSClient(t *testing.T) {
 		isError bool
 		text    []string
 	}{
-		{"tessera.tabs.list", false, []string{url}},
+		{"tessera.tabs.list", false, []string{originOf(url)}}, // not yet open to agents: the origin only
 		{"tessera.tabs.select", false, []string{url}},
 		{"tessera.fill.propose", false, []string{`"conceptLabel":"First name"`}},
 		{"tessera.fill.apply", false, []string{`"outcome":"filled"`}},

@@ -100,8 +100,9 @@ func (e *agentEnv) selectPage(t *testing.T, url string) (bool, string) {
 	}
 	var tabs struct {
 		Tabs []struct {
-			Tab int    `json:"tab"`
-			URL string `json:"url"`
+			Tab    int    `json:"tab"`
+			URL    string `json:"url"`
+			Active bool   `json:"active"`
 		} `json:"tabs"`
 	}
 	if err := json.Unmarshal([]byte(text), &tabs); err != nil {
@@ -109,6 +110,13 @@ func (e *agentEnv) selectPage(t *testing.T, url string) (bool, string) {
 	}
 	for _, tb := range tabs.Tabs {
 		if tb.URL == url {
+			return e.call(t, "tessera.tabs.select", map[string]any{"tab": tb.Tab})
+		}
+	}
+	// A tab of a site not yet open to agents shows its origin only: the
+	// active one of that origin is the page just opened.
+	for _, tb := range tabs.Tabs {
+		if tb.URL == originOf(url) && tb.Active {
 			return e.call(t, "tessera.tabs.select", map[string]any{"tab": tb.Tab})
 		}
 	}

@@ -28,6 +28,10 @@ var ErrVerifyUnsupported = errors.New("process verification is not available on 
 type Process struct {
 	PID  int
 	PPID int
+	// Start is when the process started (Linux: clock ticks after boot,
+	// /proc/<pid>/stat): with PID it names one process, where a pid alone
+	// may since have gone to another (StillRuns).
+	Start uint64
 	// Exe is the path of the executable it runs (as the OS reports it; a
 	// replaced or deleted file may carry a " (deleted)" suffix).
 	Exe string
@@ -81,8 +85,13 @@ func BrowserFamily(exe string) string {
 // Inspect returns what can be verified of the process at the other end of
 // c: its executable, whether it is this one's, and whether its parent is a
 // trusted browser.
+//
+// The parent is named by a pid only while it is the peer's parent: the
+// parent is read through a pidfd and kept only if it still is the peer's
+// parent and alive after /proc was read, so a parent that ended and whose
+// pid went to another process lends nothing.
 func Inspect(c net.Conn) (PeerInfo, error) {
-	p, err := peerProcess(c)
+	p, parent, err := peerWithParent(c)
 	if err != nil {
 		return PeerInfo{}, err
 	}
@@ -91,12 +100,11 @@ func Inspect(c net.Conn) (PeerInfo, error) {
 		info.Why = "its parent process is unknown"
 		return info, nil
 	}
-	parent, err := processInfo(p.PPID)
-	if err != nil {
+	if parent == nil {
 		info.Why = "its parent process could not be read"
 		return info, nil
 	}
-	info.Parent = &parent
+	info.Parent = parent
 	fam, err := trustedBrowser(parent.Exe)
 	if err != nil {
 		info.Why = "it was started by " + parent.Exe + ", " + err.Error()
@@ -104,6 +112,16 @@ func Inspect(c net.Conn) (PeerInfo, error) {
 	}
 	info.Browser = fam
 	return info, nil
+}
+
+// StillRuns reports whether p's pid still names the process p describes
+// (Linux: the process with that pid started when p did). A caller that
+// reads more of a process by its pid after Inspect (its executable file,
+// say) checks StillRuns afterwards: a pid freed and given to another
+// process would lend that process's facts. It reports false where
+// processes are not verified.
+func StillRuns(p Process) bool {
+	return stillRuns(p)
 }
 
 // VerifyApp checks that the process serving c runs this same executable,

@@ -23,13 +23,25 @@ import (
 // and whose pid was reused cannot lend another process's identity. Older
 // kernels fall back to SO_PEERCRED plus pidfd_open with the same check.
 func peerProcess(c net.Conn) (Process, error) {
+	p, _, err := inspectPeer(c, false)
+	return p, err
+}
+
+// peerWithParent is peerProcess and the process that started the peer,
+// read under the same kind of check (parentOf); parent is nil when it
+// cannot be shown to be the peer's parent.
+func peerWithParent(c net.Conn) (Process, *Process, error) {
+	return inspectPeer(c, true)
+}
+
+func inspectPeer(c net.Conn, withParent bool) (Process, *Process, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return Process{}, fmt.Errorf("%w: not a Unix socket", ErrNotVerified)
+		return Process{}, nil, fmt.Errorf("%w: not a Unix socket", ErrNotVerified)
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return Process{}, err
+		return Process{}, nil, err
 	}
 	var pid, pidfd int
 	var serr error
@@ -50,7 +62,7 @@ func peerProcess(c net.Conn) (Process, error) {
 		err = serr
 	}
 	if err != nil {
-		return Process{}, fmt.Errorf("%w: peer credentials: %v", ErrNotVerified, err)
+		return Process{}, nil, fmt.Errorf("%w: peer credentials: %v", ErrNotVerified, err)
 	}
 	defer unix.Close(pidfd)
 	if p, ok := pidOfPidfd(pidfd); ok {
@@ -58,11 +70,52 @@ func peerProcess(c net.Conn) (Process, error) {
 	}
 	p, err := processInfo(pid)
 	if err != nil {
-		return Process{}, err
+		return Process{}, nil, err
 	}
 	// Still alive: the pid named the peer while /proc was read.
-	if err := unix.PidfdSendSignal(pidfd, 0, nil, 0); err != nil {
-		return Process{}, fmt.Errorf("%w: the peer process ended", ErrNotVerified)
+	if !alive(pidfd) {
+		return Process{}, nil, fmt.Errorf("%w: the peer process ended", ErrNotVerified)
+	}
+	if !withParent || p.PPID <= 0 {
+		return p, nil, nil
+	}
+	parent, err := parentOf(pidfd, pid, p.PPID)
+	if err != nil {
+		return p, nil, nil
+	}
+	return p, &parent, nil
+}
+
+// alive reports whether the process pidfd names has not ended.
+func alive(pidfd int) bool {
+	return unix.PidfdSendSignal(pidfd, 0, nil, 0) == nil
+}
+
+// parentOf reads the process ppid, which /proc said is the parent of the
+// live process child (whose pidfd is childFD), and returns it only if it
+// is: the parent may have ended since, its child been handed to another
+// process, and its pid been given to a new one (a program of the same
+// user, started to look like a browser). So a pidfd of ppid is taken
+// first; it names child's parent if child, still alive, still has ppid as
+// its parent pid afterwards (a process that ended cannot be child's parent
+// again, and a new process of that pid cannot adopt child). /proc/<ppid>
+// is then read, and kept only if that pidfd is still alive after.
+func parentOf(childFD, child, ppid int) (Process, error) {
+	pfd, err := unix.PidfdOpen(ppid, 0)
+	if err != nil {
+		return Process{}, fmt.Errorf("%w: parent process %d: %v", ErrNotVerified, ppid, err)
+	}
+	defer unix.Close(pfd)
+	_, now, err := readStat("/proc/" + strconv.Itoa(child))
+	if err != nil || now != ppid || !alive(childFD) {
+		return Process{}, fmt.Errorf("%w: process %d is no longer the parent of %d", ErrNotVerified, ppid, child)
+	}
+	p, err := processInfo(ppid)
+	if err != nil {
+		return Process{}, err
+	}
+	if !alive(pfd) {
+		return Process{}, fmt.Errorf("%w: the parent process ended", ErrNotVerified)
 	}
 	return p, nil
 }
@@ -90,7 +143,7 @@ func pidOfPidfd(fd int) (int, bool) {
 // (SameImage).
 func processInfo(pid int) (Process, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
-	comm, ppid, err := readStat(dir)
+	comm, ppid, start, err := readStatStart(dir)
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
@@ -99,13 +152,13 @@ func processInfo(pid int) (Process, error) {
 	if errors.Is(err, os.ErrPermission) && hidden(dir) {
 		code, cerr := codeSize(dir)
 		same := cerr == nil && code != "" && (looksLikeSelf(comm, code) || siblingIsApp(sib) && looksLike(sib, comm, code))
-		return Process{PID: pid, PPID: ppid, Hidden: true, SameImage: same}, nil
+		return Process{PID: pid, PPID: ppid, Start: start, Hidden: true, SameImage: same}, nil
 	}
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
 	return Process{
-		PID: pid, PPID: ppid, Exe: exe,
+		PID: pid, PPID: ppid, Start: start, Exe: exe,
 		SameExe: sameFile(dir+"/exe", "/proc/self/exe"),
 		Sibling: sib != "" && trustedSibling(sib) && sameFile(dir+"/exe", sib),
 	}, nil
@@ -176,23 +229,44 @@ func trustedSibling(path string) bool {
 // readStat returns the command name and parent pid of the process whose
 // /proc directory is dir.
 func readStat(dir string) (comm string, ppid int, err error) {
+	comm, ppid, _, err = readStatStart(dir)
+	return comm, ppid, err
+}
+
+// readStatStart is readStat with the process's start time (clock ticks
+// after boot).
+func readStatStart(dir string) (comm string, ppid int, start uint64, err error) {
 	stat, err := os.ReadFile(dir + "/stat")
 	if err != nil {
-		return "", 0, err
+		return "", 0, 0, err
 	}
 	// The command name is in parentheses and may hold anything; the fields
-	// after the last ')' are state, ppid, ...
+	// after the last ')' are state, ppid, ... and the 20th is starttime.
 	i := bytes.LastIndexByte(stat, ')')
 	j := bytes.IndexByte(stat, '(')
 	if i < 0 || j < 0 || j > i {
-		return "", 0, errors.New("unreadable stat")
+		return "", 0, 0, errors.New("unreadable stat")
 	}
 	fields := strings.Fields(string(stat[i+1:]))
-	if len(fields) < 2 {
-		return "", 0, errors.New("unreadable stat")
+	if len(fields) < 20 {
+		return "", 0, 0, errors.New("unreadable stat")
 	}
 	ppid, _ = strconv.Atoi(fields[1])
-	return string(stat[j+1 : i]), ppid, nil
+	start, err = strconv.ParseUint(fields[19], 10, 64)
+	if err != nil {
+		return "", 0, 0, errors.New("unreadable stat")
+	}
+	return string(stat[j+1 : i]), ppid, start, nil
+}
+
+// stillRuns reports whether p's pid still names the process p describes:
+// the one that started at p.Start.
+func stillRuns(p Process) bool {
+	if p.PID <= 0 || p.Start == 0 {
+		return false
+	}
+	_, _, start, err := readStatStart("/proc/" + strconv.Itoa(p.PID))
+	return err == nil && start == p.Start
 }
 
 // hidden reports whether the process whose /proc directory is dir is

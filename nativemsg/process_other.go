@@ -4,7 +4,6 @@ package nativemsg
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"os"
 )
@@ -18,8 +17,12 @@ func peerProcess(net.Conn) (Process, error) {
 	return Process{}, ErrVerifyUnsupported
 }
 
-func processInfo(int) (Process, error) {
-	return Process{}, fmt.Errorf("%w: process verification is not implemented on this platform", ErrNotVerified)
+func peerWithParent(net.Conn) (Process, *Process, error) {
+	return Process{}, nil, ErrVerifyUnsupported
+}
+
+func stillRuns(Process) bool {
+	return false
 }
 
 func trustedBrowser(string) (string, error) {

@@ -79,6 +79,10 @@ type Confirmation struct {
 	// Notice is one sentence the dialog shows above the rows: where the
 	// values go when that is not the usual way (the page's own provider).
 	Notice string `json:"notice,omitempty"`
+	// Submitted reports, for a learn dialog, that the person submitted the
+	// form (the extension saw their own click or Enter on it); without it
+	// the dialog claims no submit (learn.go).
+	Submitted bool `json:"submitted,omitempty"`
 }
 
 // FrameInfo is one frame of a page as the dialog names it.

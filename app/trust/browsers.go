@@ -155,6 +155,11 @@ func (s *Browsers) Check(parent *nativemsg.Process, why string, now time.Time) (
 		return "", errors.New(why)
 	}
 	id, err := exeIdentity(parent.PID, s)
+	// The file was read by pid: the parent Inspect named must still be the
+	// process with that pid, or another process's file was read.
+	if err == nil && !nativemsg.StillRuns(*parent) {
+		err = errors.New("it ended while it was checked")
+	}
 	if err == nil && (id.Path != want.Path || id.Dev != want.Dev || id.Ino != want.Ino || id.Size != want.Size || id.SHA256 != want.SHA256) {
 		err = errors.New("the file changed since it was approved")
 	}

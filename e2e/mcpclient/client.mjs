@@ -32,7 +32,7 @@ try {
   out.capabilities = client.getServerCapabilities();
   out.before = (await client.listTools()).tools.map((t) => t.name);
   const tabs = JSON.parse(text(await call('tessera.tabs.list', {}))).tabs;
-  const tab = tabs.find((t) => t.url === url);
+  const tab = (tabs.find((t) => t.url === url) ?? tabs.find((t) => t.url === new URL(url).origin && t.active));
   if (!tab) throw new Error(`no tab shows ${url}`);
   await call('tessera.tabs.select', { tab: tab.tab });
   for (let i = 0; i < 100 && changed === 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -52,7 +52,7 @@ try {
   // Another tab: choose it by its URL and wait for its tools.
   const choose = async (u, want) => {
     const tabs = JSON.parse(text(await call('tessera.tabs.list', {}))).tabs;
-    const tab = tabs.find((t) => t.url === u);
+    const tab = (tabs.find((t) => t.url === u) ?? tabs.find((t) => t.url === new URL(u).origin && t.active));
     if (!tab) throw new Error(`no tab shows ${u}`);
     await call('tessera.tabs.select', { tab: tab.tab });
     for (let i = 0; i < 150; i++) {

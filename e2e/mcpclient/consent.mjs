@@ -23,7 +23,7 @@ try {
   await client.connect(transport);
   out.lists.push(await client.listTools());
   const tabs = JSON.parse(text(await call('tessera.tabs.list', {}))).tabs;
-  const tab = tabs.find((t) => t.url === url);
+  const tab = (tabs.find((t) => t.url === url) ?? tabs.find((t) => t.url === new URL(url).origin && t.active));
   if (!tab) throw new Error(`no tab shows ${url}`);
   await call('tessera.tabs.select', { tab: tab.tab }); // dialog 1: approve
   out.lists.push(await client.listTools());

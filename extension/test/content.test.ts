@@ -73,8 +73,8 @@ describe('content bootstrap', () => {
     try {
       // happy-dom has no layout: every control measures as display-none there, so
       // the snapshot gives the ref, and apply reports the control hidden.
-      await ask({ type: 'snapshot' }, WORKER);
-      const answer = ask({ type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'Ada' }, { ref: 't9', kind: 'text', value: 'x' }] }, WORKER);
+      const { doc } = (await ask({ type: 'snapshot' }, WORKER)) as { doc: string };
+      const answer = ask({ type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'Ada' }, { ref: 't9', kind: 'text', value: 'x' }], doc }, WORKER);
       await vi.runAllTimersAsync();
       expect(await answer).toEqual([
         { ref: 't1', outcome: 'hidden' },
@@ -84,6 +84,29 @@ describe('content bootstrap', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  // Regression (issue 23): Firefox addresses a frame by its id alone, so an
+  // apply meant for the document measured reached whatever document the
+  // frame held by then. Apply and submit must name the measured
+  // document's token; another document's script refuses them.
+  it('applies and submits only in the document measured', async () => {
+    await inject();
+    const first = (await ask({ type: 'snapshot' }, WORKER)) as { doc: string };
+    expect(first.doc).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+    expect(((await ask({ type: 'snapshot' }, WORKER)) as { doc: string }).doc).toBe(first.doc);
+    document.body.innerHTML = '<form><input name=a><button>Go</button></form>';
+    const fields = [{ ref: 't1', kind: 'text', value: 'Ada' }];
+    for (const doc of [undefined, '', 'another-documents-token', `${first.doc}x`]) {
+      expect(await ask({ type: 'apply', fields, doc }, WORKER), String(doc)).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      expect(await ask({ type: 'submit', ref: 't1', doc }, WORKER), String(doc)).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+    expect(document.querySelector('input')!.value).toBe('');
+    // Another document (a new content script) draws another token.
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('tessera.content')];
+    await inject();
+    const second = (await ask({ type: 'snapshot' }, WORKER)) as { doc: string };
+    expect(second.doc).not.toBe(first.doc);
   });
 
   it('ignores other tabs and other extensions', async () => {
@@ -101,16 +124,31 @@ describe('content bootstrap', () => {
   it('refuses unknown requests', async () => {
     await inject();
     expect(await ask({ type: 'fill' }, WORKER)).toMatchObject({ error: { code: 'UNKNOWN_MESSAGE' } });
-    expect(await ask({ type: 'apply' }, WORKER)).toMatchObject({ error: { code: 'INVALID_MESSAGE' } });
+    const { doc } = (await ask({ type: 'snapshot' }, WORKER)) as { doc: string };
+    expect(await ask({ type: 'apply', doc }, WORKER)).toMatchObject({ error: { code: 'INVALID_MESSAGE' } });
   });
 
-  it('sends a capture of what was submitted', async () => {
+  it('sends a capture of what the person submitted, and nothing for a page\'s own submit', async () => {
     await inject();
     document.querySelector('input')!.value = 'typed';
+    const before = sent.length;
+    // The page submits by itself (a synthetic event): nothing is sent.
     document.querySelector('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    expect(sent.length).toBe(before);
+    // The person clicks the form's submit button (a trusted click; the
+    // page handles the submit itself).
+    const go = document.createElement('button');
+    document.querySelector('form')!.append(go);
+    go.addEventListener('click', (e) => e.preventDefault());
+    const click = new MouseEvent('click', { bubbles: true, composed: true, cancelable: true });
+    Object.defineProperty(click, 'isTrusted', { value: true });
+    go.dispatchEvent(click);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent.length).toBeGreaterThan(before);
     // Earlier tests' bootstraps listen on this same document too; the latest one's message comes last.
-    const msg = sent[sent.length - 1] as { type: string; frame: { values: Record<string, { value: string }> } };
+    const msg = sent[sent.length - 1] as { type: string; gesture: boolean; frame: { values: Record<string, { value: string }> } };
     expect(msg.type).toBe('submitted');
+    expect(msg.gesture).toBe(true);
     expect(Object.values(msg.frame.values)).toEqual([{ value: 'typed', checked: false }]);
   });
 });

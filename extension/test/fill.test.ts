@@ -59,6 +59,28 @@ class FakeApp implements Caller {
 }
 
 describe('Filler', () => {
+  // Regression (issue 23): values approved for the document measured must
+  // name it when applied, whatever the browser can address (Firefox: frame
+  // ids only).
+  it('applies naming the token of the document each frame measured', async () => {
+    const tab = new FakeTab();
+    tab.frames = [{ frame: 0, parent: -1 }];
+    tab.captures.set(0, () => ({ ...capture('https://shop.example/checkout', ['t1']), doc: 'DOC-A' }));
+    const tokens: (string | undefined)[] = [];
+    const apply = tab.apply.bind(tab);
+    tab.apply = async (t, f, fields) => {
+      tokens.push(f.token);
+      return apply(t, f, fields);
+    };
+    const filler = new Filler(new FakeApp(tab.log, {}), tab);
+    const round = await filler.measure(1);
+    expect(round.infos.get(0)?.token).toBe('DOC-A');
+    await filler.applyAll(1, round, [{ frame: 0, ref: 't1', kind: 'text', value: 'Ada' }]);
+    expect(tokens).toEqual(['DOC-A']);
+    // The token stays in the browser: the app is not sent it.
+    expect(JSON.stringify(round.frames)).not.toContain('DOC-A');
+  });
+
   it('requests, applies, continues with new fields, then reports', async () => {
     const tab = new FakeTab();
     let country = '';

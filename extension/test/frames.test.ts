@@ -50,9 +50,17 @@ describe('browserFrames', () => {
 
   it('asks the document measured, not whatever is in the frame now', async () => {
     answer = async () => [{ ref: 't1', outcome: 'filled' }];
-    const got = await browserFrames(true).apply(1, { frame: 7, parent: 0, document: 'D7' }, [{ ref: 't1', kind: 'text', value: 'x' }]);
+    const got = await browserFrames(true).apply(1, { frame: 7, parent: 0, document: 'D7', token: 'T7' }, [{ ref: 't1', kind: 'text', value: 'x' }]);
     expect(got).toEqual([{ ref: 't1', outcome: 'filled' }]);
-    expect(sent).toEqual([{ tab: 1, msg: { type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'x' }] }, opts: { documentId: 'D7' } }]);
+    expect(sent).toEqual([{ tab: 1, msg: { type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'x' }], doc: 'T7' }, opts: { documentId: 'D7' } }]);
+  });
+
+  // Regression (issue 23): Firefox has no documentId; the apply names the
+  // measured document's token, which only that document's script accepts.
+  it('names the document measured where frames are addressed by id only', async () => {
+    answer = async () => [{ ref: 't1', outcome: 'filled' }];
+    await browserFrames(false).apply(1, { frame: 7, parent: 0, token: 'T7' }, [{ ref: 't1', kind: 'text', value: 'x' }]);
+    expect(sent).toEqual([{ tab: 1, msg: { type: 'apply', fields: [{ ref: 't1', kind: 'text', value: 'x' }], doc: 'T7' }, opts: { frameId: 7 } }]);
   });
 
   it('injects the content script where it is missing, then asks again', async () => {

@@ -18,7 +18,9 @@ export const agentWording: Record<string, { title: string; lede: string; approve
   "agent-access": {
     title: "Let an agent use this site?",
     lede: "An AI agent asks to read the forms and use the tools of pages on",
-    approve: () => "Allow while Tessera runs",
+    // The access is kept in agent-access.json across restarts of the app:
+    // the button says how long it lasts, and it is not "while Tessera runs".
+    approve: () => "Allow until I take it back",
   },
   "agent-call": {
     title: "Run this tool for the agent?",
@@ -26,6 +28,10 @@ export const agentWording: Record<string, { title: string; lede: string; approve
     approve: (n) => (n === 0 ? "Run it" : n === 1 ? "Run with 1 value" : `Run with ${n} values`),
   },
 };
+
+/** accessNote is what an agent-access dialog says the approval means. */
+export const accessNote =
+  "Until you close this site in Settings → Agents (closing or restarting Tessera does not close it), this agent (and any other you run) may list this site's form tools and ask to use them. Every fill and every tool call still asks you first.";
 
 /** isAgentKind reports whether c is an agent's question: it may be approved with no row. */
 export function isAgentKind(c: Confirmation): boolean {
@@ -46,7 +52,7 @@ export function agentSection(c: Confirmation): HTMLElement | null {
   const s = el("section", "cf-section cf-agent");
   s.id = "cf-agent";
   if ((c.kind as string) === "agent-access") {
-    s.append(el("p", "cf-note", "Until you close this site in Settings, this agent (and any other you run) may list this site's form tools and ask to use them. Every fill and every tool call still asks you first."));
+    s.append(el("p", "cf-note", accessNote));
     return s;
   }
   const name = el("p", "cf-agent-tool", "Tool ", el("strong", "mono", ask.pageTool ?? ""), ask.tool ? ` (the agent calls it ${ask.tool})` : "");

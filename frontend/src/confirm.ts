@@ -87,18 +87,20 @@ const kindWording = {
   continue: { title: "The page asked for more fields", lede: "After your approval the page showed more fields on", approve: (n: number) => (n === 1 ? "Fill 1 more field" : `Fill ${n} more fields`) },
   learn: { title: "Save to your profile?", lede: "You submitted new or changed values on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
   /** learn asked by the page's script (Formspec profile.learn): no submit of yours happened. */
-  "learn-page": { title: "Save to your profile?", lede: "The page asks to save values from its form on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
+  "learn-page": { title: "Save to your profile?", lede: "The page, not you, asks to save values from its form on", approve: (n: number) => (n === 1 ? "Save 1 value" : `Save ${n} values`) },
   pair: { title: "Pair this browser with Tessera?", lede: "The Tessera extension asks to be paired, in the verified browser", approve: () => "Pair" },
   reveal: { title: "Show these profiles' values?", lede: "The tessera command asks to show or export every value of these profiles on", approve: (n: number) => (n === 1 ? "Show 1 profile" : `Show ${n} profiles`) },
 } as const;
 
 /**
- * The words of a dialog's title, lede and approve button. A learn the
- * page's script asked for (Formspec profile.learn) never says "you
- * submitted": nobody did.
+ * The words of a dialog's title, lede and approve button. A learn never
+ * says "you submitted" unless the person did.
  */
-export function dialogWords(c: Pick<Confirmation, "kind" | "pageInitiated">) {
-  if (c.kind === "learn" && c.pageInitiated) return kindWording["learn-page"];
+export function dialogWords(c: Pick<Confirmation, "kind" | "pageInitiated" | "submitted">) {
+  // "You submitted" only when the extension saw the person submit the form
+  // (a click or Enter of theirs); a page that submits or asks by itself is
+  // not the person's submit.
+  if (c.kind === "learn" && (c.pageInitiated || !c.submitted)) return kindWording["learn-page"];
   return kindWording[c.kind] ?? agentWording[c.kind] ?? kindWording.fill;
 }
 

@@ -123,6 +123,8 @@ export interface Confirmation {
   pageInitiated?: boolean;
   /** notice is one sentence shown above the rows (app.Confirmation.Notice). */
   notice?: string;
+  /** submitted reports, for a learn dialog, that the person submitted the form (app.Confirmation.Submitted). */
+  submitted?: boolean;
 }
 
 /** A paired extension install (app.PairedBrowser). */

@@ -7,7 +7,7 @@
  * the app approved) and bounds what the page answers.
  */
 import type { FillField } from '../shared/fill';
-import { isFailure } from '../shared/messages';
+import { type ContentRequest, isFailure } from '../shared/messages';
 import { RpcError } from '../shared/rpc';
 import { formToolEvent, submitFormTool } from '../page/formtool';
 import { readPageTools, runPageTool } from '../page/webmcp';
@@ -180,7 +180,8 @@ export class Agents {
     const frame = typeof p.frame === 'number' ? round.infos.get(p.frame) : undefined;
     if (frame === undefined || typeof p.ref !== 'string') throw bad('frame and ref must name a measured control');
     const opts = frame.document !== undefined ? { documentId: frame.document } : { frameId: frame.frame };
-    const answer: unknown = await chrome.tabs.sendMessage(tab, { type: 'submit', ref: p.ref }, opts);
+    // The token pins the submit to the document measured (Firefox addresses frames only).
+    const answer: unknown = await chrome.tabs.sendMessage(tab, { type: 'submit', ref: p.ref, doc: frame.token ?? '' } satisfies ContentRequest, opts);
     if (isFailure(answer)) throw new RpcError(answer.error.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'INTERNAL', answer.error.message);
     return answer;
   }

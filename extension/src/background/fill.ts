@@ -27,11 +27,17 @@ import {
 import type { ApplyField, ApplyOutcome, FillProgress, FrameCapture } from '../shared/messages';
 import { Codes, RpcError } from '../shared/rpc';
 
-/** FrameInfo locates one frame of a tab: the browser's frame id, its parent's (-1 for the top) and, where the browser has one, the id of the document in it. */
+/**
+ * FrameInfo locates one frame of a tab: the browser's frame id, its
+ * parent's (-1 for the top), where the browser has one the id of the
+ * document in it, and once measured the token of the document measured
+ * (FrameCapture.doc), which apply and submit must name.
+ */
 export interface FrameInfo {
   frame: number;
   parent: number;
   document?: string;
+  token?: string;
 }
 
 /** FrameError is how a FrameDriver rejects: code is a Failure code from the content script or a local one. */
@@ -231,7 +237,7 @@ export class Filler {
       budget -= cost;
       values -= n;
       round.frames.push(w);
-      round.infos.set(info.frame, info);
+      round.infos.set(info.frame, { ...info, token: c.value.doc });
       round.hidden.set(info.frame, c.value.hidden);
     });
     return round;
@@ -313,7 +319,8 @@ function addVisible(seen: Map<string, Set<string>>, round: Round): boolean {
   let added = false;
   for (const [frame, hidden] of round.hidden) {
     // A frame that navigated holds a new document whose refs start afresh.
-    const key = `${frame}/${round.infos.get(frame)?.document ?? ''}`;
+    const info = round.infos.get(frame);
+    const key = `${frame}/${info?.document ?? ''}/${info?.token ?? ''}`;
     let s = seen.get(key);
     if (s === undefined) seen.set(key, (s = new Set()));
     for (const [ref, reason] of Object.entries(hidden)) {

@@ -2,8 +2,10 @@
  * The browser's FrameDriver. Frames come from webNavigation.getAllFrames
  * (it alone knows each frame's parent); each frame's content script is asked
  * with tabs.sendMessage, pinned on Chromium to the document that was listed
- * (documentId), so values approved for one document can never reach a
- * document that replaced it in the same frame. A frame whose content script
+ * (documentId); apply names the token of the document measured
+ * (FrameInfo.token), which the content script of any other document
+ * refuses, so on Firefox too (frame ids only) values approved for one
+ * document can never reach a document that replaced it in the same frame. A frame whose content script
  * is missing (it existed before the extension was installed or updated) gets
  * it injected once, then is asked again.
  */
@@ -65,7 +67,7 @@ export function browserFrames(pinDocuments: boolean): FrameDriver {
     },
     snapshot: async (tab, f) => (await ask(tab, f, { type: 'snapshot' }, SNAPSHOT_TIMEOUT_MS)) as FrameCapture,
     apply: async (tab, f, fields: ApplyField[]) => {
-      const got = await ask(tab, f, { type: 'apply', fields }, APPLY_TIMEOUT_MS);
+      const got = await ask(tab, f, { type: 'apply', fields, doc: f.token ?? '' }, APPLY_TIMEOUT_MS);
       if (!Array.isArray(got)) throw new FrameError('INVALID_ANSWER', `frame ${f.frame} answered apply with an unknown shape`);
       return got as ApplyOutcome[];
     },

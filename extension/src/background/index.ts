@@ -72,7 +72,7 @@ const table: HandlerTable = {
       return client.status;
     },
   },
-  submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame) },
+  submitted: { from: ['content'], handle: (req, sender) => learner.submitted(sender, req.frame, req.gesture) },
   formspec: { from: ['content', 'page'], handle: (req, sender) => formspec.handle(req, sender) },
   toolsChanged: { from: ['content'], handle: (_req, sender) => agents.toolsChanged(sender) },
 };

@@ -1,13 +1,22 @@
 /**
- * Learning after a submit: a content script sends the capture it took at
- * the submit; the service worker asks the app learn.request {page, frames:
- * [that frame]}. The app compares, asks the person, and saves only what they
- * approve. Nothing here waits for the person on the page's behalf, and a
- * tab gets one learn at a time (a page cannot queue dialogs).
+ * Learning after a submit the person made: a content script sends the
+ * capture it took at the submit, with gesture true (content/submit.ts sends
+ * only a submit that followed the person's own click or Enter on that form);
+ * the service worker asks the app learn.request {page, frames: [that frame],
+ * gesture: true}. The app compares, asks the person, and saves only what
+ * they approve. A message without that evidence is refused here, and the
+ * app refuses a learn.request without it too. Nothing here waits for the
+ * person on the page's behalf, and a tab gets one learn at a time (a page
+ * cannot queue dialogs).
  */
 import type { PageParams } from '../shared/fill';
 import type { FrameCapture } from '../shared/messages';
 import { type Caller, DIALOG_TIMEOUT_MS, wireFrame } from './fill';
+
+/** LearnParams are learn.request's params: gesture says the person made the submit (PROTOCOL.md §4.1). */
+export interface LearnParams extends PageParams {
+  gesture: true;
+}
 
 /** LearnSender is the part of a runtime MessageSender learning reads (already checked to be our content script). */
 export interface LearnSender {
@@ -43,14 +52,15 @@ export class Learner {
 
   /**
    * submitted starts learning from capture and answers at once: accepted is
-   * false when the message is unusable or the tab already has a learn under
-   * way. The outcome (saved, nothing new, declined, app unreachable) is the
-   * app's to show; none of it comes back to the page.
+   * false when the message is unusable, does not say the person submitted
+   * (gesture), or the tab already has a learn under way. The outcome
+   * (saved, nothing new, declined, app unreachable) is the app's to show;
+   * none of it comes back to the page.
    */
-  submitted(sender: LearnSender, capture: unknown): { accepted: boolean } {
+  submitted(sender: LearnSender, capture: unknown, gesture: unknown): { accepted: boolean } {
     const tab = sender.tab?.id;
     const frame = sender.frameId ?? 0;
-    if (tab === undefined || !isCapture(capture) || this.busy.has(tab)) return { accepted: false };
+    if (tab === undefined || gesture !== true || !isCapture(capture) || this.busy.has(tab)) return { accepted: false };
     this.busy.add(tab);
     void this.learn(tab, frame, sender, capture).finally(() => this.busy.delete(tab));
     return { accepted: true };
@@ -63,7 +73,7 @@ export class Learner {
         ? { tab, url: c.url, title: c.title }
         : { tab, url: sender.tab?.url ?? '', title: sender.tab?.title ?? '' };
     try {
-      await this.native.call('learn.request', { page, frames: [w] } satisfies PageParams, DIALOG_TIMEOUT_MS);
+      await this.native.call('learn.request', { page, frames: [w], gesture: true } satisfies LearnParams, DIALOG_TIMEOUT_MS);
     } catch {
       // DECLINED is the person's answer; anything else (locked, not
       // connected) leaves nothing to do after a submit.

@@ -14,7 +14,7 @@ import { apply } from './apply';
 import { watchFormspec } from './formspec-probe';
 import { Registry } from './refs';
 import { settle } from './settle';
-import { CaptureError, capture, controlsAndRoots } from './snapshot';
+import { CaptureError, capture, controlsAndRoots, newNonce } from './snapshot';
 import { watchSubmits } from './submit';
 import { installPageBridge } from './testbridge';
 import { liveLayout } from './visibility';
@@ -28,17 +28,27 @@ function failure(code: string, message: string): Failure {
 /** Content is one document's content script state: its refs live here, in the isolated world only. */
 class Content {
   private readonly reg = new Registry();
+  // doc names this document to the service worker (FrameCapture.doc): refs
+  // are this document's, and a frame that navigated holds another.
+  private readonly doc = newNonce();
 
   snapshot(): FrameCapture | Failure {
     try {
-      return capture(document, liveLayout(window), this.reg);
+      return { ...capture(document, liveLayout(window), this.reg), doc: this.doc };
     } catch (e) {
       if (e instanceof CaptureError) return failure(e.code, e.message);
       throw e;
     }
   }
 
-  apply(fields: unknown): Promise<ApplyOutcome[]> | Failure {
+  /** other returns a Failure when doc does not name this document: the request was meant for the document measured, which this is not. */
+  private other(doc: unknown): Failure | null {
+    return doc === this.doc ? null : failure('NOT_FOUND', 'this is not the document that was measured (the frame navigated)');
+  }
+
+  apply(fields: unknown, doc: unknown): Promise<ApplyOutcome[]> | Failure {
+    const other = this.other(doc);
+    if (other !== null) return other;
     if (!Array.isArray(fields)) return failure('INVALID_MESSAGE', 'apply needs fields');
     return apply(fields as ApplyField[], {
       reg: this.reg,
@@ -50,7 +60,9 @@ class Content {
   // submit submits the form of the control ref names, as its submit button
   // would (the page's submit handlers run): an agent's approved form tool
   // whose page allows agents to submit (toolautosubmit).
-  submit(ref: unknown): { submitted: boolean } | Failure {
+  submit(ref: unknown, doc: unknown): { submitted: boolean } | Failure {
+    const other = this.other(doc);
+    if (other !== null) return other;
     const el = typeof ref === 'string' ? this.reg.lookup(ref) : undefined;
     const f = (el as HTMLInputElement | undefined)?.form;
     if (el === undefined || !el.isConnected || !f) return failure('NOT_FOUND', 'the control or its form is gone');
@@ -60,14 +72,14 @@ class Content {
 
   // handle answers one ContentRequest.
   handle(msg: unknown): FrameCapture | Failure | Promise<ApplyOutcome[]> | { submitted: boolean } {
-    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as Partial<ContentRequest> & { fields?: unknown; ref?: unknown };
+    const m = (typeof msg === 'object' && msg !== null ? msg : {}) as Partial<ContentRequest> & { fields?: unknown; ref?: unknown; doc?: unknown };
     switch (m.type) {
       case 'snapshot':
         return this.snapshot();
       case 'apply':
-        return this.apply(m.fields);
+        return this.apply(m.fields, m.doc);
       case 'submit':
-        return this.submit(m.ref);
+        return this.submit(m.ref, m.doc);
       default:
         return failure('UNKNOWN_MESSAGE', `unknown message type ${JSON.stringify(m.type)}`);
     }
@@ -104,7 +116,8 @@ if (g[GUARD] !== chrome.runtime) {
   // it then captures nothing.
   const live = (): boolean => chrome.runtime?.id !== undefined;
   const sendSubmitted = (frame: FrameCapture): void => {
-    chrome.runtime.sendMessage({ type: 'submitted', frame } satisfies BackgroundRequest).catch(() => {
+    // watchSubmits sends only a submit the person made (their click or Enter on that form).
+    chrome.runtime.sendMessage({ type: 'submitted', frame, gesture: true } satisfies BackgroundRequest).catch(() => {
       // The service worker may be restarting; learning is best effort.
     });
   };

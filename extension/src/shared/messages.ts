@@ -7,14 +7,16 @@
  * answers only senders senderKind calls 'page':
  *
  *   {type:'snapshot'}                          → FrameCapture | Failure
- *   {type:'apply', fields: ApplyField[]}       → ApplyOutcome[] | Failure
- *   {type:'submit', ref: string}               → {submitted: boolean} | Failure
+ *   {type:'apply', fields: ApplyField[], doc}  → ApplyOutcome[] | Failure
+ *   {type:'submit', ref: string, doc}          → {submitted: boolean} | Failure
  *                                                (an agent's approved form tool, PROTOCOL.md §4.3)
  *
  * Content script → service worker (runtime.sendMessage; the router accepts
  * it from 'content' senders only):
  *
- *   {type:'submitted', frame: FrameCapture}    → {accepted: boolean}
+ *   {type:'submitted', frame: FrameCapture, gesture: true}
+ *                                              → {accepted: boolean}
+ *                                                (a submit the person made: content/submit.ts)
  *   {type:'toolsChanged'}                      → {accepted: boolean}
  *                                                (the top page's WebMCP tools changed; agents list again)
  *
@@ -44,7 +46,7 @@ export type BackgroundRequest =
   | { type: 'fill'; tab: number }
   | { type: 'unlock' }
   | { type: 'pair' }
-  | { type: 'submitted'; frame: FrameCapture }
+  | { type: 'submitted'; frame: FrameCapture; gesture: true }
   | { type: 'toolsChanged' }
   | FormspecRequest;
 
@@ -96,7 +98,15 @@ export interface ApplyOutcome {
 }
 
 /** ContentRequest is a message a content script accepts (from the extension, never from a page). */
-export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[] } | { type: 'submit'; ref: string };
+/**
+ * ContentRequest is a service worker's request to a content script. apply
+ * and submit carry doc, the token of the document that was measured
+ * (FrameCapture.doc): a content script answers them only in that document,
+ * so values approved for one document never reach one that replaced it in
+ * the same frame, whether or not the browser can address a document
+ * (Chromium's documentId; Firefox has only frame ids).
+ */
+export type ContentRequest = { type: 'snapshot' } | { type: 'apply'; fields: ApplyField[]; doc: string } | { type: 'submit'; ref: string; doc: string };
 
 /**
  * FrameCapture is what a content script measured in its document: the
@@ -120,6 +130,12 @@ export interface FrameCapture {
   hidden: Record<string, string>;
   /** shadowRoots reports whether open shadow roots were serialised (Element.getHTML present). */
   shadowRoots: boolean;
+  /**
+   * doc is the token the content script drew when it started in this
+   * document, the same for each of its captures and never sent to the app;
+   * apply and submit must name it (ContentRequest).
+   */
+  doc?: string;
 }
 
 /** Failure is how a runtime message handler reports an error to its caller. */
