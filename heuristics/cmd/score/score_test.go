@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestScoreCorpus(t *testing.T) {
 	}
 	get := func(source, variant string) Counts {
 		for _, s := range rep.Scores {
-			if s.Source == source && s.Variant == variant && s.System == "tessera" {
+			if s.Source == source && s.Half == "" && s.Variant == variant && s.System == "tessera" {
 				return s.Counts
 			}
 		}
@@ -85,23 +86,23 @@ func TestScoreErrors(t *testing.T) {
 	if err := run(nil, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("run() = %v, want a usage error", err)
 	}
-	if err := run([]string{"-corpus", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, errNoPages) {
-		t.Errorf("run(empty dir) = %v, want errNoPages", err)
+	if err := run([]string{"-corpus", t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, corpus.ErrNoPages) {
+		t.Errorf("run(empty dir) = %v, want corpus.ErrNoPages", err)
 	}
 }
 
 func TestJudge(t *testing.T) {
 	tests := []struct {
-		t               truth
+		t               corpus.Truth
 		pred            string
 		strict, lenient bool
 	}{
-		{truth{token: "email"}, "email", true, true},
-		{truth{token: "address-line1"}, "street-address", false, true},
-		{truth{token: "tel-national"}, "tel", false, true},
-		{truth{token: "username", alts: []string{"ext:username", "https://schema.org/email"}}, "email", false, true},
-		{truth{token: "address-line2", label: "Apartment"}, "address-line2", true, true},
-		{truth{token: "given-name"}, "family-name", false, false},
+		{corpus.Truth{Token: "email"}, "email", true, true},
+		{corpus.Truth{Token: "address-line1"}, "street-address", false, true},
+		{corpus.Truth{Token: "tel-national"}, "tel", false, true},
+		{corpus.Truth{Token: "username", Alts: []string{"ext:username", "https://schema.org/email"}}, "email", false, true},
+		{corpus.Truth{Token: "address-line2", Label: "Apartment"}, "address-line2", true, true},
+		{corpus.Truth{Token: "given-name"}, "family-name", false, false},
 	}
 	for _, tt := range tests {
 		s, l := judge(tt.t, tt.pred)

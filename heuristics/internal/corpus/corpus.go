@@ -1,0 +1,220 @@
+// Package corpus reads a labelled form corpus laid out like
+// ../shared/corpus (every X.html with X.html.expected.json beside it) into
+// the truths the scoring rules count, and splits it by site into a half
+// that tuning and training may read and a half held out from both.
+package corpus
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxExpectedBytes bounds one expected-labels file.
+const maxExpectedBytes = 16 << 20
+
+// ErrNoPages is returned for a corpus directory without labelled pages.
+var ErrNoPages = errors.New("no labelled pages")
+
+// expectedFile is the layout of X.html.expected.json: either fields (DDG,
+// Formasaurus) or controls plus rows aligned by control_index (Chromium).
+type expectedFile struct {
+	Source   string          `json:"source"`
+	File     string          `json:"file"`
+	Fields   []expectedField `json:"fields"`
+	Controls []expectedField `json:"controls"`
+	Rows     []struct {
+		ControlIndex      *int    `json:"control_index"`
+		AutocompleteToken *string `json:"autocomplete_token"`
+		Concept           *string `json:"concept"`
+		Type              string  `json:"type"`
+	} `json:"rows"`
+}
+
+type expectedField struct {
+	ControlIndex      int     `json:"control_index"`
+	Tag               string  `json:"tag"`
+	Type              string  `json:"type"`
+	Hidden            bool    `json:"hidden"`
+	Expected          *string `json:"expected"`
+	Concept           *string `json:"concept"`
+	AutocompleteToken *string `json:"autocomplete_token"`
+}
+
+// A Truth is the label of one scored control.
+type Truth struct {
+	Index int
+	// Token is the expected autofill token ("" for "not something to
+	// autofill").
+	Token string
+	// Alts are further concepts a lenient reading accepts ("username or
+	// email" accepts email).
+	Alts []string
+	// Label is the source's own label, for error listings.
+	Label string
+}
+
+// AltTarget reports whether a lenient reading of the label names profile
+// data ("username or email" is an email field to a lenient scorer).
+func (t Truth) AltTarget() bool {
+	for _, a := range t.Alts {
+		if !strings.HasPrefix(a, "ext:") {
+			return true
+		}
+	}
+	return false
+}
+
+// A Page is one labelled HTML file.
+type Page struct {
+	Path   string // as found under the corpus directory
+	Rel    string // relative to the corpus directory, slash-separated
+	Source string
+	// Site is the page's site (see SiteOf): pages of one site fall in
+	// the same half of the split.
+	Site   string
+	Truths []Truth
+}
+
+// scoredControl reports whether the scoring rules count a control: visible
+// input (not hidden/submit/button/image/reset/file), select or textarea.
+func scoredControl(f expectedField) bool {
+	if f.Hidden {
+		return false
+	}
+	if f.Tag == "input" {
+		switch strings.ToLower(f.Type) {
+		case "hidden", "submit", "button", "image", "reset", "file":
+			return false
+		}
+	}
+	return f.Tag == "input" || f.Tag == "select" || f.Tag == "textarea"
+}
+
+// LoadPage reads the expected labels of one page and turns them into truths
+// by the source's rules.
+func LoadPage(dir, path string) (*Page, error) {
+	data, err := ReadLimited(path+".expected.json", maxExpectedBytes)
+	if err != nil {
+		return nil, err
+	}
+	var ef expectedFile
+	if err := json.Unmarshal(data, &ef); err != nil {
+		return nil, fmt.Errorf("parse %s.expected.json: %w", path, err)
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		rel = path
+	}
+	p := &Page{Path: path, Rel: filepath.ToSlash(rel), Source: ef.Source, Site: SiteOf(filepath.ToSlash(rel))}
+	if p.Source == "" {
+		p.Source = strings.SplitN(p.Rel, "/", 2)[0]
+	}
+	switch {
+	case ef.Fields != nil:
+		for _, f := range ef.Fields {
+			if !scoredControl(f) {
+				continue
+			}
+			if p.Source == "formasaurus" && !annotated(f.Expected) {
+				// README: "in Formasaurus, unannotated fields are not
+				// scored". Formasaurus marks them "XX" (its NA_value) or
+				// leaves them out of index.json (null); "--" is its "skip"
+				// mark. DuckDuckGo labels every field it means, so there
+				// an unlabelled field is "not something to autofill".
+				continue
+			}
+			t := Truth{Index: f.ControlIndex, Token: deref(f.AutocompleteToken), Label: deref(f.Expected)}
+			t.Alts = alternatives(f.Concept)
+			p.Truths = append(p.Truths, t)
+		}
+	default:
+		meta := map[int]expectedField{}
+		for _, f := range ef.Controls {
+			meta[f.ControlIndex] = f
+		}
+		for _, r := range ef.Rows {
+			if r.ControlIndex == nil {
+				continue
+			}
+			f, ok := meta[*r.ControlIndex]
+			if !ok || !scoredControl(f) {
+				continue
+			}
+			p.Truths = append(p.Truths, Truth{Index: *r.ControlIndex, Token: deref(r.AutocompleteToken), Alts: alternatives(r.Concept), Label: r.Type})
+		}
+	}
+	return p, nil
+}
+
+// annotated reports whether a Formasaurus label is an annotation: not
+// missing, not its "NOT ANNOTATED" value XX and not its skip value "--"
+// (formasaurus/data/config.json, field_types NA_value and skip_value).
+func annotated(label *string) bool {
+	return label != nil && *label != "XX" && *label != "--"
+}
+
+func alternatives(concept *string) []string {
+	if concept == nil || !strings.Contains(*concept, "|") {
+		return nil
+	}
+	return strings.Split(*concept, "|")
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func ReadLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("read %s: larger than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// Find lists every X.html under dir that has X.html.expected.json
+// beside it, at any depth, in lexical order.
+func Find(dir string) ([]*Page, error) {
+	var pages []*Page
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return nil
+		}
+		if _, err := os.Stat(path + ".expected.json"); err != nil {
+			return nil
+		}
+		p, err := LoadPage(dir, path)
+		if err != nil {
+			return err
+		}
+		pages = append(pages, p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan corpus %s: %w", dir, err)
+	}
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("scan corpus %s: %w", dir, ErrNoPages)
+	}
+	return pages, nil
+}
