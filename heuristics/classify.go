@@ -136,14 +136,11 @@ func Classify(s *form.Snapshot) []Result {
 	if s == nil {
 		return nil
 	}
-	out := make([]Result, len(s.Controls))
 	// Pages repeat their words (the same labels in a shipping and a billing
 	// form, placeholders equal to labels): match each text once.
 	memo := newMemo(len(s.Controls))
-	for i := range s.Controls {
-		out[i] = classifyControl(&s.Controls[i], memo)
-	}
-	applyPasses(s, out)
+	out := classifyRules(s, memo)
+	applyModel(s, out, memo)
 	for i := range out {
 		r := &out[i]
 		if s.Controls[i].Visibility.Hidden {
@@ -181,6 +178,17 @@ func Classify(s *form.Snapshot) []Result {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
+	return out
+}
+
+// classifyRules classifies every control by the rules alone: each
+// control's own evidence, then the structural passes over each form.
+func classifyRules(s *form.Snapshot, memo *memo) []Result {
+	out := make([]Result, len(s.Controls))
+	for i := range s.Controls {
+		out[i] = classifyControl(&s.Controls[i], memo)
+	}
+	applyPasses(s, out)
 	return out
 }
 

@@ -174,7 +174,7 @@ func classifyPage(p *corpus.Page) (map[string][]heuristics.Result, []string, err
 			return nil, nil, fmt.Errorf("extract %s: %w", p.Rel, err)
 		}
 		if v == variantNoAC {
-			stripAutocomplete(snap)
+			corpus.StripAutocomplete(snap)
 		}
 		out[v] = heuristics.Classify(snap)
 		if labels == nil {
@@ -285,15 +285,6 @@ func explain(pages []*corpus.Page, labels map[*corpus.Page][]string, preds map[*
 		return strings.Compare(a.Source, b.Source)
 	})
 	return out
-}
-
-// stripAutocomplete removes every autocomplete attribute from a snapshot,
-// as if the page had been served without them.
-func stripAutocomplete(s *form.Snapshot) {
-	for i := range s.Controls {
-		s.Controls[i].Autocomplete = ""
-		s.Controls[i].AutocompleteInfo = nil
-	}
 }
 
 // tally scores one page's predictions, calling miss for every error. vocab

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tessera-app/tessera/form"
 )
 
 // maxExpectedBytes bounds one expected-labels file.
@@ -217,4 +219,13 @@ func Find(dir string) ([]*Page, error) {
 		return nil, fmt.Errorf("scan corpus %s: %w", dir, ErrNoPages)
 	}
 	return pages, nil
+}
+
+// StripAutocomplete removes every autocomplete attribute from a snapshot,
+// as if the page had been served without them.
+func StripAutocomplete(s *form.Snapshot) {
+	for i := range s.Controls {
+		s.Controls[i].Autocomplete = ""
+		s.Controls[i].AutocompleteInfo = nil
+	}
 }

@@ -1,0 +1,254 @@
+// Command train learns the field model heuristics embeds
+// (heuristics/fieldmodel.bin) from the tuning half of a labelled corpus
+// laid out like ../shared/corpus: the pages of the sites corpus.HeldOut
+// leaves in, autocomplete attributes removed, every scored control an
+// example labelled with its autofill token ("" for "not something to
+// autofill"). Chromium's pages are left out: their labels are Chromium's
+// own output. The same corpus and flags give the same file.
+//
+//	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "train:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run parses the command line, learns the model and writes it.
+func run(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("train", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dir := fl.String("corpus", "", "corpus `directory` (X.html + X.html.expected.json at any depth)")
+	out := fl.String("out", "heuristics/fieldmodel.bin", "model `file` to write")
+	o := linear.Options{}
+	bits := fl.Uint("bits", 14, "log2 of the number of feature buckets")
+	fl.IntVar(&o.Epochs, "epochs", 12, "passes over the examples")
+	fl.Float64Var(&o.Rate, "rate", 0.1, "AdaGrad learning rate")
+	fl.Float64Var(&o.L2, "l2", 1e-4, "L2 weight decay")
+	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the example order")
+	minCount := fl.Int("min", 3, "fewest examples a token needs to be a class of its own")
+	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || fl.NArg() > 0 || *bits < 10 || *bits > 20 {
+		fl.Usage()
+		return fmt.Errorf("%w: -corpus DIR is required, -bits in 10..20", flag.ErrHelp)
+	}
+	o.Bits = uint8(*bits)
+	start := time.Now()
+	pages, err := corpus.Find(*dir)
+	if err != nil {
+		return err
+	}
+	// A source that never labels a kind of field (DuckDuckGo has no label
+	// for a company or a gender) leaves such fields unlabelled: there an
+	// unlabelled field teaches nothing.
+	vocab := map[string]map[string]bool{}
+	for _, p := range pages {
+		if vocab[p.Source] == nil {
+			vocab[p.Source] = map[string]bool{}
+		}
+		for _, t := range p.Truths {
+			vocab[p.Source][t.Token] = true
+		}
+	}
+	var data []labelled
+	npages := 0
+	for _, p := range pages {
+		if corpus.HeldOut(p.Site) || p.Source == "chromium" {
+			continue
+		}
+		html, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
+		if err != nil {
+			return err
+		}
+		snap, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
+		if err != nil {
+			return fmt.Errorf("extract %s: %w", p.Rel, err)
+		}
+		corpus.StripAutocomplete(snap)
+		feats, rules := heuristics.Features(snap)
+		npages++
+		for _, t := range p.Truths {
+			if t.Index < 0 || t.Index >= len(feats) || feats[t.Index] == nil {
+				continue
+			}
+			if t.Token == "" && rules[t.Index] != "" && !vocab[p.Source][rules[t.Index]] {
+				continue
+			}
+			tok := t.Token
+			if tok == "" && nonFill[t.Label] {
+				tok = t.Label
+			}
+			data = append(data, labelled{feats[t.Index], tok, rules[t.Index], p.Site, p.Source})
+		}
+	}
+	count := map[string]int{}
+	for _, d := range data {
+		count[d.token]++
+	}
+	classes := []string{""}
+	for tok, n := range count {
+		if tok != "" && n >= *minCount {
+			classes = append(classes, tok)
+		}
+	}
+	slices.Sort(classes[1:])
+	index := map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	var fit, cal, all []linear.Example
+	var kept []labelled
+	for _, d := range data {
+		ci, ok := index[d.token]
+		if !ok {
+			continue // too rare to learn: neither taught nor counted
+		}
+		e := linear.Example{Features: d.features, Class: ci, Group: d.site}
+		all = append(all, e)
+		kept = append(kept, d)
+		if calibrationSite(d.site) {
+			cal = append(cal, e)
+		} else {
+			fit = append(fit, e)
+		}
+	}
+	if *folds > 1 {
+		crossValidate(stdout, classes, all, kept, *folds, o)
+		return nil
+	}
+	// The temperature is fitted on sites the first model did not learn
+	// from, then carried to the model that learns from every site.
+	temp := linear.FitTemperature(linear.Train(classes, fit, o), cal)
+	m := linear.Train(classes, all, o)
+	m.Temperature = temp
+	bin, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, bin, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperature %.2f, %d bytes to %s in %s\n",
+		npages, len(all), len(cal), len(classes), temp, len(bin), *out, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// A labelled control is one example: its features, its label, and the
+// rules' token for it.
+type labelled struct {
+	features []uint32
+	token    string
+	rule     string
+	site     string
+	source   string
+}
+
+// calibrationSite reports whether a tuning site's examples are kept for
+// fitting the temperature: about one site in five.
+func calibrationSite(site string) bool {
+	h := fnv.New32a()
+	h.Write([]byte("calibration:" + site))
+	return h.Sum32()%5 == 0
+}
+
+// nonFill are labels of the Mozilla collection for boxes that hold part
+// of a value Tessera does not fill as such (a house number, a street
+// name): classes of their own for the model, which tells them from the
+// street boxes, and "not something to autofill" when it decides.
+var nonFill = map[string]bool{"address-housenumber": true, "address-streetname": true}
+
+// foldOf assigns a site to one of k folds.
+func foldOf(site string, k int) int {
+	h := fnv.New32a()
+	h.Write([]byte("fold:" + site))
+	return int(h.Sum32() % uint32(k))
+}
+
+// crossValidate learns k models, each without one fold of the tuning
+// sites, and reports the precision and recall of their decisions on the
+// fold left out, for a few values of the probability below which the
+// model is unsure and the rules' verdict stands.
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data []labelled, k int, o linear.Options) {
+	type tally struct{ targets, found, predicted, right int }
+	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
+	res := map[string][]tally{}
+
+	for f := range k {
+		var train []linear.Example
+		for i, e := range all {
+			if foldOf(data[i].site, k) != f {
+				train = append(train, e)
+			}
+		}
+		m := linear.Train(classes, train, o)
+		p := make([]float32, len(classes))
+		for i, e := range all {
+			d := data[i]
+			if foldOf(d.site, k) != f {
+				continue
+			}
+			best := m.Predict(e.Features, p)
+			for ki, sure := range sures {
+				got := d.rule
+				if tok, _, ok := m.Decide(d.rule, p, best, 0.5, sure); ok {
+					got = tok
+				}
+				for _, src := range []string{d.source, "all"} {
+					if res[src] == nil {
+						res[src] = make([]tally, len(sures))
+					}
+					t := &res[src][ki]
+					want := d.token
+					if isTarget(want) {
+						t.targets++
+						if got == want {
+							t.found++
+						}
+					}
+					if isTarget(got) {
+						t.predicted++
+						if got == want {
+							t.right++
+						}
+					}
+				}
+			}
+		}
+	}
+	for src, ts := range res {
+		for ki, t := range ts {
+			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
+		}
+	}
+}
+
+// isTarget reports whether a token is one Tessera fills: a class that is
+// neither "" nor a credential nor a part it does not fill.
+func isTarget(tok string) bool {
+	return tok != "" && !nonFill[tok] && !heuristics.IsGuardToken(tok)
+}

@@ -1,0 +1,291 @@
+// Package linear is a multinomial logistic regression over hashed sparse
+// features: the learned part of field classification. It owns the model's
+// file format, inference, and the seeded training the learning command
+// runs; it knows nothing of forms.
+package linear
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+)
+
+// magic opens a model file; the digit is the format version.
+const magic = "TSLM1"
+
+// ErrFormat is returned for a model file Tessera cannot read.
+var ErrFormat = errors.New("linear: not a model file")
+
+// A Model scores classes from hashed features: for each class, the bias
+// plus the weights of the features present, then a softmax at the model's
+// temperature.
+type Model struct {
+	// Classes names the classes in score order.
+	Classes []string
+	// Bits is log2 of the number of feature buckets.
+	Bits uint8
+	// Temperature divides the scores before the softmax (fitted on
+	// predictions the model made for data it did not learn from, so that
+	// its probabilities are calibrated).
+	Temperature float32
+	// w holds the weights bucket-major: w[b*len(Classes)+c], scaled by
+	// scale[c] and stored as int8.
+	w     []int8
+	scale []float32
+	bias  []float32
+}
+
+// Buckets returns the number of feature buckets.
+func (m *Model) Buckets() uint32 { return 1 << m.Bits }
+
+// Predict writes the probability of every class for one set of features
+// into p (len(Classes) long) and returns the index of the likeliest.
+func (m *Model) Predict(features []uint32, p []float32) int {
+	n := len(m.Classes)
+	for c := range n {
+		p[c] = 0
+	}
+	mask := m.Buckets() - 1
+	for _, f := range features {
+		row := m.w[int(f&mask)*n : int(f&mask)*n+n]
+		for c, v := range row {
+			p[c] += float32(v)
+		}
+	}
+	for c := range n {
+		p[c] = (p[c]*m.scale[c] + m.bias[c]) / m.Temperature
+	}
+	return softmax(p)
+}
+
+// softmax turns scores into probabilities in place and returns the index
+// of the largest.
+func softmax(p []float32) int {
+	best := 0
+	for c := range p {
+		if p[c] > p[best] {
+			best = c
+		}
+	}
+	top := p[best]
+	var sum float32
+	for c := range p {
+		p[c] = float32(math.Exp(float64(p[c] - top)))
+		sum += p[c]
+	}
+	for c := range p {
+		p[c] /= sum
+	}
+	return best
+}
+
+// MarshalBinary encodes the model: magic, bits, temperature, the class
+// names, then per class its scale and bias, then the int8 weights.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(magic)
+	b.WriteByte(m.Bits)
+	binary.Write(&b, binary.LittleEndian, m.Temperature)
+	binary.Write(&b, binary.LittleEndian, uint16(len(m.Classes)))
+	for _, c := range m.Classes {
+		b.WriteByte(byte(len(c)))
+		b.WriteString(c)
+	}
+	binary.Write(&b, binary.LittleEndian, m.scale)
+	binary.Write(&b, binary.LittleEndian, m.bias)
+	for _, v := range m.w {
+		b.WriteByte(byte(v))
+	}
+	return b.Bytes(), nil
+}
+
+// maxBits bounds the bucket count a model file may claim.
+const maxBits = 22
+
+// Decode reads a model written by MarshalBinary.
+func Decode(data []byte) (*Model, error) {
+	r := bytes.NewReader(data)
+	head := make([]byte, len(magic)+1)
+	if _, err := io.ReadFull(r, head); err != nil || string(head[:len(magic)]) != magic {
+		return nil, ErrFormat
+	}
+	m := &Model{Bits: head[len(magic)]}
+	if m.Bits == 0 || m.Bits > maxBits {
+		return nil, fmt.Errorf("%w: %d bucket bits", ErrFormat, m.Bits)
+	}
+	var n uint16
+	if err := binary.Read(r, binary.LittleEndian, &m.Temperature); err != nil {
+		return nil, ErrFormat
+	}
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil || n == 0 {
+		return nil, ErrFormat
+	}
+	if !(m.Temperature > 0) {
+		return nil, fmt.Errorf("%w: temperature %v", ErrFormat, m.Temperature)
+	}
+	for range n {
+		l, err := r.ReadByte()
+		if err != nil {
+			return nil, ErrFormat
+		}
+		name := make([]byte, l)
+		if _, err := io.ReadFull(r, name); err != nil {
+			return nil, ErrFormat
+		}
+		m.Classes = append(m.Classes, string(name))
+	}
+	m.scale, m.bias = make([]float32, n), make([]float32, n)
+	if binary.Read(r, binary.LittleEndian, m.scale) != nil || binary.Read(r, binary.LittleEndian, m.bias) != nil {
+		return nil, ErrFormat
+	}
+	want := int(m.Buckets()) * int(n)
+	if r.Len() != want {
+		return nil, fmt.Errorf("%w: %d weight bytes, want %d", ErrFormat, r.Len(), want)
+	}
+	m.w = make([]int8, want)
+	for i := range m.w {
+		v, _ := r.ReadByte()
+		m.w[i] = int8(v)
+	}
+	return m, nil
+}
+
+// An Example is one labelled set of features.
+type Example struct {
+	Features []uint32
+	Class    int
+	// Group keeps examples of one site together when the data is split
+	// into folds.
+	Group string
+}
+
+// Options are the training settings.
+type Options struct {
+	Bits   uint8
+	Epochs int
+	// Rate is AdaGrad's learning rate, L2 the weight decay.
+	Rate, L2 float64
+	Seed     uint64
+}
+
+// Train learns a model for classes from examples by AdaGrad over the
+// cross-entropy with L2 decay, visiting examples in an order drawn from
+// seed: the same inputs give the same model. The temperature is 1.
+func Train(classes []string, ex []Example, o Options) *Model {
+	n := len(classes)
+	buckets := 1 << o.Bits
+	mask := uint32(buckets - 1)
+	w := make([]float64, buckets*n)
+	g2 := make([]float64, buckets*n)
+	bias := make([]float64, n)
+	bg2 := make([]float64, n)
+	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
+	order := make([]int, len(ex))
+	for i := range order {
+		order[i] = i
+	}
+	p := make([]float64, n)
+	for range o.Epochs {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, i := range order {
+			e := ex[i]
+			copy(p, bias)
+			for _, f := range e.Features {
+				row := w[int(f&mask)*n : int(f&mask)*n+n]
+				for c := range n {
+					p[c] += row[c]
+				}
+			}
+			top := p[0]
+			for _, v := range p {
+				top = max(top, v)
+			}
+			var sum float64
+			for c := range p {
+				p[c] = math.Exp(p[c] - top)
+				sum += p[c]
+			}
+			for c := range p {
+				p[c] /= sum
+			}
+			p[e.Class]--
+			for c := range n {
+				g := p[c]
+				bg2[c] += g * g
+				bias[c] -= o.Rate * g / (math.Sqrt(bg2[c]) + 1e-8)
+			}
+			for _, f := range e.Features {
+				base := int(f&mask) * n
+				for c := range n {
+					k := base + c
+					g := p[c] + o.L2*w[k]
+					g2[k] += g * g
+					w[k] -= o.Rate * g / (math.Sqrt(g2[k]) + 1e-8)
+				}
+			}
+		}
+	}
+	return quantize(classes, o.Bits, w, bias)
+}
+
+// quantize stores each class's weights as int8 with one scale per class.
+func quantize(classes []string, bits uint8, w, bias []float64) *Model {
+	n := len(classes)
+	m := &Model{Classes: classes, Bits: bits, Temperature: 1, w: make([]int8, len(w)), scale: make([]float32, n), bias: make([]float32, n)}
+	for c := range n {
+		var top float64
+		for k := c; k < len(w); k += n {
+			top = max(top, math.Abs(w[k]))
+		}
+		s := top / 127
+		if s == 0 {
+			s = 1
+		}
+		m.scale[c], m.bias[c] = float32(s), float32(bias[c])
+		for k := c; k < len(w); k += n {
+			m.w[k] = int8(math.Round(w[k] / s))
+		}
+	}
+	return m
+}
+
+// FitTemperature returns the temperature that minimises the negative log
+// likelihood of the true classes under m's scores, searched on a grid:
+// given predictions for data m did not learn from, it calibrates m.
+func FitTemperature(m *Model, ex []Example) float32 {
+	best, bestNLL := float32(1), math.Inf(1)
+	p := make([]float32, len(m.Classes))
+	for t := float32(0.5); t <= 3.0; t += 0.05 {
+		m.Temperature = t
+		var nll float64
+		for _, e := range ex {
+			m.Predict(e.Features, p)
+			nll -= math.Log(math.Max(float64(p[e.Class]), 1e-9))
+		}
+		if nll < bestNLL {
+			best, bestNLL = t, nll
+		}
+	}
+	m.Temperature = best
+	return best
+}
+
+// Decide returns the model's likeliest class and its probability, from
+// the probabilities p and the index best that Predict returned, where the
+// model is sure enough to speak over the rules' verdict rule: sure where
+// the rules found nothing or agree, override where they said something
+// else. Otherwise ok is false: the rules' verdict stands.
+func (m *Model) Decide(rule string, p []float32, best int, sure, override float32) (class string, conf float32, ok bool) {
+	need := sure
+	if rule != "" && m.Classes[best] != rule {
+		need = override
+	}
+	if p[best] < need {
+		return "", 0, false
+	}
+	return m.Classes[best], p[best], true
+}

@@ -1,0 +1,67 @@
+package linear
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestTrainPredictRoundTrip learns a toy problem, encodes and decodes the
+// model, and checks the decoded model predicts like the learned one.
+func TestTrainPredictRoundTrip(t *testing.T) {
+	classes := []string{"", "email", "tel"}
+	ex := []Example{
+		{Features: []uint32{1, 10}, Class: 1}, {Features: []uint32{1, 11}, Class: 1},
+		{Features: []uint32{2, 10}, Class: 2}, {Features: []uint32{2, 12}, Class: 2},
+		{Features: []uint32{3, 12}, Class: 0}, {Features: []uint32{3, 11}, Class: 0},
+	}
+	m := Train(classes, ex, Options{Bits: 10, Epochs: 30, Rate: 0.3, L2: 1e-4, Seed: 1})
+	data, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decode(data)
+	if err != nil {
+		t.Fatalf("Decode(MarshalBinary()) error: %v", err)
+	}
+	p := make([]float32, len(classes))
+	for _, e := range ex {
+		if got := d.Classes[d.Predict(e.Features, p)]; got != classes[e.Class] {
+			t.Errorf("Predict(%v) = %q, want %q", e.Features, got, classes[e.Class])
+		}
+	}
+	again := Train(classes, ex, Options{Bits: 10, Epochs: 30, Rate: 0.3, L2: 1e-4, Seed: 1})
+	if b, _ := again.MarshalBinary(); string(b) != string(data) {
+		t.Error("Train with the same seed gave a different model")
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	for _, in := range [][]byte{nil, []byte("TSLM1"), []byte("XXXXX\x0a\x00\x00\x80\x3f\x01\x00"), []byte("TSLM1\x0a\x00\x00\x80\x3f\x01\x00\x00")} {
+		if _, err := Decode(in); !errors.Is(err, ErrFormat) {
+			t.Errorf("Decode(%q) error = %v, want ErrFormat", in, err)
+		}
+	}
+}
+
+func TestDecide(t *testing.T) {
+	m := &Model{Classes: []string{"", "email", "tel"}}
+	tests := []struct {
+		rule string
+		p    []float32
+		best int
+		want string
+		ok   bool
+	}{
+		{"", []float32{0.3, 0.6, 0.1}, 1, "email", true},       // rules found nothing
+		{"email", []float32{0.3, 0.6, 0.1}, 1, "email", true},  // agree
+		{"tel", []float32{0.3, 0.6, 0.1}, 1, "", false},        // contradict, unsure
+		{"tel", []float32{0.02, 0.95, 0.03}, 1, "email", true}, // contradict, sure
+		{"", []float32{0.45, 0.45, 0.1}, 0, "", false},         // unsure
+	}
+	for _, tt := range tests {
+		got, _, ok := m.Decide(tt.rule, tt.p, tt.best, 0.5, 0.9)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Decide(%q, %v) = %q, %v, want %q, %v", tt.rule, tt.p, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package heuristics
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
+)
+
+// fieldModel is the learned model: a multinomial logistic regression over
+// the words of a field, of its neighbours and of its form, with the
+// rules' verdict as one more feature. `go run ./heuristics/cmd/train`
+// learns it from the tuning half of the dev corpus.
+//
+//go:embed fieldmodel.bin
+var fieldModel []byte
+
+// model is the decoded field model, or nil when the file is missing or
+// unreadable (then the rules alone decide).
+var model = sync.OnceValue(func() *linear.Model {
+	if len(fieldModel) == 0 {
+		return nil
+	}
+	m, err := linear.Decode(fieldModel)
+	if err != nil {
+		return nil
+	}
+	return m
+})
+
+// hashFeature hashes one feature name. It is FNV-1a: the model file
+// stores weights by hash bucket, so the hash must be the same in every
+// process and every version.
+func hashFeature(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// maxWordsPerSource bounds the words read from one text source.
+const maxWordsPerSource = 12
+
+// featurizer collects one control's features.
+type featurizer struct {
+	out []uint32
+	buf []byte
+}
+
+func (f *featurizer) add(parts ...string) {
+	f.buf = f.buf[:0]
+	for i, p := range parts {
+		if i > 0 {
+			f.buf = append(f.buf, ':')
+		}
+		f.buf = append(f.buf, p...)
+	}
+	f.out = append(f.out, hashFeature(string(f.buf)))
+}
+
+// words adds the words of one normalized text under a prefix, and each
+// word again under "w" (the same word wherever it appears). Pairs of words
+// and pieces of words were measured too (heuristics/cmd/train -cv): they
+// learn sites, not fields.
+func (f *featurizer) words(prefix, text string) {
+	if text == "" {
+		return
+	}
+	f.add(prefix, "any")
+	ws := strings.Fields(text)
+	if len(ws) > maxWordsPerSource {
+		ws = ws[:maxWordsPerSource]
+	}
+	for _, w := range ws {
+		f.add(prefix, w)
+		f.add("w", w)
+	}
+}
+
+// bucket names a number by rough size.
+func bucket(n int) string {
+	switch {
+	case n <= 0:
+		return "0"
+	case n <= 2:
+		return "1-2"
+	case n <= 4:
+		return "3-4"
+	case n <= 6:
+		return "5-6"
+	case n <= 10:
+		return "7-10"
+	case n <= 20:
+		return "11-20"
+	case n <= 60:
+		return "21-60"
+	}
+	return "61+"
+}
+
+// neighbours are the places around a control whose rule verdicts the
+// model reads.
+var neighbours = []struct {
+	d    int
+	name string
+}{{-2, "prev2"}, {-1, "prev"}, {1, "next"}, {2, "next2"}}
+
+// formFacts are what the model reads of a control's form as a whole.
+type formFacts struct {
+	passwords int
+	fillable  int
+	tokens    map[string]bool
+	words     string
+}
+
+// featuresOf returns the hashed features of every control, given the rules'
+// results for the snapshot. Controls that hold no data get none.
+func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
+	out := make([][]uint32, len(s.Controls))
+	_, lang := pageLang(s)
+	facts := map[int]*formFacts{}
+	seqs := map[int][]int{}
+	for i := range s.Controls {
+		c := &s.Controls[i]
+		fi := c.FormIndex
+		if fi < 0 || fi >= len(s.Forms) {
+			fi = -1
+		}
+		ff := facts[fi]
+		if ff == nil {
+			ff = &formFacts{tokens: map[string]bool{}}
+			facts[fi] = ff
+			if fi >= 0 {
+				fm := &s.Forms[fi]
+				ff.words = m.normalize(fm.ID + " " + fm.Name + " " + fm.Action + " " + strings.Join(fm.ButtonNames, " "))
+			}
+		}
+		switch c.Type {
+		case "password":
+			ff.passwords++
+		case "submit", "button":
+			ff.words += " " + m.normalize(c.Value+" "+c.Label)
+		}
+		if controlKind(c) == 0 {
+			continue
+		}
+		ff.fillable++
+		ff.tokens[rules[i].Token] = true
+		if ev := rules[i].Evidence; len(ev) > 0 {
+			ff.tokens[ev[0].Rule] = true
+		}
+		seqs[fi] = append(seqs[fi], i)
+	}
+	var fz featurizer
+	for fi, seq := range seqs {
+		ff := facts[fi]
+		var formTokens []string
+		for _, t := range []string{"postal-code", "address-level2", "address-level1", "address-line1", "address-line2", "street-address", "cc-number", "username", "given-name", "tel", "tel-country-code", "email", "country", "house-number"} {
+			if ff.tokens[t] {
+				formTokens = append(formTokens, t)
+			}
+		}
+		for k, i := range seq {
+			c := &s.Controls[i]
+			fz.out = fz.out[:0]
+			fz.add("bias")
+			fz.add("tag", c.Tag, c.Type)
+			if c.Visibility.Hidden {
+				fz.add("hidden")
+			}
+			if c.InputMode != "" {
+				fz.add("inputmode", c.InputMode)
+			}
+			fz.add("maxlen", bucket(c.Constraints.MaxLength))
+			if c.Constraints.Pattern != "" {
+				fz.add("pattern")
+			}
+			if c.Constraints.Required {
+				fz.add("required")
+			}
+			if c.Tag == "select" {
+				fz.add("options", bucket(len(c.Options)))
+				for j, o := range c.Options {
+					if j >= 4 {
+						break
+					}
+					fz.words("opt", m.normalize(o.Text))
+				}
+			}
+			if lang != "" {
+				fz.add("lang", lang)
+			}
+			r := rules[i]
+			fz.add("rule", r.Token)
+			if len(r.Evidence) > 0 {
+				fz.add("rule", r.Token, r.Evidence[0].Signal)
+				fz.add("ruleid", r.Evidence[0].Rule)
+			}
+			if r.Part != "" {
+				fz.add("part", r.Part)
+			}
+			for _, nb := range neighbours {
+				d, name := nb.d, nb.name
+				j := k + d
+				if j < 0 || j >= len(seq) {
+					fz.add(name, "none")
+					continue
+				}
+				fz.add(name, rules[seq[j]].Token)
+				if ev := rules[seq[j]].Evidence; len(ev) > 0 {
+					fz.add(name+"id", ev[0].Rule)
+				}
+				if d == -1 || d == 1 {
+					fz.add(name, rules[seq[j]].Token, r.Token)
+				}
+			}
+			for _, src := range sources {
+				if src.signal == "nearby" {
+					// Text near a control names its neighbours as often
+					// as itself; the neighbours' verdicts say it better.
+					continue
+				}
+				fz.words(src.signal, m.normalize(src.text(c)))
+			}
+			for _, l := range c.Legends {
+				fz.words("legend", m.normalize(l))
+			}
+			fz.add("form-passwords", bucket(ff.passwords))
+			fz.add("form-fields", bucket(ff.fillable))
+			fz.add("form-passwords", bucket(ff.passwords), r.Token)
+			for _, t := range formTokens {
+				fz.add("form-has", t)
+				fz.add("form-has", t, r.Token)
+			}
+			fz.words("form", ff.words)
+			out[i] = append([]uint32(nil), fz.out...)
+		}
+	}
+	return out
+}
+
+// Features returns the hashed features the learned model reads for every
+// control of a snapshot (nil for controls that hold no data), and the token the rules alone give each control. It exists for
+// the command that learns the model: training and classification must see
+// the same features.
+func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
+	if s == nil {
+		return nil, nil
+	}
+	m := newMemo(len(s.Controls))
+	rs := classifyRules(s, m)
+	for _, r := range rs {
+		rules = append(rules, r.Token)
+	}
+	return featuresOf(s, rs, m), rules
+}
+
+// ruleSure reports whether the rules' verdict stands without the model:
+// the page declared the field (a valid autocomplete token, a WebMCP
+// parameter description), or the box is masked.
+func ruleSure(c *form.Control, r Result) bool {
+	if c.Type == "password" || len(r.Evidence) == 0 {
+		return c.Type == "password"
+	}
+	switch r.Evidence[0].Signal {
+	case "autocomplete", "tool-param":
+		return true
+	}
+	return false
+}
+
+// overrideRules is how sure the model must be to contradict the rules'
+// verdict (measured by heuristics/cmd/train -cv).
+const overrideRules = 0.9
+
+// applyModel lets the learned model decide the controls the rules are not
+// sure of, where it is sure itself: its likeliest class becomes the token
+// and its probability the confidence. The rules' verdict is one of its
+// features; it stands where the model is unsure (below MinConfidence).
+func applyModel(s *form.Snapshot, out []Result, m *memo) {
+	lm := model()
+	if lm == nil {
+		return
+	}
+	feats := featuresOf(s, out, m)
+	p := make([]float32, len(lm.Classes))
+	for i, f := range feats {
+		r := &out[i]
+		if f == nil || ruleSure(&s.Controls[i], *r) {
+			continue
+		}
+		tok, p32, ok := lm.Decide(r.Token, p, lm.Predict(f, p), MinConfidence, overrideRules)
+		if !ok {
+			continue
+		}
+		conf := float64(p32)
+		if tok == "address-housenumber" || tok == "address-streetname" {
+			// Part of a street line in a box of its own: the model tells
+			// it from the street boxes, but it is not filled as a field.
+			tok = ""
+		}
+		if tok == r.Token {
+			r.Confidence = conf
+			continue
+		}
+		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
+		r.Token, r.Part, r.Confidence = tok, "", conf
+	}
+}
