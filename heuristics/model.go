@@ -262,13 +262,17 @@ func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
 
 // ruleSure reports whether the rules' verdict stands without the model:
 // the page declared the field (a valid autocomplete token, a WebMCP
-// parameter description), or the box is masked.
+// parameter description), the box is masked, or it is a sign-in form's
+// login identifier.
 func ruleSure(c *form.Control, r Result) bool {
 	if c.Type == "password" || len(r.Evidence) == 0 {
 		return c.Type == "password"
 	}
 	switch r.Evidence[0].Signal {
 	case "autocomplete", "tool-param":
+		return true
+	case "pass:login-identifier":
+		// Profile values never go into login forms.
 		return true
 	}
 	return false

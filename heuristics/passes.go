@@ -34,6 +34,7 @@ var passes = []pass{
 	{"card-expiry", cardExpiry},
 	{"card-fields", cardFields},
 	{"passwords", passwords},
+	{"login-identifier", loginIdentifiers},
 	{"signup-email", signupEmail},
 	{"locale-picker", localePickers},
 }
@@ -921,6 +922,55 @@ func passwords(g *group) {
 // that asks for their name: that box is the account's e-mail, which the
 // profile holds. On a login form, or when only an identifier says it
 // ("username_or_email"), it stays a username.
+// loginIdentifiers reads the e-mail or phone box of a sign-in form as the
+// login identifier (username), not as the person's e-mail or phone:
+// profile values never go into login forms. A sign-in form is one current
+// password with at most two other visible boxes, every one an e-mail,
+// phone or username box (or unknown); a name, an address or a new password
+// makes it a sign-up or checkout form, whose e-mail box stays e-mail.
+func loginIdentifiers(g *group) {
+	passwords, ids := 0, []int{}
+	for k := range g.seq {
+		if g.c(k).Visibility.Hidden {
+			continue
+		}
+		switch g.tok(k) {
+		case "current-password":
+			passwords++
+		case "email", "tel", "username":
+			ids = append(ids, k)
+		case "":
+		default:
+			return
+		}
+	}
+	if passwords != 1 || len(ids) == 0 || len(ids) > 2 || signupForm(g) {
+		return
+	}
+	for _, k := range ids {
+		if t := g.tok(k); t == "email" || t == "tel" {
+			g.set(k, "username", 0.9)
+		}
+	}
+}
+
+// signupWord matches the words of a form's id, name or action that make it
+// a sign-up form, over normalized text.
+var signupWord = lazyRE(`(?:^| )(?:sign ?up|register|registration|join|create (?:an )?account|new account|inscription|registrier\S*|registro|registrazione|rejestracja|registrace|регистрац\S*)(?: |$)`)
+
+// signupForm reports whether the group's form says it creates an account.
+func signupForm(g *group) bool {
+	if len(g.seq) == 0 {
+		return false
+	}
+	fi := g.c(0).FormIndex
+	if fi < 0 || fi >= len(g.s.Forms) {
+		return false
+	}
+	f := &g.s.Forms[fi]
+	return signupWord().MatchString(normalize(f.ID + " " + f.Name + " " + f.Action))
+}
+
 func signupEmail(g *group) {
 	signup := false
 	for k := range g.seq {

@@ -510,7 +510,7 @@ var rules = []rule{
 		{"tr", []string{`(mevcut|eski) sifre`}},
 	}},
 	{id: "new-password", token: "new-password", kind: kindGuard, kinds: ckText, langs: []lang{
-		{"en", []string{`(new|confirm|repeat|retype|re ?enter|verify|create|choose) (your )?pass`, `pass(word)? (again|confirm\w*|repeat)`, `confirm ?pass`, `new ?pass`, `password 2`, `pass 2`}},
+		{"en", []string{`(new|confirm|repeat|retype|re ?enter|verify|create|choose) (a |your )?pass`, `pass(word)? (again|confirm\w*|repeat)`, `confirm ?pass`, `new ?pass`, `password 2`, `pass 2`}},
 		{"de", []string{`neues passwort`, `passwort (wiederholen|bestatigen)`, `kennwort (wiederholen|bestatigen)`}},
 		{"fr", []string{`nouveau mot de passe`, `confirme\w* (le |votre )?mot de passe`, `mot de passe \(?confirm`}},
 		{"es", []string{`nueva contrasena`, `(repetir|confirmar|repite|confirma) (la |tu )?contrasena`}},
