@@ -293,13 +293,25 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 	}
 	feats := featuresOf(s, out, m)
 	p := make([]float32, len(lm.Classes))
+	class := make(map[string]int, len(lm.Classes))
+	for c, name := range lm.Classes {
+		class[name] = c
+	}
 	for i, f := range feats {
 		r := &out[i]
 		if f == nil || ruleSure(&s.Controls[i], *r) {
 			continue
 		}
-		tok, p32, ok := lm.Decide(r.Token, p, lm.Predict(f, p), MinConfidence, overrideRules)
+		best := lm.Predict(f, p)
+		tok, p32, ok := lm.Decide(r.Token, p, best, MinConfidence, overrideRules)
 		if !ok {
+			if c, known := class[r.Token]; known && r.Token != "" && p[best] >= MinConfidence && !s.Controls[i].Visibility.Hidden {
+				// The rules' verdict stands, but the model would rather
+				// say something else: show its doubt (its probability
+				// for the verdict, at least the least confidence that is
+				// filled). Hidden boxes already show theirs.
+				r.Confidence = min(r.Confidence, max(float64(p[c]), MinConfidence))
+			}
 			continue
 		}
 		conf := float64(p32)
