@@ -244,10 +244,16 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 	return out
 }
 
+// Veto is the class Features gives a control the rules decided holds no
+// profile data.
+const Veto = "-"
+
 // Features returns the hashed features the learned model reads for every
-// control of a snapshot (nil for controls that hold no data), and the token the rules alone give each control. It exists for
-// the command that learns the model: training and classification must see
-// the same features.
+// control of a snapshot (nil for controls that hold no data), and the
+// class the rules alone give each control: its token, or
+// address-housenumber and address-streetname for those parts of a street
+// line; Veto where they vetoed. It exists for the command that learns the model: training and
+// classification must see the same features.
 func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
 	if s == nil {
 		return nil, nil
@@ -255,7 +261,11 @@ func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
 	m := newMemo(len(s.Controls))
 	rs := classifyRules(s, m)
 	for _, r := range rs {
-		rules = append(rules, r.Token)
+		c := modelClass(r)
+		if c == "" && decided(r) {
+			c = Veto
+		}
+		rules = append(rules, c)
 	}
 	return featuresOf(s, rs, m), rules
 }
@@ -278,6 +288,10 @@ func ruleSure(c *form.Control, r Result) bool {
 	return false
 }
 
+// speakRules is how sure the model must be to speak where the rules
+// found nothing.
+const speakRules = 0.6
+
 // overrideRules is how sure the model must be to contradict the rules'
 // verdict (measured by heuristics/cmd/train -cv).
 const overrideRules = 0.9
@@ -285,7 +299,10 @@ const overrideRules = 0.9
 // applyModel lets the learned model decide the controls the rules are not
 // sure of, where it is sure itself: its likeliest class becomes the token
 // and its probability the confidence. The rules' verdict is one of its
-// features; it stands where the model is unsure (below MinConfidence).
+// features; it stands where the model is unsure: below speakRules where
+// the rules found nothing, below overrideRules where they decided (a veto
+// included). The parts of a street line the model recognises are filled
+// from the street line (Result.Part).
 func applyModel(s *form.Snapshot, out []Result, m *memo) {
 	lm := model()
 	if lm == nil {
@@ -303,9 +320,10 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 			continue
 		}
 		best := lm.Predict(f, p)
-		tok, p32, ok := lm.Decide(r.Token, p, best, MinConfidence, overrideRules)
+		rule := modelClass(*r)
+		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
 		if !ok {
-			if c, known := class[r.Token]; known && r.Token != "" && p[best] >= MinConfidence && !s.Controls[i].Visibility.Hidden {
+			if c, known := class[rule]; known && rule != "" && p[best] >= MinConfidence && !s.Controls[i].Visibility.Hidden {
 				// The rules' verdict stands, but the model would rather
 				// say something else: show its doubt (its probability
 				// for the verdict, at least the least confidence that is
@@ -315,16 +333,43 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 			continue
 		}
 		conf := float64(p32)
-		if tok == "address-housenumber" || tok == "address-streetname" {
-			// Part of a street line in a box of its own: the model tells
-			// it from the street boxes, but it is not filled as a field.
-			tok = ""
-		}
-		if tok == r.Token {
-			r.Confidence = conf
+		if tok == rule {
+			if !s.Controls[i].Visibility.Hidden {
+				r.Confidence = conf
+			}
 			continue
 		}
+		part := ""
+		if pt, ok := partClasses[tok]; ok {
+			// A box of its own for the house number or the street name:
+			// filled from the first street line, split.
+			tok, part = "address-line1", pt
+		}
 		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
-		r.Token, r.Part, r.Confidence = tok, "", conf
+		r.Token, r.Part, r.Confidence = tok, part, conf
 	}
+}
+
+// decided reports whether the rules gave a verdict: a token, or a veto
+// (a rule or pass that says the box holds no profile data).
+func decided(r Result) bool {
+	return r.Token != "" || len(r.Evidence) > 0
+}
+
+// partClasses are the model's classes for boxes that hold one part of the
+// first street line (Mozilla's labels address-housenumber and
+// address-streetname), and the Part each is filled with.
+var partClasses = map[string]string{"address-housenumber": "house-number", "address-streetname": "street-name"}
+
+// modelClass is the model's name for a rules' verdict: its token, or the
+// part class of a street-line part.
+func modelClass(r Result) string {
+	if r.Token == "address-line1" {
+		for c, part := range partClasses {
+			if r.Part == part {
+				return c
+			}
+		}
+	}
+	return r.Token
 }

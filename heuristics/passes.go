@@ -63,6 +63,16 @@ func (g *group) set(k int, token string, conf float64) {
 	r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: token}}, r.Evidence...)
 }
 
+// setPart records a pass's decision that the k-th control holds one part
+// of token's value, unless the page declared the control's token.
+func (g *group) setPart(k int, token, part string, conf float64) {
+	if ev := g.r(k).Evidence; len(ev) > 0 && ev[0].Rule == "autocomplete" {
+		return
+	}
+	g.set(k, token, conf)
+	g.r(k).Part = part
+}
+
 // rule returns the id of the keyword rule that decided the k-th control
 // ("" when none did).
 func (g *group) rule(k int) string {
@@ -464,21 +474,26 @@ func addressRuns(g *group) {
 			k++
 			continue
 		}
+		if g.tok(k) != "address-line1" && g.rule(k) != "street-name" {
+			continue
+		}
+		if hn := houseNumberBeside(g, k); hn >= 0 {
+			// A street box beside a house-number box (or after house
+			// number and addition, as Dutch forms ask them) holds the
+			// street name only; the number goes in its own box. Both are
+			// filled from the profile's first street line, split where
+			// the country puts the number (matcher: splitStreet).
+			conf := max(g.r(k).Confidence, 0.8)
+			g.setPart(k, "address-line1", "street-name", conf)
+			g.setPart(hn, "address-line1", "house-number", conf)
+			continue
+		}
 		if g.tok(k) != "address-line1" {
 			continue
 		}
 		if g.c(k).Tag == "textarea" {
 			// A multi-line box takes the whole street address.
 			g.set(k, "street-address", g.r(k).Confidence)
-			continue
-		}
-		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" ||
-			k > 1 && g.rule(k-2) == "house-number" && g.tok(k-1) == "address-line2" {
-			// A street box beside a house-number box (or after house
-			// number and addition, as Dutch forms ask them) holds the
-			// street name only: neither a full address line nor anything
-			// the profile has on its own.
-			g.set(k, "", 0)
 			continue
 		}
 		line := 1
@@ -497,6 +512,22 @@ func addressRuns(g *group) {
 			k = j
 		}
 	}
+}
+
+// houseNumberBeside returns the house-number box that goes with the
+// street box k: the next box, the one before, or the one before an
+// addition box (Dutch forms ask number, addition, street). -1 if none.
+func houseNumberBeside(g *group, k int) int {
+	hn := func(j int) bool { return j >= 0 && j < len(g.seq) && g.rule(j) == "house-number" && g.tok(j) == "" }
+	switch {
+	case hn(k + 1):
+		return k + 1
+	case hn(k - 1):
+		return k - 1
+	case hn(k-2) && g.tok(k-1) == "address-line2":
+		return k - 2
+	}
+	return -1
 }
 
 // streetAlone gives a box labelled just "Address" with no other address

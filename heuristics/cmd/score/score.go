@@ -110,13 +110,24 @@ type Miss struct {
 
 // fills is the token Tessera fills a control with unless the person acts:
 // a box offered unticked (the page marks it optional, Result.Optional) is
-// not filled, so it is scored as no prediction.
+// not filled, so it is scored as no prediction. A box filled with a part
+// of the street line is named by Mozilla's label for it (partLabels).
 func fills(r heuristics.Result) string {
 	if r.Optional {
 		return ""
 	}
+	if c, ok := partLabels[r.Part]; ok && r.Token == "address-line1" {
+		return c
+	}
 	return r.Token
 }
+
+// partLabels are Mozilla's labels for the boxes that hold one part of a
+// street line, by the Part Tessera fills them with. They are no autofill
+// token: a fill there is neither counted right nor wrong by the scoring
+// rules, and a street line's part in a box labelled a whole line is
+// wrong.
+var partLabels = map[string]string{"house-number": "address-housenumber", "street-name": "address-streetname"}
 
 // isTarget reports whether a token is profile or payment data: every
 // autofill field name except credentials and one-time codes.

@@ -72,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			vocab[p.Source] = map[string]bool{}
 		}
 		for _, t := range p.Truths {
-			vocab[p.Source][t.Token] = true
+			vocab[p.Source][label(t)] = true
 		}
 	}
 	var data []labelled
@@ -96,14 +96,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if t.Index < 0 || t.Index >= len(feats) || feats[t.Index] == nil {
 				continue
 			}
-			if t.Token == "" && rules[t.Index] != "" && !vocab[p.Source][rules[t.Index]] {
+			if r := rules[t.Index]; label(t) == "" && r != "" && r != heuristics.Veto && !vocab[p.Source][r] {
 				continue
 			}
-			tok := t.Token
-			if tok == "" && nonFill[t.Label] {
-				tok = t.Label
-			}
-			data = append(data, labelled{feats[t.Index], tok, rules[t.Index], p.Site, p.Source})
+			data = append(data, labelled{feats[t.Index], label(t), rules[t.Index], p.Site, p.Source})
 		}
 	}
 	count := map[string]int{}
@@ -177,10 +173,20 @@ func calibrationSite(site string) bool {
 }
 
 // nonFill are labels of the Mozilla collection for boxes that hold part
-// of a value Tessera does not fill as such (a house number, a street
-// name): classes of their own for the model, which tells them from the
-// street boxes, and "not something to autofill" when it decides.
+// of a street line (a house number, a street name), which the scoring
+// rules count as "not something to autofill": classes of their own for
+// the model, which tells them from the street boxes; Tessera fills them
+// from the street line split (heuristics.Result.Part).
 var nonFill = map[string]bool{"address-housenumber": true, "address-streetname": true}
+
+// label is the class a truth teaches: its token, or its own label for the
+// parts of a street line.
+func label(t corpus.Truth) string {
+	if t.Token == "" && nonFill[t.Label] {
+		return t.Label
+	}
+	return t.Token
+}
 
 // foldOf assigns a site to one of k folds.
 func foldOf(site string, k int) int {
@@ -214,8 +220,12 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 			}
 			best := m.Predict(e.Features, p)
 			for ki, sure := range sures {
-				got := d.rule
-				if tok, _, ok := m.Decide(d.rule, p, best, 0.5, sure); ok {
+				rule := d.rule
+				if rule == heuristics.Veto {
+					rule = ""
+				}
+				got := rule
+				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok {
 					got = tok
 				}
 				for _, src := range []string{d.source, "all"} {

@@ -277,11 +277,12 @@ func FitTemperature(m *Model, ex []Example) float32 {
 // Decide returns the model's likeliest class and its probability, from
 // the probabilities p and the index best that Predict returned, where the
 // model is sure enough to speak over the rules' verdict rule: sure where
-// the rules found nothing or agree, override where they said something
-// else. Otherwise ok is false: the rules' verdict stands.
-func (m *Model) Decide(rule string, p []float32, best int, sure, override float32) (class string, conf float32, ok bool) {
+// the rules decided nothing (decided false) or agree, override where they
+// decided something else ("" included: a veto is a verdict). Otherwise ok
+// is false: the rules' verdict stands.
+func (m *Model) Decide(rule string, decided bool, p []float32, best int, sure, override float32) (class string, conf float32, ok bool) {
 	need := sure
-	if rule != "" && m.Classes[best] != rule {
+	if decided && m.Classes[best] != rule {
 		need = override
 	}
 	if p[best] < need {

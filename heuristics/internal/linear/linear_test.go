@@ -47,19 +47,21 @@ func TestDecide(t *testing.T) {
 	m := &Model{Classes: []string{"", "email", "tel"}}
 	tests := []struct {
 		rule string
+		veto bool
 		p    []float32
 		best int
 		want string
 		ok   bool
 	}{
-		{"", []float32{0.3, 0.6, 0.1}, 1, "email", true},       // rules found nothing
-		{"email", []float32{0.3, 0.6, 0.1}, 1, "email", true},  // agree
-		{"tel", []float32{0.3, 0.6, 0.1}, 1, "", false},        // contradict, unsure
-		{"tel", []float32{0.02, 0.95, 0.03}, 1, "email", true}, // contradict, sure
-		{"", []float32{0.45, 0.45, 0.1}, 0, "", false},         // unsure
+		{"", false, []float32{0.3, 0.6, 0.1}, 1, "email", true},       // rules found nothing
+		{"", true, []float32{0.3, 0.6, 0.1}, 1, "", false},            // rules vetoed, unsure
+		{"email", false, []float32{0.3, 0.6, 0.1}, 1, "email", true},  // agree
+		{"tel", false, []float32{0.3, 0.6, 0.1}, 1, "", false},        // contradict, unsure
+		{"tel", false, []float32{0.02, 0.95, 0.03}, 1, "email", true}, // contradict, sure
+		{"", false, []float32{0.45, 0.45, 0.1}, 0, "", false},         // unsure
 	}
 	for _, tt := range tests {
-		got, _, ok := m.Decide(tt.rule, tt.p, tt.best, 0.5, 0.9)
+		got, _, ok := m.Decide(tt.rule, tt.rule != "" || tt.veto, tt.p, tt.best, 0.5, 0.9)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("Decide(%q, %v) = %q, %v, want %q, %v", tt.rule, tt.p, got, ok, tt.want, tt.ok)
 		}
