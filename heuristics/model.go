@@ -11,8 +11,12 @@ import (
 )
 
 // fieldModel is the learned model: a multinomial logistic regression over
-// the words of a field, of its neighbours and of its form, with the
-// rules' verdict as one more feature. `go run ./heuristics/cmd/train`
+// the words of a field (label, aria, name, id, placeholder, title,
+// legends, a select's first options), its neighbours' rule verdicts and
+// the kinds of field its form holds, with the rules' own verdict as one
+// more feature. The form's own words (id, action, buttons) and text near
+// the field were measured too (heuristics/cmd/train -cv) and taught
+// nothing more. `go run ./heuristics/cmd/train`
 // learns it from the tuning half of the dev corpus.
 //
 //go:embed fieldmodel.bin
@@ -31,14 +35,31 @@ var model = sync.OnceValue(func() *linear.Model {
 	return m
 })
 
-// hashFeature hashes one feature name. It is FNV-1a: the model file
-// stores weights by hash bucket, so the hash must be the same in every
-// process and every version.
-func hashFeature(s string) uint32 {
-	h := uint32(2166136261)
+// The feature hash is FNV-1a over the feature's parts joined by ':': the
+// model file stores weights by hash bucket, so the hash must be the same
+// in every process and every version.
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// fnv extends hash h by s.
+func fnv(h uint32, s string) uint32 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint32(s[i])
-		h *= 16777619
+		h *= fnvPrime
+	}
+	return h
+}
+
+// hashFeature hashes the feature named by parts joined with ':'.
+func hashFeature(parts ...string) uint32 {
+	h := uint32(fnvOffset)
+	for i, p := range parts {
+		if i > 0 {
+			h = fnv(h, ":")
+		}
+		h = fnv(h, p)
 	}
 	return h
 }
@@ -49,36 +70,30 @@ const maxWordsPerSource = 12
 // featurizer collects one control's features.
 type featurizer struct {
 	out []uint32
-	buf []byte
 }
 
 func (f *featurizer) add(parts ...string) {
-	f.buf = f.buf[:0]
-	for i, p := range parts {
-		if i > 0 {
-			f.buf = append(f.buf, ':')
-		}
-		f.buf = append(f.buf, p...)
-	}
-	f.out = append(f.out, hashFeature(string(f.buf)))
+	f.out = append(f.out, hashFeature(parts...))
 }
 
-// words adds the words of one normalized text under a prefix, and each
-// word again under "w" (the same word wherever it appears). Pairs of words
-// and pieces of words were measured too (heuristics/cmd/train -cv): they
-// learn sites, not fields.
+// words adds the words of one normalized text (words separated by single
+// spaces) under a prefix, and each word again under "w" (the same word
+// wherever it appears). Pairs of words and pieces of words were measured
+// too (heuristics/cmd/train -cv): they learn sites, not fields.
 func (f *featurizer) words(prefix, text string) {
 	if text == "" {
 		return
 	}
 	f.add(prefix, "any")
-	ws := strings.Fields(text)
-	if len(ws) > maxWordsPerSource {
-		ws = ws[:maxWordsPerSource]
-	}
-	for _, w := range ws {
-		f.add(prefix, w)
-		f.add("w", w)
+	head := fnv(fnv(fnvOffset, prefix), ":")
+	shared := fnv(fnvOffset, "w:")
+	for n := 0; text != "" && n < maxWordsPerSource; n++ {
+		w, rest, _ := strings.Cut(text, " ")
+		text = rest
+		if w == "" {
+			continue
+		}
+		f.out = append(f.out, fnv(head, w), fnv(shared, w))
 	}
 }
 
@@ -115,7 +130,6 @@ type formFacts struct {
 	passwords int
 	fillable  int
 	tokens    map[string]bool
-	words     string
 }
 
 // featuresOf returns the hashed features of every control, given the rules'
@@ -135,16 +149,9 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 		if ff == nil {
 			ff = &formFacts{tokens: map[string]bool{}}
 			facts[fi] = ff
-			if fi >= 0 {
-				fm := &s.Forms[fi]
-				ff.words = m.normalize(fm.ID + " " + fm.Name + " " + fm.Action + " " + strings.Join(fm.ButtonNames, " "))
-			}
 		}
-		switch c.Type {
-		case "password":
+		if c.Type == "password" {
 			ff.passwords++
-		case "submit", "button":
-			ff.words += " " + m.normalize(c.Value+" "+c.Label)
 		}
 		if controlKind(c) == 0 {
 			continue
@@ -234,10 +241,8 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 			fz.add("form-fields", bucket(ff.fillable))
 			fz.add("form-passwords", bucket(ff.passwords), r.Token)
 			for _, t := range formTokens {
-				fz.add("form-has", t)
 				fz.add("form-has", t, r.Token)
 			}
-			fz.words("form", ff.words)
 			out[i] = append([]uint32(nil), fz.out...)
 		}
 	}
@@ -323,7 +328,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 		rule := modelClass(*r)
 		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
 		if !ok {
-			if c, known := class[rule]; known && rule != "" && p[best] >= MinConfidence && !s.Controls[i].Visibility.Hidden {
+			if c, known := class[rule]; known && rule != "" && c != best && p[best] >= MinConfidence && !s.Controls[i].Visibility.Hidden {
 				// The rules' verdict stands, but the model would rather
 				// say something else: show its doubt (its probability
 				// for the verdict, at least the least confidence that is

@@ -46,18 +46,24 @@ func (m *Model) Buckets() uint32 { return 1 << m.Bits }
 // into p (len(Classes) long) and returns the index of the likeliest.
 func (m *Model) Predict(features []uint32, p []float32) int {
 	n := len(m.Classes)
-	for c := range n {
-		p[c] = 0
+	// int32 sums of int8 weights are exact and fast; small models sum on
+	// the stack.
+	var buf [64]int32
+	acc := buf[:0]
+	if n <= len(buf) {
+		acc = buf[:n]
+	} else {
+		acc = make([]int32, n)
 	}
 	mask := m.Buckets() - 1
 	for _, f := range features {
 		row := m.w[int(f&mask)*n : int(f&mask)*n+n]
 		for c, v := range row {
-			p[c] += float32(v)
+			acc[c] += int32(v)
 		}
 	}
 	for c := range n {
-		p[c] = (p[c]*m.scale[c] + m.bias[c]) / m.Temperature
+		p[c] = (float32(acc[c])*m.scale[c] + m.bias[c]) / m.Temperature
 	}
 	return softmax(p)
 }
