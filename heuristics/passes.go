@@ -537,9 +537,11 @@ func houseNumberBeside(g *group, k int) int {
 // that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || g.rule(k) != "address" && !streetAddress(g.text(k)) {
-			// "Street" or "Address line 1" names the first line whatever
-			// follows (a second line is often revealed by a link).
+		if g.tok(k) != "address-line1" || numberedLine(g.text(k)) {
+			// "Address line 1" or "Street 1" names the first line
+			// whatever follows (a second line is often revealed by a
+			// link). A street box alone ("Street", "Street and house
+			// number", "Adresse") takes the whole street address.
 			continue
 		}
 		alone := true
@@ -559,6 +561,12 @@ func streetAlone(g *group) {
 // "address" and no line number: "Street address" asks for the address's
 // street part, all of it, where "Street" or "Street address line 1" asks
 // for a first line.
+// numberedLine reports whether a label numbers the line it asks for
+// ("Address line 1", "Street 1").
+func numberedLine(text string) bool {
+	return strings.ContainsAny(text, "0123456789") || lineWord().MatchString(text)
+}
+
 func streetAddress(text string) bool {
 	if strings.ContainsAny(text, "0123456789") || lineWord().MatchString(text) {
 		return false
