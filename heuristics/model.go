@@ -340,7 +340,8 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 		conf := float64(p32)
 		if tok == rule {
 			if !s.Controls[i].Visibility.Hidden {
-				r.Confidence = conf
+				linear.Rescale(p, lm.Temperature, lm.AgreeTemperature)
+				r.Confidence = float64(p[best])
 			}
 			continue
 		}

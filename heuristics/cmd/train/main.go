@@ -118,6 +118,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		index[c] = i
 	}
 	var fit, cal, all []linear.Example
+	var calRules []string
 	var kept []labelled
 	for _, d := range data {
 		ci, ok := index[d.token]
@@ -129,6 +130,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		kept = append(kept, d)
 		if calibrationSite(d.site) {
 			cal = append(cal, e)
+			calRules = append(calRules, d.rule)
 		} else {
 			fit = append(fit, e)
 		}
@@ -139,9 +141,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	// The temperature is fitted on sites the first model did not learn
 	// from, then carried to the model that learns from every site.
-	temp := linear.FitTemperature(linear.Train(classes, fit, o), cal)
+	first := linear.Train(classes, fit, o)
+	temp := linear.FitTemperature(first, cal)
+	// Where the model's likeliest class is the rules' verdict, two voices
+	// agree: that case gets a temperature of its own.
+	var agree []linear.Example
+	p := make([]float32, len(classes))
+	for i, e := range cal {
+		if classes[first.Predict(e.Features, p)] == calRules[i] {
+			agree = append(agree, e)
+		}
+	}
+	agreeTemp := linear.FitTemperature(first, agree)
 	m := linear.Train(classes, all, o)
-	m.Temperature = temp
+	m.Temperature, m.AgreeTemperature = temp, agreeTemp
 	bin, err := m.MarshalBinary()
 	if err != nil {
 		return err
@@ -149,8 +162,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(*out, bin, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperature %.2f, %d bytes to %s in %s\n",
-		npages, len(all), len(cal), len(classes), temp, len(bin), *out, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperatures %.2f (agreeing with the rules %.2f), %d bytes to %s in %s\n",
+		npages, len(all), len(cal), len(classes), temp, agreeTemp, len(bin), *out, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

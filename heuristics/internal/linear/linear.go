@@ -15,7 +15,7 @@ import (
 )
 
 // magic opens a model file; the digit is the format version.
-const magic = "TSLM1"
+const magic = "TSLM2"
 
 // ErrFormat is returned for a model file Tessera cannot read.
 var ErrFormat = errors.New("linear: not a model file")
@@ -32,6 +32,10 @@ type Model struct {
 	// predictions the model made for data it did not learn from, so that
 	// its probabilities are calibrated).
 	Temperature float32
+	// AgreeTemperature replaces Temperature where the likeliest class
+	// agrees with the rules (see Rescale): two voices that agree are right
+	// more often than the model's overall temperature says.
+	AgreeTemperature float32
 	// w holds the weights bucket-major: w[b*len(Classes)+c], scaled by
 	// scale[c] and stored as int8.
 	w     []int8
@@ -89,13 +93,32 @@ func softmax(p []float32) int {
 	return best
 }
 
-// MarshalBinary encodes the model: magic, bits, temperature, the class
+// Rescale turns probabilities p computed at temperature from into those
+// at temperature to, in place: softmax(z/t) is proportional to
+// softmax(z/from) raised to from/t.
+func Rescale(p []float32, from, to float32) {
+	if from == to {
+		return
+	}
+	e := float64(from / to)
+	var sum float32
+	for c := range p {
+		p[c] = float32(math.Pow(float64(p[c]), e))
+		sum += p[c]
+	}
+	for c := range p {
+		p[c] /= sum
+	}
+}
+
+// MarshalBinary encodes the model: magic, bits, the two temperatures, the class
 // names, then per class its scale and bias, then the int8 weights.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(magic)
 	b.WriteByte(m.Bits)
 	binary.Write(&b, binary.LittleEndian, m.Temperature)
+	binary.Write(&b, binary.LittleEndian, m.AgreeTemperature)
 	binary.Write(&b, binary.LittleEndian, uint16(len(m.Classes)))
 	for _, c := range m.Classes {
 		b.WriteByte(byte(len(c)))
@@ -124,14 +147,14 @@ func Decode(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("%w: %d bucket bits", ErrFormat, m.Bits)
 	}
 	var n uint16
-	if err := binary.Read(r, binary.LittleEndian, &m.Temperature); err != nil {
+	if binary.Read(r, binary.LittleEndian, &m.Temperature) != nil || binary.Read(r, binary.LittleEndian, &m.AgreeTemperature) != nil {
 		return nil, ErrFormat
 	}
 	if err := binary.Read(r, binary.LittleEndian, &n); err != nil || n == 0 {
 		return nil, ErrFormat
 	}
-	if !(m.Temperature > 0) {
-		return nil, fmt.Errorf("%w: temperature %v", ErrFormat, m.Temperature)
+	if !(m.Temperature > 0) || !(m.AgreeTemperature > 0) {
+		return nil, fmt.Errorf("%w: temperatures %v, %v", ErrFormat, m.Temperature, m.AgreeTemperature)
 	}
 	for range n {
 		l, err := r.ReadByte()
@@ -241,7 +264,7 @@ func Train(classes []string, ex []Example, o Options) *Model {
 // quantize stores each class's weights as int8 with one scale per class.
 func quantize(classes []string, bits uint8, w, bias []float64) *Model {
 	n := len(classes)
-	m := &Model{Classes: classes, Bits: bits, Temperature: 1, w: make([]int8, len(w)), scale: make([]float32, n), bias: make([]float32, n)}
+	m := &Model{Classes: classes, Bits: bits, Temperature: 1, AgreeTemperature: 1, w: make([]int8, len(w)), scale: make([]float32, n), bias: make([]float32, n)}
 	for c := range n {
 		var top float64
 		for k := c; k < len(w); k += n {
@@ -265,7 +288,7 @@ func quantize(classes []string, bits uint8, w, bias []float64) *Model {
 func FitTemperature(m *Model, ex []Example) float32 {
 	best, bestNLL := float32(1), math.Inf(1)
 	p := make([]float32, len(m.Classes))
-	for t := float32(0.5); t <= 3.0; t += 0.05 {
+	for t := float32(0.2); t <= 3.0; t += 0.05 {
 		m.Temperature = t
 		var nll float64
 		for _, e := range ex {

@@ -67,3 +67,25 @@ func TestDecide(t *testing.T) {
 		}
 	}
 }
+
+// TestRescale checks that rescaling probabilities from one temperature to
+// another equals computing them at the other temperature.
+func TestRescale(t *testing.T) {
+	z := []float32{1, 2, 0.5}
+	at := func(temp float32) []float32 {
+		p := make([]float32, len(z))
+		for i := range z {
+			p[i] = z[i] / temp
+		}
+		softmax(p)
+		return p
+	}
+	p := at(1.3)
+	Rescale(p, 1.3, 0.8)
+	want := at(0.8)
+	for i := range p {
+		if d := p[i] - want[i]; d > 1e-5 || d < -1e-5 {
+			t.Errorf("Rescale(1.3 -> 0.8)[%d] = %v, want %v", i, p[i], want[i])
+		}
+	}
+}
