@@ -76,13 +76,25 @@ func (f *featurizer) add(parts ...string) {
 	f.out = append(f.out, hashFeature(parts...))
 }
 
-// words adds the words of one normalized text (words separated by single
-// spaces) under a prefix, and each word again under "w" (the same word
+// words adds the first words of one normalized text (words separated by
+// single spaces; the last words with fromRight) under a prefix, and each word again under "w" (the same word
 // wherever it appears). Pairs of words and pieces of words were measured
 // too (heuristics/cmd/train -cv): they learn sites, not fields.
-func (f *featurizer) words(prefix, text string) {
+func (f *featurizer) words(prefix, text string, fromRight bool) {
 	if text == "" {
 		return
+	}
+	if fromRight {
+		// Identifiers name the field last ("checkout ctl00 billing ...
+		// tb city"): keep their last words.
+		for n, i := 0, len(text)-1; i >= 0; i-- {
+			if text[i] == ' ' {
+				if n++; n == maxWordsPerSource {
+					text = text[i+1:]
+					break
+				}
+			}
+		}
 	}
 	f.add(prefix, "any")
 	head := fnv(fnv(fnvOffset, prefix), ":")
@@ -196,7 +208,7 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 					if j >= 4 {
 						break
 					}
-					fz.words("opt", m.normalize(o.Text))
+					fz.words("opt", m.normalize(o.Text), false)
 				}
 			}
 			if lang != "" {
@@ -232,10 +244,10 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 					// as itself; the neighbours' verdicts say it better.
 					continue
 				}
-				fz.words(src.signal, m.normalize(src.text(c)))
+				fz.words(src.signal, m.normalize(src.text(c)), src.ident)
 			}
 			for _, l := range c.Legends {
-				fz.words("legend", m.normalize(l))
+				fz.words("legend", m.normalize(l), false)
 			}
 			fz.add("form-passwords", bucket(ff.passwords))
 			fz.add("form-fields", bucket(ff.fillable))
