@@ -326,7 +326,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 		return
 	}
 	feats := featuresOf(s, out, m)
-	p := make([]float32, len(lm.Classes))
+	p, z := make([]float32, len(lm.Classes)), make([]float32, len(lm.Classes))
 	class := make(map[string]int, len(lm.Classes))
 	for c, name := range lm.Classes {
 		class[name] = c
@@ -336,7 +336,9 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 		if f == nil || ruleSure(&s.Controls[i], *r) {
 			continue
 		}
-		best := lm.Predict(f, p)
+		lm.Scores(f, z)
+		copy(p, z)
+		best := linear.Softmax(p, lm.Temperature)
 		rule := modelClass(*r)
 		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
 		if !ok {
@@ -352,8 +354,8 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 		conf := float64(p32)
 		if tok == rule {
 			if !s.Controls[i].Visibility.Hidden {
-				linear.Rescale(p, lm.Temperature, lm.AgreeTemperature)
-				r.Confidence = float64(p[best])
+				linear.Softmax(z, lm.AgreeTemperature)
+				r.Confidence = float64(z[best])
 			}
 			continue
 		}

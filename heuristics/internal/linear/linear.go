@@ -33,14 +33,31 @@ type Model struct {
 	// its probabilities are calibrated).
 	Temperature float32
 	// AgreeTemperature replaces Temperature where the likeliest class
-	// agrees with the rules (see Rescale): two voices that agree are right
-	// more often than the model's overall temperature says.
+	// agrees with the rules: two voices that agree are right more often
+	// than the model's overall temperature says.
 	AgreeTemperature float32
 	// w holds the weights bucket-major: w[b*len(Classes)+c], scaled by
 	// scale[c] and stored as int8.
 	w     []int8
 	scale []float32
 	bias  []float32
+	// live marks the buckets with a weight other than 0: most words of a
+	// page were never seen in training, and their rows are skipped.
+	live []uint64
+}
+
+// index marks the buckets whose rows hold a weight.
+func (m *Model) index() {
+	n := len(m.Classes)
+	m.live = make([]uint64, (m.Buckets()+63)/64)
+	for b := 0; b < int(m.Buckets()); b++ {
+		for _, v := range m.w[b*n : b*n+n] {
+			if v != 0 {
+				m.live[b/64] |= 1 << (b % 64)
+				break
+			}
+		}
+	}
 }
 
 // Buckets returns the number of feature buckets.
@@ -49,6 +66,13 @@ func (m *Model) Buckets() uint32 { return 1 << m.Bits }
 // Predict writes the probability of every class for one set of features
 // into p (len(Classes) long) and returns the index of the likeliest.
 func (m *Model) Predict(features []uint32, p []float32) int {
+	m.Scores(features, p)
+	return Softmax(p, m.Temperature)
+}
+
+// Scores writes the score of every class for one set of features into z
+// (len(Classes) long): Softmax turns them into probabilities.
+func (m *Model) Scores(features []uint32, z []float32) {
 	n := len(m.Classes)
 	// int32 sums of int8 weights are exact and fast; small models sum on
 	// the stack.
@@ -61,15 +85,27 @@ func (m *Model) Predict(features []uint32, p []float32) int {
 	}
 	mask := m.Buckets() - 1
 	for _, f := range features {
-		row := m.w[int(f&mask)*n : int(f&mask)*n+n]
+		b := f & mask
+		if m.live[b/64]&(1<<(b%64)) == 0 {
+			continue
+		}
+		row := m.w[int(b)*n : int(b)*n+n]
 		for c, v := range row {
 			acc[c] += int32(v)
 		}
 	}
 	for c := range n {
-		p[c] = (float32(acc[c])*m.scale[c] + m.bias[c]) / m.Temperature
+		z[c] = float32(acc[c])*m.scale[c] + m.bias[c]
 	}
-	return softmax(p)
+}
+
+// Softmax turns scores into probabilities at temperature t, in place,
+// and returns the index of the likeliest class.
+func Softmax(z []float32, t float32) int {
+	for c := range z {
+		z[c] /= t
+	}
+	return softmax(z)
 }
 
 // softmax turns scores into probabilities in place and returns the index
@@ -91,24 +127,6 @@ func softmax(p []float32) int {
 		p[c] /= sum
 	}
 	return best
-}
-
-// Rescale turns probabilities p computed at temperature from into those
-// at temperature to, in place: softmax(z/t) is proportional to
-// softmax(z/from) raised to from/t.
-func Rescale(p []float32, from, to float32) {
-	if from == to {
-		return
-	}
-	e := float64(from / to)
-	var sum float32
-	for c := range p {
-		p[c] = float32(math.Pow(float64(p[c]), e))
-		sum += p[c]
-	}
-	for c := range p {
-		p[c] /= sum
-	}
 }
 
 // MarshalBinary encodes the model: magic, bits, the two temperatures, the class
@@ -180,6 +198,7 @@ func Decode(data []byte) (*Model, error) {
 		v, _ := r.ReadByte()
 		m.w[i] = int8(v)
 	}
+	m.index()
 	return m, nil
 }
 
@@ -279,6 +298,7 @@ func quantize(classes []string, bits uint8, w, bias []float64) *Model {
 			m.w[k] = int8(math.Round(w[k] / s))
 		}
 	}
+	m.index()
 	return m
 }
 

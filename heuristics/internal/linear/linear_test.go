@@ -68,24 +68,15 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// TestRescale checks that rescaling probabilities from one temperature to
-// another equals computing them at the other temperature.
-func TestRescale(t *testing.T) {
-	z := []float32{1, 2, 0.5}
-	at := func(temp float32) []float32 {
-		p := make([]float32, len(z))
-		for i := range z {
-			p[i] = z[i] / temp
-		}
-		softmax(p)
-		return p
-	}
-	p := at(1.3)
-	Rescale(p, 1.3, 0.8)
-	want := at(0.8)
-	for i := range p {
-		if d := p[i] - want[i]; d > 1e-5 || d < -1e-5 {
-			t.Errorf("Rescale(1.3 -> 0.8)[%d] = %v, want %v", i, p[i], want[i])
-		}
+// TestSoftmaxTemperature checks that Predict is Scores then Softmax at the
+// model's temperature, which the agreeing case reuses at another.
+func TestSoftmaxTemperature(t *testing.T) {
+	m := Train([]string{"", "a", "b"}, []Example{{Features: []uint32{1}, Class: 1}, {Features: []uint32{2}, Class: 2}}, Options{Bits: 10, Epochs: 5, Rate: 0.3, Seed: 1})
+	m.Temperature = 1.3
+	p, z := make([]float32, 3), make([]float32, 3)
+	best := m.Predict([]uint32{1}, p)
+	m.Scores([]uint32{1}, z)
+	if b := Softmax(z, 1.3); b != best || z[b] != p[best] {
+		t.Errorf("Softmax(Scores) = %d, %v, want %d, %v", b, z[b], best, p[best])
 	}
 }
