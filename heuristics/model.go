@@ -133,9 +133,9 @@ func bucket(n int) string {
 // neighbours are the places around a control whose rule verdicts the
 // model reads.
 var neighbours = []struct {
-	d    int
-	name string
-}{{-2, "prev2"}, {-1, "prev"}, {1, "next"}, {2, "next2"}}
+	d        int
+	name, id string
+}{{-2, "prev2", "prev2id"}, {-1, "prev", "previd"}, {1, "next", "nextid"}, {2, "next2", "next2id"}}
 
 // formFacts are what the model reads of a control's form as a whole.
 type formFacts struct {
@@ -232,7 +232,7 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 				}
 				fz.add(name, rules[seq[j]].Token)
 				if ev := rules[seq[j]].Evidence; len(ev) > 0 {
-					fz.add(name+"id", ev[0].Rule)
+					fz.add(nb.id, ev[0].Rule)
 				}
 				if d == -1 || d == 1 {
 					fz.add(name, rules[seq[j]].Token, r.Token)

@@ -90,6 +90,7 @@ func (m *Model) Scores(features []uint32, z []float32) {
 			continue
 		}
 		row := m.w[int(b)*n : int(b)*n+n]
+		acc := acc[:len(row)] // lets the compiler drop the bounds checks
 		for c, v := range row {
 			acc[c] += int32(v)
 		}
@@ -120,7 +121,13 @@ func softmax(p []float32) int {
 	top := p[best]
 	var sum float32
 	for c := range p {
-		p[c] = float32(math.Exp(float64(p[c] - top)))
+		if d := p[c] - top; d > -12 {
+			p[c] = float32(math.Exp(float64(d)))
+		} else {
+			// Below e^-12 (6e-6) of the likeliest class: nothing a
+			// confidence shown in percent can show.
+			p[c] = 0
+		}
 		sum += p[c]
 	}
 	for c := range p {
