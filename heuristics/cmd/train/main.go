@@ -135,6 +135,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fit = append(fit, e)
 		}
 	}
+	if len(all) == 0 || len(cal) == 0 {
+		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
+	}
 	if *folds > 1 {
 		crossValidate(stdout, classes, all, kept, *folds, o)
 		return nil
@@ -184,6 +187,10 @@ func calibrationSite(site string) bool {
 	h.Write([]byte("calibration:" + site))
 	return h.Sum32()%5 == 0
 }
+
+// errTooFew is returned for a corpus whose tuning half has no example to
+// learn from or none to calibrate on.
+var errTooFew = errors.New("too few labelled controls in the tuning half")
 
 // nonFill are labels of the Mozilla collection for boxes that hold part
 // of a street line (a house number, a street name), which the scoring
