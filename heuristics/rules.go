@@ -992,7 +992,7 @@ var rules = []rule{
 		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`}},
 		{"de", []string{`telefon\w* mit vorwahl`}},
 	}},
-	{id: "tel-country-code", token: "tel-country-code", kinds: ckText | ckSelect, langs: []lang{
+	{id: "tel-country-code", token: "tel-country-code", kinds: ckText, langs: []lang{
 		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`}},
 		{"de", []string{`landervorwahl`, `landesvorwahl`}},
 		{"fr", []string{`indicatif`}},
