@@ -126,14 +126,14 @@ func writeBreakdown(w io.Writer, bs []Breakdown) error {
 func writeTable(w io.Writer, pages int, scores []Score) error {
 	fmt.Fprintf(w, "%d pages\n", pages)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked")
+	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked\tacc")
 	for _, last := range []bool{false, true} {
 		for _, s := range scores {
 			if (s.Source == "all") != last {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
-				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
+				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked, s.Accuracy)
 		}
 	}
 	return tw.Flush()

@@ -48,6 +48,12 @@ type Counts struct {
 	// marked optional by the page (heuristics.Result.Optional), so not
 	// counted as predicted.
 	Unticked int `json:"unticked"`
+	// Labelled counts every scored control and Agree those whose fill is
+	// the source's label, "not something to autofill" included (a part of
+	// a street line agrees with Mozilla's label for it): the accuracy
+	// Mozilla reports for Firefox's model.
+	Labelled int `json:"labelled"`
+	Agree    int `json:"agree"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -61,6 +67,8 @@ func (c *Counts) add(o Counts) {
 	c.PredictedVocab += o.PredictedVocab
 	c.RightVocab += o.RightVocab
 	c.Unticked += o.Unticked
+	c.Labelled += o.Labelled
+	c.Agree += o.Agree
 }
 
 func ratio(a, b int) float64 {
@@ -86,6 +94,8 @@ type Score struct {
 	// PrecisionVocab is the precision over predictions of tokens the
 	// source labels somewhere (see Counts.PredictedVocab).
 	PrecisionVocab float64 `json:"precisionVocab"`
+	// Accuracy is Agree over Labelled.
+	Accuracy float64 `json:"accuracy"`
 }
 
 func newScore(source, half, variant, system string, c Counts) Score {
@@ -94,6 +104,7 @@ func newScore(source, half, variant, system string, c Counts) Score {
 		Precision: ratio(c.Right, c.Predicted), Recall: ratio(c.Found, c.Targets),
 		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.TargetsLenient),
 		PrecisionVocab: ratio(c.RightVocab, c.PredictedVocab),
+		Accuracy:       ratio(c.Agree, c.Labelled),
 	}
 }
 
@@ -128,6 +139,17 @@ func fills(r heuristics.Result) string {
 // rules, and a street line's part in a box labelled a whole line is
 // wrong.
 var partLabels = map[string]string{"house-number": "address-housenumber", "street-name": "address-streetname"}
+
+// partLabel returns a source label when it is one of partLabels' values,
+// else "".
+func partLabel(label string) string {
+	for _, l := range partLabels {
+		if l == label {
+			return l
+		}
+	}
+	return ""
+}
 
 // isTarget reports whether a token is profile or payment data: every
 // autofill field name except credentials and one-time codes.
@@ -305,6 +327,14 @@ func tally(p *corpus.Page, vocab map[string]bool, pred func(i int) string, miss 
 	for _, t := range p.Truths {
 		got := pred(t.Index)
 		strict, lenient := judge(t, got)
+		c.Labelled++
+		want := t.Token
+		if l := partLabel(t.Label); l != "" {
+			want = l
+		}
+		if got == want {
+			c.Agree++
+		}
 		// A "username or email" field is not a profile field, so strict
 		// recall leaves it out; the lenient reading counts it, found when
 		// predicted as email (README: lenient "email for username or email").
