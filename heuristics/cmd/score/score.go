@@ -193,7 +193,7 @@ func apartment(label string) bool {
 
 // classifyPage extracts and classifies one page in both variants and
 // returns the predicted token of every control and the evidence, and the
-// label of every control (labelKey).
+// label of every control (labelKey), by the labels' control index.
 func classifyPage(p *corpus.Page) (map[string][]heuristics.Result, []string, error) {
 	data, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
 	if err != nil {
@@ -209,10 +209,29 @@ func classifyPage(p *corpus.Page) (map[string][]heuristics.Result, []string, err
 		if v == variantNoAC {
 			corpus.StripAutocomplete(snap)
 		}
-		out[v] = heuristics.Classify(snap)
+		rs := heuristics.Classify(snap)
+		align := corpus.Align(p, snap)
+		if len(p.Controls) == 0 {
+			out[v] = rs
+		} else {
+			// Results by the labels' control index (corpus.Align).
+			out[v] = make([]heuristics.Result, len(align))
+			for i, k := range align {
+				if k >= 0 {
+					out[v][i] = rs[k]
+				}
+			}
+		}
 		if labels == nil {
-			for _, c := range snap.Controls {
-				labels = append(labels, labelKey(c.Label))
+			labels = make([]string, len(out[v]))
+			for i := range labels {
+				k := i
+				if len(p.Controls) > 0 {
+					k = align[i]
+				}
+				if k >= 0 && k < len(snap.Controls) {
+					labels[i] = labelKey(snap.Controls[k].Label)
+				}
 			}
 		}
 	}

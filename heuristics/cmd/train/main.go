@@ -91,15 +91,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		corpus.StripAutocomplete(snap)
 		feats, rules := heuristics.Features(snap)
+		align := corpus.Align(p, snap)
 		npages++
 		for _, t := range p.Truths {
-			if t.Index < 0 || t.Index >= len(feats) || feats[t.Index] == nil {
+			if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
 				continue
 			}
-			if r := rules[t.Index]; label(t) == "" && r != "" && r != heuristics.Veto && !vocab[p.Source][r] {
+			k := align[t.Index]
+			if feats[k] == nil {
 				continue
 			}
-			data = append(data, labelled{feats[t.Index], label(t), rules[t.Index], p.Site, p.Source})
+			if r := rules[k]; label(t) == "" && r != "" && r != heuristics.Veto && !vocab[p.Source][r] {
+				continue
+			}
+			data = append(data, labelled{feats[k], label(t), rules[k], p.Site, p.Source})
 		}
 	}
 	count := map[string]int{}

@@ -43,6 +43,8 @@ type expectedField struct {
 	Tag               string  `json:"tag"`
 	Type              string  `json:"type"`
 	Hidden            bool    `json:"hidden"`
+	Name              *string `json:"name"`
+	ID                *string `json:"id"`
 	Expected          *string `json:"expected"`
 	Concept           *string `json:"concept"`
 	AutocompleteToken *string `json:"autocomplete_token"`
@@ -81,7 +83,14 @@ type Page struct {
 	// the same half of the split.
 	Site   string
 	Truths []Truth
+	// Controls identifies every control the labels number (tag, name
+	// and id by control index), for Align.
+	Controls []Control
 }
+
+// A Control is what identifies one control of a page: its tag, name and
+// id.
+type Control struct{ Tag, Name, ID string }
 
 // scoredControl reports whether the scoring rules count a control: visible
 // input (not hidden/submit/button/image/reset/file), select or textarea.
@@ -119,6 +128,7 @@ func LoadPage(dir, path string) (*Page, error) {
 	}
 	switch {
 	case ef.Fields != nil:
+		p.Controls = controls(ef.Fields)
 		for _, f := range ef.Fields {
 			if !scoredControl(f) {
 				continue
@@ -136,6 +146,7 @@ func LoadPage(dir, path string) (*Page, error) {
 			p.Truths = append(p.Truths, t)
 		}
 	default:
+		p.Controls = controls(ef.Controls)
 		meta := map[int]expectedField{}
 		for _, f := range ef.Controls {
 			meta[f.ControlIndex] = f
@@ -152,6 +163,61 @@ func LoadPage(dir, path string) (*Page, error) {
 		}
 	}
 	return p, nil
+}
+
+// controls lists the identity of every control of a label file by
+// control index; indexes the file skips stay empty.
+func controls(fs []expectedField) []Control {
+	n := 0
+	for _, f := range fs {
+		if f.ControlIndex >= 0 && f.ControlIndex < maxControls {
+			n = max(n, f.ControlIndex+1)
+		}
+	}
+	out := make([]Control, n)
+	for _, f := range fs {
+		if f.ControlIndex >= 0 && f.ControlIndex < n {
+			out[f.ControlIndex] = Control{f.Tag, deref(f.Name), deref(f.ID)}
+		}
+	}
+	return out
+}
+
+// maxControls bounds the control indexes a label file may use.
+const maxControls = 1 << 16
+
+// Align maps the control indexes of a page's labels to the controls of
+// its snapshot (-1 where the snapshot has no such control). They are the
+// same when both count as many controls; when the capture counted
+// controls static HTML does not have (controls inside an inert
+// <template>, which the labelling browser counted), each labelled control
+// is matched to the next snapshot control with its tag, name and id.
+func Align(p *Page, s *form.Snapshot) []int {
+	out := make([]int, len(p.Controls))
+	if len(p.Controls) == len(s.Controls) {
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	j := 0
+	for i, c := range p.Controls {
+		out[i] = -1
+		for k := j; k < len(s.Controls) && k < j+alignWindow; k++ {
+			if c.matches(&s.Controls[k]) {
+				out[i], j = k, k+1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// alignWindow is how far ahead Align looks for a labelled control.
+const alignWindow = 50
+
+func (c Control) matches(sc *form.Control) bool {
+	return c.Tag == sc.Tag && c.Name == sc.Name && c.ID == sc.ID
 }
 
 // annotated reports whether a Formasaurus label is an annotation: not

@@ -1,6 +1,11 @@
 package corpus
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/tessera-app/tessera/form"
+)
 
 func TestSiteOf(t *testing.T) {
 	tests := []struct{ rel, want string }{
@@ -30,5 +35,26 @@ func TestHeldOutStable(t *testing.T) {
 		if got := HeldOut(site); got != want {
 			t.Errorf("HeldOut(%q) = %v, want %v", site, got, want)
 		}
+	}
+}
+
+// TestAlign: a capture that counted the controls of an inert <template>
+// (two consent checkboxes first) numbers every later control two higher
+// than the snapshot does; Align matches them by tag, name and id.
+func TestAlign(t *testing.T) {
+	p := &Page{Controls: []Control{
+		{"input", "cookie[]", "c1"}, {"input", "cookie[]", "c2"},
+		{"input", "q", "search"}, {"input", "firstname", "firstname"}, {"select", "country", ""},
+	}}
+	s := &form.Snapshot{Controls: []form.Control{
+		{Tag: "input", Name: "q", ID: "search"}, {Tag: "input", Name: "firstname", ID: "firstname"}, {Tag: "select", Name: "country"},
+	}}
+	want := []int{-1, -1, 0, 1, 2}
+	if got := Align(p, s); !slices.Equal(got, want) {
+		t.Errorf("Align() = %v, want %v", got, want)
+	}
+	s.Controls = append(s.Controls, form.Control{Tag: "input"}, form.Control{Tag: "input"})
+	if got := Align(p, s); !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
+		t.Errorf("Align(as many controls) = %v, want the identity", got)
 	}
 }
