@@ -342,12 +342,13 @@ func applyModel(s *form.Snapshot, out []Result, m *memo) {
 		rule := modelClass(*r)
 		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
 		if !ok {
-			if c, known := class[rule]; known && rule != "" && c != best && p[best] >= MinConfidence && !s.Controls[i].Visibility.Hidden {
-				// The rules' verdict stands, but the model would rather
-				// say something else: show its doubt (its probability
-				// for the verdict, at least the least confidence that is
-				// filled). Hidden boxes already show theirs.
-				r.Confidence = min(r.Confidence, max(float64(p[c]), MinConfidence))
+			if c, known := class[rule]; known && rule != "" && !s.Controls[i].Visibility.Hidden {
+				// The rules' verdict stands, but the model is unsure of
+				// it: the confidence shown is halfway between the rules'
+				// and the model's probability for the verdict, and at
+				// least the least confidence that is filled. Hidden boxes
+				// already show their doubt.
+				r.Confidence = max((r.Confidence+float64(p[c]))/2, MinConfidence)
 			}
 			continue
 		}
