@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -133,6 +134,22 @@ func controlKind(c *form.Control) controlKinds {
 // control in Snapshot.Controls order. Hidden controls are classified too
 // (the page may reveal them) with lower confidence.
 func Classify(s *form.Snapshot) []Result {
+	return classify(s, model())
+}
+
+// ClassifyWithModel is Classify with the learned model read from a model
+// file (as heuristics/cmd/train writes) instead of the one built in: the
+// training command measures models it has not shipped with it.
+func ClassifyWithModel(s *form.Snapshot, modelFile []byte) ([]Result, error) {
+	lm, err := linear.Decode(modelFile)
+	if err != nil {
+		return nil, err
+	}
+	return classify(s, lm), nil
+}
+
+// classify is Classify with the learned model lm (nil: the rules alone).
+func classify(s *form.Snapshot, lm *linear.Model) []Result {
 	if s == nil {
 		return nil
 	}
@@ -140,7 +157,9 @@ func Classify(s *form.Snapshot) []Result {
 	// form, placeholders equal to labels): match each text once.
 	memo := newMemo(len(s.Controls))
 	out := classifyRules(s, memo)
-	applyModel(s, out, memo)
+	if lm != nil {
+		applyModel(s, out, memo, lm)
+	}
 	for i := range out {
 		r := &out[i]
 		if s.Controls[i].Visibility.Hidden {
@@ -171,6 +190,15 @@ func Classify(s *form.Snapshot) []Result {
 		}
 		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
+		}
+		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && !s.Controls[i].Visibility.Hidden && !declared(*r) {
+			// Show how often fills shown so were right on sites the
+			// model did not learn from (heuristics/cmd/train), at least
+			// the least confidence filled: calibration changes what the
+			// dialog shows, not what is filled. Hidden boxes keep their
+			// discount: on a live page they are decoys more often than
+			// on the corpus's captures.
+			r.Confidence = max(float64(lm.Calibrate(float32(r.Confidence))), MinConfidence)
 		}
 		if r.Token == "" {
 			r.Concept, r.Optional = "", false

@@ -287,6 +287,19 @@ func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
 	return featuresOf(s, rs, m), rules
 }
 
+// declared reports whether the page declared a result's field: a valid
+// autocomplete token or a WebMCP parameter description.
+func declared(r Result) bool {
+	if len(r.Evidence) == 0 {
+		return false
+	}
+	switch r.Evidence[0].Signal {
+	case "autocomplete", "tool-param":
+		return true
+	}
+	return false
+}
+
 // ruleSure reports whether the rules' verdict stands without the model:
 // the page declared the field (a valid autocomplete token, a WebMCP
 // parameter description), the box is masked, or it is a sign-in form's
@@ -320,11 +333,7 @@ const overrideRules = 0.9
 // the rules found nothing, below overrideRules where they decided (a veto
 // included). The parts of a street line the model recognises are filled
 // from the street line (Result.Part).
-func applyModel(s *form.Snapshot, out []Result, m *memo) {
-	lm := model()
-	if lm == nil {
-		return
-	}
+func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 	feats := featuresOf(s, out, m)
 	p, z := make([]float32, len(lm.Classes)), make([]float32, len(lm.Classes))
 	class := make(map[string]int, len(lm.Classes))

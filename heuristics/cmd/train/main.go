@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tessera-app/tessera/form"
@@ -76,6 +77,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var data []labelled
+	type tuningPage struct {
+		page *corpus.Page
+		snap *form.Snapshot
+	}
+	var tuning []tuningPage
 	npages := 0
 	for _, p := range pages {
 		if corpus.HeldOut(p.Site) || p.Source == "chromium" {
@@ -92,6 +98,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		corpus.StripAutocomplete(snap)
 		feats, rules := heuristics.Features(snap)
 		align := corpus.Align(p, snap)
+		tuning = append(tuning, tuningPage{p, snap})
 		npages++
 		for _, t := range p.Truths {
 			if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
@@ -161,8 +168,54 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	agreeTemp := linear.FitTemperature(first, agree)
+	// The calibration map: every tuning page classified by a model that
+	// did not learn from its site (four folds of sites), each fill's
+	// confidence against whether it was right.
+	const k = 4
+	var confs []float32
+	var rights []bool
+	for f := range k {
+		var train []linear.Example
+		for i, e := range all {
+			if foldOf(kept[i].site, k) != f {
+				train = append(train, e)
+			}
+		}
+		fm := linear.Train(classes, train, o)
+		fm.Temperature, fm.AgreeTemperature = temp, agreeTemp
+		fb, err := fm.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		for _, tp := range tuning {
+			if foldOf(tp.page.Site, k) != f {
+				continue
+			}
+			rs, err := heuristics.ClassifyWithModel(tp.snap, fb)
+			if err != nil {
+				return err
+			}
+			align := corpus.Align(tp.page, tp.snap)
+			for _, t := range tp.page.Truths {
+				if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
+					continue
+				}
+				c, r := align[t.Index], rs[align[t.Index]]
+				if !isTarget(r.Token) || r.Optional || tp.snap.Controls[c].Visibility.Hidden {
+					continue
+				}
+				got := r.Token
+				if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
+					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
+				}
+				confs = append(confs, float32(r.Confidence))
+				rights = append(rights, got == label(t))
+			}
+		}
+	}
+	calib := linear.FitCalibration(confs, rights)
 	m := linear.Train(classes, all, o)
-	m.Temperature, m.AgreeTemperature = temp, agreeTemp
+	m.Temperature, m.AgreeTemperature, m.Calibration = temp, agreeTemp, calib
 	bin, err := m.MarshalBinary()
 	if err != nil {
 		return err
@@ -170,8 +223,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(*out, bin, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperatures %.2f (agreeing with the rules %.2f), %d bytes to %s in %s\n",
-		npages, len(all), len(cal), len(classes), temp, agreeTemp, len(bin), *out, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperatures %.2f (agreeing with the rules %.2f), calibration %v from %d fills, %d bytes to %s in %s\n",
+		npages, len(all), len(cal), len(classes), temp, agreeTemp, calib, len(confs), len(bin), *out, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // magic opens a model file; the digit is the format version.
-const magic = "TSLM2"
+const magic = "TSLM3"
 
 // ErrFormat is returned for a model file Tessera cannot read.
 var ErrFormat = errors.New("linear: not a model file")
@@ -36,6 +36,10 @@ type Model struct {
 	// agrees with the rules: two voices that agree are right more often
 	// than the model's overall temperature says.
 	AgreeTemperature float32
+	// Calibration maps a confidence the classifier shows to the share of
+	// such fills that were right, on tuning sites the model did not learn
+	// from (see Calibrate); empty, the identity.
+	Calibration []Point
 	// w holds the weights bucket-major: w[b*len(Classes)+c], scaled by
 	// scale[c] and stored as int8.
 	w     []int8
@@ -136,7 +140,75 @@ func softmax(p []float32) int {
 	return best
 }
 
-// MarshalBinary encodes the model: magic, bits, the two temperatures, the class
+// A Point is one knot of a calibration map: shown confidence X was right
+// Y of the time.
+type Point struct{ X, Y float32 }
+
+// Calibrate maps a confidence through the calibration map: linear between
+// knots, the first knot's ratio below it, the last knot's value above.
+func (m *Model) Calibrate(x float32) float32 {
+	k := m.Calibration
+	switch {
+	case len(k) == 0:
+		return x
+	case x <= k[0].X:
+		return x * k[0].Y / k[0].X
+	case x >= k[len(k)-1].X:
+		return k[len(k)-1].Y
+	}
+	for i := 1; i < len(k); i++ {
+		if x <= k[i].X {
+			t := (x - k[i-1].X) / (k[i].X - k[i-1].X)
+			return k[i-1].Y + t*(k[i].Y-k[i-1].Y)
+		}
+	}
+	return x
+}
+
+// FitCalibration returns a monotone calibration map from pairs of shown
+// confidence and whether the fill was right: per confidence bin, the mean
+// confidence and the share right, adjacent bins pooled until the shares
+// rise with the confidence.
+func FitCalibration(conf []float32, right []bool) []Point {
+	edges := []float32{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01}
+	type bin struct{ n, ok, sum float32 }
+	var bins []bin
+	for b := 0; b+1 < len(edges); b++ {
+		var bn bin
+		for i, c := range conf {
+			if c >= edges[b] && c < edges[b+1] {
+				bn.n++
+				bn.sum += c
+				if right[i] {
+					bn.ok++
+				}
+			}
+		}
+		if bn.n > 0 {
+			bins = append(bins, bn)
+		}
+	}
+	// Pool adjacent violators.
+	for i := 0; i+1 < len(bins); {
+		if bins[i].ok/bins[i].n > bins[i+1].ok/bins[i+1].n {
+			bins[i] = bin{bins[i].n + bins[i+1].n, bins[i].ok + bins[i+1].ok, bins[i].sum + bins[i+1].sum}
+			bins = append(bins[:i+1], bins[i+2:]...)
+			if i > 0 {
+				i--
+			}
+			continue
+		}
+		i++
+	}
+	var out []Point
+	for _, b := range bins {
+		out = append(out, Point{b.sum / b.n, b.ok / b.n})
+	}
+	return out
+}
+
+// MarshalBinary encodes the model: magic, bits, the two temperatures, the
+// calibration map, the class
 // names, then per class its scale and bias, then the int8 weights.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	var b bytes.Buffer
@@ -144,6 +216,8 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	b.WriteByte(m.Bits)
 	binary.Write(&b, binary.LittleEndian, m.Temperature)
 	binary.Write(&b, binary.LittleEndian, m.AgreeTemperature)
+	b.WriteByte(byte(len(m.Calibration)))
+	binary.Write(&b, binary.LittleEndian, m.Calibration)
 	binary.Write(&b, binary.LittleEndian, uint16(len(m.Classes)))
 	for _, c := range m.Classes {
 		b.WriteByte(byte(len(c)))
@@ -175,11 +249,24 @@ func Decode(data []byte) (*Model, error) {
 	if binary.Read(r, binary.LittleEndian, &m.Temperature) != nil || binary.Read(r, binary.LittleEndian, &m.AgreeTemperature) != nil {
 		return nil, ErrFormat
 	}
-	if err := binary.Read(r, binary.LittleEndian, &n); err != nil || n == 0 {
+	nk, err := r.ReadByte()
+	if err != nil {
 		return nil, ErrFormat
+	}
+	m.Calibration = make([]Point, nk)
+	if binary.Read(r, binary.LittleEndian, m.Calibration) != nil {
+		return nil, ErrFormat
+	}
+	for i, k := range m.Calibration {
+		if !(k.X > 0 && k.X <= 1.01 && k.Y >= 0 && k.Y <= 1) || i > 0 && !(k.X > m.Calibration[i-1].X) {
+			return nil, fmt.Errorf("%w: calibration knot %v", ErrFormat, k)
+		}
 	}
 	if !(m.Temperature > 0) || !(m.AgreeTemperature > 0) {
 		return nil, fmt.Errorf("%w: temperatures %v, %v", ErrFormat, m.Temperature, m.AgreeTemperature)
+	}
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil || n == 0 {
+		return nil, ErrFormat
 	}
 	for range n {
 		l, err := r.ReadByte()

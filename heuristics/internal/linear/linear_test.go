@@ -80,3 +80,23 @@ func TestSoftmaxTemperature(t *testing.T) {
 		t.Errorf("Softmax(Scores) = %d, %v, want %d, %v", b, z[b], best, p[best])
 	}
 }
+
+// TestCalibration fits a map where fills shown at 0.9 were right half the
+// time and those at 0.6 always: the pooled map must not fall with the
+// confidence, and Calibrate interpolates it.
+func TestCalibration(t *testing.T) {
+	conf := []float32{0.6, 0.6, 0.9, 0.9, 0.99, 0.99}
+	right := []bool{true, true, true, false, true, true}
+	k := FitCalibration(conf, right)
+	for i := 1; i < len(k); i++ {
+		if k[i].Y < k[i-1].Y || k[i].X <= k[i-1].X {
+			t.Fatalf("FitCalibration() = %v, want rising knots", k)
+		}
+	}
+	m := &Model{Calibration: []Point{{0.6, 0.5}, {0.9, 0.8}}}
+	for _, tt := range []struct{ in, want float32 }{{0.75, 0.65}, {0.3, 0.25}, {0.95, 0.8}} {
+		if got := m.Calibrate(tt.in); got-tt.want > 1e-6 || tt.want-got > 1e-6 {
+			t.Errorf("Calibrate(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
