@@ -176,6 +176,8 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 		seqs[fi] = append(seqs[fi], i)
 	}
 	var fz featurizer
+	// One backing array for every control's features.
+	var backing []uint32
 	for fi, seq := range seqs {
 		ff := facts[fi]
 		var formTokens []string
@@ -255,7 +257,12 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 			for _, t := range formTokens {
 				fz.add("form-has", t, r.Token)
 			}
-			out[i] = append([]uint32(nil), fz.out...)
+			if len(backing)+len(fz.out) > cap(backing) {
+				backing = make([]uint32, 0, max(len(fz.out), 64*len(seq)))
+			}
+			n := len(backing)
+			backing = append(backing, fz.out...)
+			out[i] = backing[n:len(backing):len(backing)]
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package linear
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -97,6 +98,15 @@ func TestCalibration(t *testing.T) {
 	for _, tt := range []struct{ in, want float32 }{{0.75, 0.65}, {0.3, 0.25}, {0.95, 0.8}} {
 		if got := m.Calibrate(tt.in); got-tt.want > 1e-6 || tt.want-got > 1e-6 {
 			t.Errorf("Calibrate(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestExp(t *testing.T) {
+	for x := float32(-12); x <= 0; x += 0.01 {
+		got, want := float64(exp(x)), math.Exp(float64(x))
+		if d := math.Abs(got-want) / want; d > 2e-4 {
+			t.Fatalf("exp(%v) = %v, want %v (relative error %v)", x, got, want, d)
 		}
 	}
 }
