@@ -440,17 +440,30 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 		return r
 	}
 	best, at := r, len(text)+1
+	postal := false
 	for id := range addressPart {
 		rr := ruleByID(id)
 		if rr.kinds&kind == 0 {
 			continue
 		}
-		if p := table().find(rr, text); p >= 0 && p < at {
+		p := table().find(rr, text)
+		if p >= 0 && p < at {
 			best, at = rr, p
 		}
+		postal = postal || p >= 0 && id == "postal-code"
+	}
+	if postal && best.id != "postal-code" && alternative().MatchString(text) {
+		// "City or ZIP code", "PLZ oder Ort": one box that takes either
+		// (a store finder, a delivery check) takes the postcode, the
+		// more precise of the two.
+		return ruleByID("postal-code")
 	}
 	return best
 }
+
+// alternative matches the words that join alternatives in a label ("or"),
+// in the supported languages, over normalized text.
+var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|alebo|sau|ili|или|або|ή|veya|atau|hoac)(?: |$)`)
 
 // A memo caches normalize and matchControl by their arguments for one
 // Classify call: pages repeat their words.
