@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -133,17 +134,32 @@ func controlKind(c *form.Control) controlKinds {
 // control in Snapshot.Controls order. Hidden controls are classified too
 // (the page may reveal them) with lower confidence.
 func Classify(s *form.Snapshot) []Result {
+	return classify(s, model())
+}
+
+// ClassifyWithModel is Classify with the learned model read from a model
+// file (as heuristics/cmd/train writes) instead of the one built in: the
+// training command measures models it has not shipped with it.
+func ClassifyWithModel(s *form.Snapshot, modelFile []byte) ([]Result, error) {
+	lm, err := linear.Decode(modelFile)
+	if err != nil {
+		return nil, err
+	}
+	return classify(s, lm), nil
+}
+
+// classify is Classify with the learned model lm (nil: the rules alone).
+func classify(s *form.Snapshot, lm *linear.Model) []Result {
 	if s == nil {
 		return nil
 	}
-	out := make([]Result, len(s.Controls))
 	// Pages repeat their words (the same labels in a shipping and a billing
 	// form, placeholders equal to labels): match each text once.
 	memo := newMemo(len(s.Controls))
-	for i := range s.Controls {
-		out[i] = classifyControl(&s.Controls[i], memo)
+	out := classifyRules(s, memo)
+	if lm != nil {
+		applyModel(s, out, memo, lm)
 	}
-	applyPasses(s, out)
 	for i := range out {
 		r := &out[i]
 		if s.Controls[i].Visibility.Hidden {
@@ -175,12 +191,32 @@ func Classify(s *form.Snapshot) []Result {
 		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
 		}
+		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && !s.Controls[i].Visibility.Hidden && !declared(*r) {
+			// Show how often fills shown so were right on sites the
+			// model did not learn from (heuristics/cmd/train), at least
+			// the least confidence filled: calibration changes what the
+			// dialog shows, not what is filled. Hidden boxes keep their
+			// discount: on a live page they are decoys more often than
+			// on the corpus's captures.
+			r.Confidence = max(float64(lm.Calibrate(float32(r.Confidence))), MinConfidence)
+		}
 		if r.Token == "" {
 			r.Concept, r.Optional = "", false
 		} else {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
+	return out
+}
+
+// classifyRules classifies every control by the rules alone: each
+// control's own evidence, then the structural passes over each form.
+func classifyRules(s *form.Snapshot, memo *memo) []Result {
+	out := make([]Result, len(s.Controls))
+	for i := range s.Controls {
+		out[i] = classifyControl(&s.Controls[i], memo)
+	}
+	applyPasses(s, out)
 	return out
 }
 
@@ -404,17 +440,30 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 		return r
 	}
 	best, at := r, len(text)+1
+	postal := false
 	for id := range addressPart {
 		rr := ruleByID(id)
 		if rr.kinds&kind == 0 {
 			continue
 		}
-		if p := table().find(rr, text); p >= 0 && p < at {
+		p := table().find(rr, text)
+		if p >= 0 && p < at {
 			best, at = rr, p
 		}
+		postal = postal || p >= 0 && id == "postal-code"
+	}
+	if postal && best.id != "postal-code" && alternative().MatchString(text) {
+		// "City or ZIP code", "PLZ oder Ort": one box that takes either
+		// (a store finder, a delivery check) takes the postcode, the
+		// more precise of the two.
+		return ruleByID("postal-code")
 	}
 	return best
 }
+
+// alternative matches the words that join alternatives in a label ("or"),
+// in the supported languages, over normalized text.
+var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|alebo|sau|ili|или|або|ή|veya|atau|hoac)(?: |$)`)
 
 // A memo caches normalize and matchControl by their arguments for one
 // Classify call: pages repeat their words.

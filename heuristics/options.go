@@ -355,12 +355,30 @@ func maxCount(m map[string]int) int {
 	return best
 }
 
+// optionsHaveLetters reports whether most options of a select show a
+// letter (a country's name or code beside its calling code); a prompt
+// option ("Select") alone does not count.
+func optionsHaveLetters(c *form.Control) bool {
+	n := 0
+	for _, o := range c.Options {
+		if strings.IndexFunc(o.Text, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return 2*n > len(c.Options)
+}
+
 func fromOptions(c *form.Control, hint string) (token string, conf float64, ruleID string) {
 	sh := optionShape(c)
 	switch sh {
 	case shapeDialCode:
 		switch hint {
 		case "country":
+			if !optionsHaveLetters(c) {
+				// "Country code" over "+1", "+44", ...: a calling code,
+				// whatever the label's first word.
+				return "tel-country-code", 0.85, "options:dial-code"
+			}
 			// "Country" with "+49" beside each name: the country is what
 			// the person picks; the calling code follows from it.
 			return "country", 0.9, "options:country"

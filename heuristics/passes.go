@@ -34,6 +34,7 @@ var passes = []pass{
 	{"card-expiry", cardExpiry},
 	{"card-fields", cardFields},
 	{"passwords", passwords},
+	{"login-identifier", loginIdentifiers},
 	{"signup-email", signupEmail},
 	{"locale-picker", localePickers},
 }
@@ -60,6 +61,16 @@ func (g *group) set(k int, token string, conf float64) {
 	}
 	r.Token, r.Confidence = token, conf
 	r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: token}}, r.Evidence...)
+}
+
+// setPart records a pass's decision that the k-th control holds one part
+// of token's value, unless the page declared the control's token.
+func (g *group) setPart(k int, token, part string, conf float64) {
+	if ev := g.r(k).Evidence; len(ev) > 0 && ev[0].Rule == "autocomplete" {
+		return
+	}
+	g.set(k, token, conf)
+	g.r(k).Part = part
 }
 
 // rule returns the id of the keyword rule that decided the k-th control
@@ -463,21 +474,26 @@ func addressRuns(g *group) {
 			k++
 			continue
 		}
+		if g.tok(k) != "address-line1" && g.rule(k) != "street-name" {
+			continue
+		}
+		if hn := houseNumberBeside(g, k); hn >= 0 {
+			// A street box beside a house-number box (or after house
+			// number and addition, as Dutch forms ask them) holds the
+			// street name only; the number goes in its own box. Both are
+			// filled from the profile's first street line, split where
+			// the country puts the number (matcher: splitStreet).
+			conf := max(g.r(k).Confidence, 0.8)
+			g.setPart(k, "address-line1", "street-name", conf)
+			g.setPart(hn, "address-line1", "house-number", conf)
+			continue
+		}
 		if g.tok(k) != "address-line1" {
 			continue
 		}
 		if g.c(k).Tag == "textarea" {
 			// A multi-line box takes the whole street address.
 			g.set(k, "street-address", g.r(k).Confidence)
-			continue
-		}
-		if k+1 < len(g.seq) && g.rule(k+1) == "house-number" || k > 0 && g.rule(k-1) == "house-number" ||
-			k > 1 && g.rule(k-2) == "house-number" && g.tok(k-1) == "address-line2" {
-			// A street box beside a house-number box (or after house
-			// number and addition, as Dutch forms ask them) holds the
-			// street name only: neither a full address line nor anything
-			// the profile has on its own.
-			g.set(k, "", 0)
 			continue
 		}
 		line := 1
@@ -498,6 +514,22 @@ func addressRuns(g *group) {
 	}
 }
 
+// houseNumberBeside returns the house-number box that goes with the
+// street box k: the next box, the one before, or the one before an
+// addition box (Dutch forms ask number, addition, street). -1 if none.
+func houseNumberBeside(g *group, k int) int {
+	hn := func(j int) bool { return j >= 0 && j < len(g.seq) && g.rule(j) == "house-number" && g.tok(j) == "" }
+	switch {
+	case hn(k + 1):
+		return k + 1
+	case hn(k - 1):
+		return k - 1
+	case hn(k-2) && g.tok(k-1) == "address-line2":
+		return k - 2
+	}
+	return -1
+}
+
 // streetAlone gives a box labelled just "Address" with no other address
 // line near it the whole street address: address-line1 is the first of
 // several lines, and a lone box must also carry what a second line would (a
@@ -505,9 +537,11 @@ func addressRuns(g *group) {
 // that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || g.rule(k) != "address" && !streetAddress(g.text(k)) {
-			// "Street" or "Address line 1" names the first line whatever
-			// follows (a second line is often revealed by a link).
+		if g.tok(k) != "address-line1" || numberedLine(g.text(k)) {
+			// "Address line 1" or "Street 1" names the first line
+			// whatever follows (a second line is often revealed by a
+			// link). A street box alone ("Street", "Street and house
+			// number", "Adresse") takes the whole street address.
 			continue
 		}
 		alone := true
@@ -527,6 +561,12 @@ func streetAlone(g *group) {
 // "address" and no line number: "Street address" asks for the address's
 // street part, all of it, where "Street" or "Street address line 1" asks
 // for a first line.
+// numberedLine reports whether a label numbers the line it asks for
+// ("Address line 1", "Street 1").
+func numberedLine(text string) bool {
+	return strings.ContainsAny(text, "0123456789") || lineWord().MatchString(text)
+}
+
 func streetAddress(text string) bool {
 	if strings.ContainsAny(text, "0123456789") || lineWord().MatchString(text) {
 		return false
@@ -921,6 +961,55 @@ func passwords(g *group) {
 // that asks for their name: that box is the account's e-mail, which the
 // profile holds. On a login form, or when only an identifier says it
 // ("username_or_email"), it stays a username.
+// loginIdentifiers reads the e-mail or phone box of a sign-in form as the
+// login identifier (username), not as the person's e-mail or phone:
+// profile values never go into login forms. A sign-in form is one current
+// password with at most two other visible boxes, every one an e-mail,
+// phone or username box (or unknown); a name, an address or a new password
+// makes it a sign-up or checkout form, whose e-mail box stays e-mail.
+func loginIdentifiers(g *group) {
+	passwords, ids := 0, []int{}
+	for k := range g.seq {
+		if g.c(k).Visibility.Hidden {
+			continue
+		}
+		switch g.tok(k) {
+		case "current-password":
+			passwords++
+		case "email", "tel", "username":
+			ids = append(ids, k)
+		case "":
+		default:
+			return
+		}
+	}
+	if passwords != 1 || len(ids) == 0 || len(ids) > 2 || signupForm(g) {
+		return
+	}
+	for _, k := range ids {
+		if t := g.tok(k); t == "email" || t == "tel" {
+			g.set(k, "username", 0.9)
+		}
+	}
+}
+
+// signupWord matches the words of a form's id, name or action that make it
+// a sign-up form, over normalized text.
+var signupWord = lazyRE(`(?:^| )(?:sign ?up|register|registration|join|create (?:an )?account|new account|inscription|registrier\S*|registro|registrazione|rejestracja|registrace|регистрац\S*)(?: |$)`)
+
+// signupForm reports whether the group's form says it creates an account.
+func signupForm(g *group) bool {
+	if len(g.seq) == 0 {
+		return false
+	}
+	fi := g.c(0).FormIndex
+	if fi < 0 || fi >= len(g.s.Forms) {
+		return false
+	}
+	f := &g.s.Forms[fi]
+	return signupWord().MatchString(normalize(f.ID + " " + f.Name + " " + f.Action))
+}
+
 func signupEmail(g *group) {
 	signup := false
 	for k := range g.seq {

@@ -430,11 +430,20 @@ var rules = []rule{
 	// person's choice, not a part of the address.
 	// Address books and finders, and a street's name asked apart from its
 	// number: none takes a line of the profile's address.
+	// A street's name asked apart from its number: no line of the
+	// profile's address on its own; the address-run pass fills it from
+	// the street line split when a house-number box is beside it.
+	{id: "street-name", kind: kindVeto, langs: []lang{
+		{"en", []string{`street ?name`}},
+		{"de", []string{`strassenname`}},
+		{"fr", []string{`nom de (la )?rue`}},
+		{"es", []string{`nombre de (la )?calle`}},
+	}},
 	{id: "address-key", kind: kindVeto, langs: []lang{
-		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`, `street ?name`}},
-		{"de", []string{`adressbuch`, `strassenname`}},
-		{"fr", []string{`carnet d'adresses`, `nom de (la )?rue`}},
-		{"es", []string{`libreta de direcciones`, `nombre de (la )?calle`}},
+		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`}},
+		{"de", []string{`adressbuch`}},
+		{"fr", []string{`carnet d'adresses`}},
+		{"es", []string{`libreta de direcciones`}},
 		{"nl", []string{`adresboek`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
@@ -510,7 +519,7 @@ var rules = []rule{
 		{"tr", []string{`(mevcut|eski) sifre`}},
 	}},
 	{id: "new-password", token: "new-password", kind: kindGuard, kinds: ckText, langs: []lang{
-		{"en", []string{`(new|confirm|repeat|retype|re ?enter|verify|create|choose) (your )?pass`, `pass(word)? (again|confirm\w*|repeat)`, `confirm ?pass`, `new ?pass`, `password 2`, `pass 2`}},
+		{"en", []string{`(new|confirm|repeat|retype|re ?enter|verify|create|choose) (a |your )?pass`, `pass(word)? (again|confirm\w*|repeat)`, `confirm ?pass`, `new ?pass`, `password 2`, `pass 2`}},
 		{"de", []string{`neues passwort`, `passwort (wiederholen|bestatigen)`, `kennwort (wiederholen|bestatigen)`}},
 		{"fr", []string{`nouveau mot de passe`, `confirme\w* (le |votre )?mot de passe`, `mot de passe \(?confirm`}},
 		{"es", []string{`nueva contrasena`, `(repetir|confirmar|repite|confirma) (la |tu )?contrasena`}},

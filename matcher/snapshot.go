@@ -4,10 +4,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/regions"
 )
 
 // FieldsFromSnapshot turns the controls of an HTML snapshot and their
@@ -82,11 +84,14 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 }
 
 // formCountries returns, by form index, the country each form is for when
-// the page says it: the option chosen in the form's country select, else
-// the country of the site's domain (".de", ".co.uk"). Forms that say
-// nothing are left out.
+// the page says it, strongest sign first: the option chosen in the form's
+// country select, else the country whose regions the form's region select
+// lists, else the country of the site's domain (".de", ".co.uk"), else a
+// postcode box that asks for a "ZIP" (the United States' word for it).
+// Forms that say nothing are left out.
 func formCountries(s *form.Snapshot, cls []heuristics.Result) map[int]string {
 	out := map[int]string{}
+	regional, zip := map[int]string{}, map[int]bool{}
 	site := domainCountry(s.URL)
 	for i := range s.Controls {
 		c := &s.Controls[i]
@@ -96,6 +101,14 @@ func formCountries(s *form.Snapshot, cls []heuristics.Result) map[int]string {
 		}
 		if ai := c.AutocompleteInfo; ai != nil && ai.Field != "" {
 			tok = ai.Field
+		}
+		switch {
+		case tok == "address-level1" && c.Tag == "select":
+			if cc := regionsCountry(c.Options); cc != "" {
+				regional[c.FormIndex] = cc
+			}
+		case tok == "postal-code" && zipWord(c):
+			zip[c.FormIndex] = true
 		}
 		if c.Tag != "select" || (tok != "country" && tok != "country-name") {
 			continue
@@ -111,14 +124,66 @@ func formCountries(s *form.Snapshot, cls []heuristics.Result) map[int]string {
 			}
 		}
 	}
-	if site != "" {
-		for i := range s.Controls {
-			if _, ok := out[s.Controls[i].FormIndex]; !ok {
-				out[s.Controls[i].FormIndex] = site
-			}
+	for i := range s.Controls {
+		fi := s.Controls[i].FormIndex
+		if _, ok := out[fi]; ok {
+			continue
+		}
+		switch {
+		case regional[fi] != "":
+			out[fi] = regional[fi]
+		case site != "":
+			out[fi] = site
+		case zip[fi]:
+			out[fi] = "US"
 		}
 	}
 	return out
+}
+
+// regionsCountry returns the country whose first-level regions a select's
+// options are: most of its options, and at least five, name or code one
+// region of that country, and no other country's regions fit as many.
+// Otherwise "".
+func regionsCountry(opts []form.Option) string {
+	best, bestN, tie, total := "", 0, false, 0
+	for _, o := range opts {
+		if strings.TrimSpace(o.Value) != "" || strings.TrimSpace(o.Text) != "" {
+			total++
+		}
+	}
+	for cc := range regions.ByCountry() {
+		n := 0
+		for _, o := range opts {
+			if _, ok := findRegion(cc, o.Text); ok {
+				n++
+			} else if _, ok := findRegion(cc, o.Value); ok && len(o.Value) > 1 {
+				n++
+			}
+		}
+		switch {
+		case n > bestN:
+			best, bestN, tie = cc, n, false
+		case n == bestN && n > 0:
+			tie = true
+		}
+	}
+	if tie || bestN < 5 || 2*bestN < total {
+		return ""
+	}
+	return best
+}
+
+// zipWord reports whether a postcode box calls the postcode a ZIP.
+func zipWord(c *form.Control) bool {
+	for _, t := range []string{c.Label, c.Placeholder, c.AriaLabel} {
+		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if w == "zip" || w == "zipcode" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // genericTLDs are country-code domains sites use for their sound, not

@@ -182,3 +182,31 @@ func TestFormCountry(t *testing.T) {
 		})
 	}
 }
+
+// TestRegionsCountry: a region select names the form's country, which
+// decides national or international phone format (issue 24: a plain US
+// checkout got "+1 217-555-0134").
+func TestRegionsCountry(t *testing.T) {
+	opts := func(texts ...string) []form.Option {
+		var out []form.Option
+		for _, s := range texts {
+			out = append(out, form.Option{Text: s})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		opts []form.Option
+		want string
+	}{
+		{"us states", opts("Select a state", "Alabama", "Alaska", "Arizona", "California", "Illinois", "New York"), "US"},
+		{"german länder", opts("Bitte wählen", "Bayern", "Berlin", "Hamburg", "Hessen", "Sachsen", "Thüringen"), "DE"},
+		{"too few", opts("Alabama", "Alaska"), ""},
+		{"not regions", opts("Red", "Green", "Blue", "Yellow", "Black", "White"), ""},
+	}
+	for _, tt := range tests {
+		if got := regionsCountry(tt.opts); got != tt.want {
+			t.Errorf("regionsCountry(%s) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,12 +25,12 @@ func FuzzLoadPage(f *testing.F) {
 		if err := os.WriteFile(page+".expected.json", data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		p, err := loadPage(dir, page)
+		p, err := corpus.LoadPage(dir, page)
 		if err != nil {
 			return
 		}
-		for _, tr := range p.truths {
-			got, _ := judge(tr, tr.token)
+		for _, tr := range p.Truths {
+			got, _ := judge(tr, tr.Token)
 			if !got {
 				t.Fatalf("judge(%+v, own token) = false", tr)
 			}

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"io"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fl.Usage()
 		return fmt.Errorf("%w: -corpus DIR is required", flag.ErrHelp)
 	}
-	pages, err := findPages(*dir)
+	pages, err := corpus.Find(*dir)
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *why {
 		bp = &breakdown
 	}
-	scores, err := scoreCorpus(pages, preds, mp, bp)
+	scores, bins, err := scoreCorpus(pages, preds, mp, bp)
 	if err != nil {
 		return err
 	}
@@ -84,11 +85,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", " ")
 		return enc.Encode(struct {
-			Pages     int         `json:"pages"`
-			Scores    []Score     `json:"scores"`
-			Misses    []Miss      `json:"misses,omitempty"`
-			Breakdown []Breakdown `json:"breakdown,omitempty"`
-		}{len(pages), scores, misses, breakdown})
+			Pages       int         `json:"pages"`
+			Scores      []Score     `json:"scores"`
+			Calibration []Bin       `json:"calibration"`
+			Misses      []Miss      `json:"misses,omitempty"`
+			Breakdown   []Breakdown `json:"breakdown,omitempty"`
+		}{len(pages), scores, bins, misses, breakdown})
 	}
 	for _, m := range misses {
 		why := make([]string, 0, len(m.Why))
@@ -98,6 +100,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "MISS %s %s #%d want=%q got=%q label=%q %s\n", m.Variant, m.File, m.Index, m.Want, m.Got, m.Label, strings.Join(why, " "))
 	}
 	if err := writeTable(stdout, len(pages), scores); err != nil {
+		return err
+	}
+	if err := writeCalibration(stdout, bins); err != nil {
 		return err
 	}
 	if *why {
@@ -121,14 +126,14 @@ func writeBreakdown(w io.Writer, bs []Breakdown) error {
 func writeTable(w io.Writer, pages int, scores []Score) error {
 	fmt.Fprintf(w, "%d pages\n", pages)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked")
+	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked\tacc")
 	for _, last := range []bool{false, true} {
 		for _, s := range scores {
 			if (s.Source == "all") != last {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\n", s.Source, s.System, variantName(s.Variant),
-				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
+				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked, s.Accuracy)
 		}
 	}
 	return tw.Flush()
@@ -144,4 +149,26 @@ func variantName(v string) string {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+func halfName(h string) string {
+	if h == "" {
+		return "both"
+	}
+	return h
+}
+
+// writeCalibration prints the reliability tables: of the fields shown at
+// a confidence, how many were right.
+func writeCalibration(w io.Writer, bins []Bin) error {
+	fmt.Fprintln(w, "\ncalibration (Tessera's fills of scored fields, strict):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "half\tvariant\tconfidence\tfilled\tright\tshare right\tmean confidence")
+	for _, b := range bins {
+		if b.Predicted == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t[%.2f, %.2f)\t%d\t%d\t%.3f\t%.3f\n", halfName(b.Half), variantName(b.Variant), b.Low, b.High, b.Predicted, b.Right, ratio(b.Right, b.Predicted), b.MeanConfidence)
+	}
+	return tw.Flush()
 }

@@ -4,89 +4,22 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"github.com/tessera-app/tessera/profile"
 )
 
-// maxExpectedBytes bounds one expected-labels file.
-const maxExpectedBytes = 16 << 20
-
-// Variants of a page that are scored.
 const (
 	variantServed = "asis" // the page as served
 	variantNoAC   = "noac" // every autocomplete attribute removed
 )
-
-// errNoPages is returned for a corpus directory without labelled pages.
-var errNoPages = errors.New("no labelled pages")
-
-// expectedFile is the layout of X.html.expected.json: either fields (DDG,
-// Formasaurus) or controls plus rows aligned by control_index (Chromium).
-type expectedFile struct {
-	Source   string          `json:"source"`
-	File     string          `json:"file"`
-	Fields   []expectedField `json:"fields"`
-	Controls []expectedField `json:"controls"`
-	Rows     []struct {
-		ControlIndex      *int    `json:"control_index"`
-		AutocompleteToken *string `json:"autocomplete_token"`
-		Concept           *string `json:"concept"`
-		Type              string  `json:"type"`
-	} `json:"rows"`
-}
-
-type expectedField struct {
-	ControlIndex      int     `json:"control_index"`
-	Tag               string  `json:"tag"`
-	Type              string  `json:"type"`
-	Hidden            bool    `json:"hidden"`
-	Expected          *string `json:"expected"`
-	Concept           *string `json:"concept"`
-	AutocompleteToken *string `json:"autocomplete_token"`
-}
-
-// A truth is the label of one scored control.
-type truth struct {
-	index int
-	// token is the expected autofill token ("" for "not something to
-	// autofill").
-	token string
-	// alts are further concepts a lenient reading accepts ("username or
-	// email" accepts email).
-	alts []string
-	// label is the source's own label, for error listings.
-	label string
-}
-
-// altTarget reports whether a lenient reading of the label names profile
-// data ("username or email" is an email field to a lenient scorer).
-func (t truth) altTarget() bool {
-	for _, a := range t.alts {
-		if !strings.HasPrefix(a, "ext:") {
-			return true
-		}
-	}
-	return false
-}
-
-// A page is one labelled HTML file.
-type page struct {
-	path   string // as found under the corpus directory
-	rel    string // relative to the corpus directory, slash-separated
-	source string
-	truths []truth
-}
 
 // Counts are the tallies behind precision and recall.
 type Counts struct {
@@ -115,6 +48,12 @@ type Counts struct {
 	// marked optional by the page (heuristics.Result.Optional), so not
 	// counted as predicted.
 	Unticked int `json:"unticked"`
+	// Labelled counts every scored control and Agree those whose fill is
+	// the source's label, "not something to autofill" included (a part of
+	// a street line agrees with Mozilla's label for it): the accuracy
+	// Mozilla reports for Firefox's model.
+	Labelled int `json:"labelled"`
+	Agree    int `json:"agree"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -128,6 +67,8 @@ func (c *Counts) add(o Counts) {
 	c.PredictedVocab += o.PredictedVocab
 	c.RightVocab += o.RightVocab
 	c.Unticked += o.Unticked
+	c.Labelled += o.Labelled
+	c.Agree += o.Agree
 }
 
 func ratio(a, b int) float64 {
@@ -139,7 +80,10 @@ func ratio(a, b int) float64 {
 
 // A Score is one line of the report.
 type Score struct {
-	Source           string  `json:"source"`
+	Source string `json:"source"`
+	// Half is the half of the corpus split (corpus.HeldOut) the line
+	// counts: "tune", "held-out", or "" for both.
+	Half             string  `json:"half,omitempty"`
 	Variant          string  `json:"variant"`
 	System           string  `json:"system"`
 	Counts           Counts  `json:"counts"`
@@ -150,14 +94,17 @@ type Score struct {
 	// PrecisionVocab is the precision over predictions of tokens the
 	// source labels somewhere (see Counts.PredictedVocab).
 	PrecisionVocab float64 `json:"precisionVocab"`
+	// Accuracy is Agree over Labelled.
+	Accuracy float64 `json:"accuracy"`
 }
 
-func newScore(source, variant, system string, c Counts) Score {
+func newScore(source, half, variant, system string, c Counts) Score {
 	return Score{
-		Source: source, Variant: variant, System: system, Counts: c,
+		Source: source, Half: half, Variant: variant, System: system, Counts: c,
 		Precision: ratio(c.Right, c.Predicted), Recall: ratio(c.Found, c.Targets),
 		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.TargetsLenient),
 		PrecisionVocab: ratio(c.RightVocab, c.PredictedVocab),
+		Accuracy:       ratio(c.Agree, c.Labelled),
 	}
 }
 
@@ -174,12 +121,34 @@ type Miss struct {
 
 // fills is the token Tessera fills a control with unless the person acts:
 // a box offered unticked (the page marks it optional, Result.Optional) is
-// not filled, so it is scored as no prediction.
+// not filled, so it is scored as no prediction. A box filled with a part
+// of the street line is named by Mozilla's label for it (partLabels).
 func fills(r heuristics.Result) string {
 	if r.Optional {
 		return ""
 	}
+	if c, ok := partLabels[r.Part]; ok && r.Token == "address-line1" {
+		return c
+	}
 	return r.Token
+}
+
+// partLabels are Mozilla's labels for the boxes that hold one part of a
+// street line, by the Part Tessera fills them with. They are no autofill
+// token: a fill there is neither counted right nor wrong by the scoring
+// rules, and a street line's part in a box labelled a whole line is
+// wrong.
+var partLabels = map[string]string{"house-number": "address-housenumber", "street-name": "address-streetname"}
+
+// partLabel returns a source label when it is one of partLabels' values,
+// else "".
+func partLabel(label string) string {
+	for _, l := range partLabels {
+		if l == label {
+			return l
+		}
+	}
+	return ""
 }
 
 // isTarget reports whether a token is profile or payment data: every
@@ -199,17 +168,17 @@ var lenientPairs = map[[2]string]bool{
 }
 
 // judge scores one prediction against one truth: strict and lenient.
-func judge(t truth, pred string) (strict, lenient bool) {
-	if pred == t.token {
+func judge(t corpus.Truth, pred string) (strict, lenient bool) {
+	if pred == t.Token {
 		return true, true
 	}
-	if lenientPairs[[2]string{t.token, pred}] {
+	if lenientPairs[[2]string{t.Token, pred}] {
 		return false, true
 	}
-	if pred == "address-line2" && apartment(t.label) {
+	if pred == "address-line2" && apartment(t.Label) {
 		return false, true
 	}
-	if c, ok := profile.ConceptForToken(pred); ok && slices.Contains(t.alts, c) {
+	if c, ok := profile.ConceptForToken(pred); ok && slices.Contains(t.Alts, c) {
 		return false, true
 	}
 	return false, false
@@ -222,149 +191,11 @@ func apartment(label string) bool {
 	return strings.Contains(l, "apart") || strings.Contains(l, "suite") || strings.Contains(l, "unit")
 }
 
-// scoredControl reports whether the scoring rules count a control: visible
-// input (not hidden/submit/button/image/reset/file), select or textarea.
-func scoredControl(f expectedField) bool {
-	if f.Hidden {
-		return false
-	}
-	if f.Tag == "input" {
-		switch strings.ToLower(f.Type) {
-		case "hidden", "submit", "button", "image", "reset", "file":
-			return false
-		}
-	}
-	return f.Tag == "input" || f.Tag == "select" || f.Tag == "textarea"
-}
-
-// loadPage reads the expected labels of one page and turns them into truths
-// by the source's rules.
-func loadPage(dir, path string) (*page, error) {
-	data, err := readLimited(path+".expected.json", maxExpectedBytes)
-	if err != nil {
-		return nil, err
-	}
-	var ef expectedFile
-	if err := json.Unmarshal(data, &ef); err != nil {
-		return nil, fmt.Errorf("parse %s.expected.json: %w", path, err)
-	}
-	rel, err := filepath.Rel(dir, path)
-	if err != nil {
-		rel = path
-	}
-	p := &page{path: path, rel: filepath.ToSlash(rel), source: ef.Source}
-	if p.source == "" {
-		p.source = strings.SplitN(p.rel, "/", 2)[0]
-	}
-	switch {
-	case ef.Fields != nil:
-		for _, f := range ef.Fields {
-			if !scoredControl(f) {
-				continue
-			}
-			if p.source == "formasaurus" && !annotated(f.Expected) {
-				// README: "in Formasaurus, unannotated fields are not
-				// scored". Formasaurus marks them "XX" (its NA_value) or
-				// leaves them out of index.json (null); "--" is its "skip"
-				// mark. DuckDuckGo labels every field it means, so there
-				// an unlabelled field is "not something to autofill".
-				continue
-			}
-			t := truth{index: f.ControlIndex, token: deref(f.AutocompleteToken), label: deref(f.Expected)}
-			t.alts = alternatives(f.Concept)
-			p.truths = append(p.truths, t)
-		}
-	default:
-		meta := map[int]expectedField{}
-		for _, f := range ef.Controls {
-			meta[f.ControlIndex] = f
-		}
-		for _, r := range ef.Rows {
-			if r.ControlIndex == nil {
-				continue
-			}
-			f, ok := meta[*r.ControlIndex]
-			if !ok || !scoredControl(f) {
-				continue
-			}
-			p.truths = append(p.truths, truth{index: *r.ControlIndex, token: deref(r.AutocompleteToken), alts: alternatives(r.Concept), label: r.Type})
-		}
-	}
-	return p, nil
-}
-
-// annotated reports whether a Formasaurus label is an annotation: not
-// missing, not its "NOT ANNOTATED" value XX and not its skip value "--"
-// (formasaurus/data/config.json, field_types NA_value and skip_value).
-func annotated(label *string) bool {
-	return label != nil && *label != "XX" && *label != "--"
-}
-
-func alternatives(concept *string) []string {
-	if concept == nil || !strings.Contains(*concept, "|") {
-		return nil
-	}
-	return strings.Split(*concept, "|")
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("read %s: larger than %d bytes", path, limit)
-	}
-	return data, nil
-}
-
-// findPages lists every X.html under dir that has X.html.expected.json
-// beside it, at any depth, in lexical order.
-func findPages(dir string) ([]*page, error) {
-	var pages []*page
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".html") {
-			return nil
-		}
-		if _, err := os.Stat(path + ".expected.json"); err != nil {
-			return nil
-		}
-		p, err := loadPage(dir, path)
-		if err != nil {
-			return err
-		}
-		pages = append(pages, p)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("scan corpus %s: %w", dir, err)
-	}
-	if len(pages) == 0 {
-		return nil, fmt.Errorf("scan corpus %s: %w", dir, errNoPages)
-	}
-	return pages, nil
-}
-
 // classifyPage extracts and classifies one page in both variants and
 // returns the predicted token of every control and the evidence, and the
-// label of every control (labelKey).
-func classifyPage(p *page) (map[string][]heuristics.Result, []string, error) {
-	data, err := readLimited(p.path, form.DefaultMaxBytes)
+// label of every control (labelKey), by the labels' control index.
+func classifyPage(p *corpus.Page) (map[string][]heuristics.Result, []string, error) {
+	data, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -373,15 +204,34 @@ func classifyPage(p *page) (map[string][]heuristics.Result, []string, error) {
 	for _, v := range []string{variantServed, variantNoAC} {
 		snap, err := form.Extract(bytes.NewReader(data), form.ExtractOptions{})
 		if err != nil {
-			return nil, nil, fmt.Errorf("extract %s: %w", p.rel, err)
+			return nil, nil, fmt.Errorf("extract %s: %w", p.Rel, err)
 		}
 		if v == variantNoAC {
-			stripAutocomplete(snap)
+			corpus.StripAutocomplete(snap)
 		}
-		out[v] = heuristics.Classify(snap)
+		rs := heuristics.Classify(snap)
+		align := corpus.Align(p, snap)
+		if len(p.Controls) == 0 {
+			out[v] = rs
+		} else {
+			// Results by the labels' control index (corpus.Align).
+			out[v] = make([]heuristics.Result, len(align))
+			for i, k := range align {
+				if k >= 0 {
+					out[v][i] = rs[k]
+				}
+			}
+		}
 		if labels == nil {
-			for _, c := range snap.Controls {
-				labels = append(labels, labelKey(c.Label))
+			labels = make([]string, len(out[v]))
+			for i := range labels {
+				k := i
+				if len(p.Controls) > 0 {
+					k = align[i]
+				}
+				if k >= 0 && k < len(snap.Controls) {
+					labels[i] = labelKey(snap.Controls[k].Label)
+				}
 			}
 		}
 	}
@@ -418,54 +268,54 @@ type Breakdown struct {
 
 // explain sorts the wrong fills of every source; labels holds each page's
 // control labels (labelKey) and preds its predictions without autocomplete.
-func explain(pages []*page, labels map[*page][]string, preds map[*page][]heuristics.Result, vocab map[string]map[string]bool) []Breakdown {
+func explain(pages []*corpus.Page, labels map[*corpus.Page][]string, preds map[*corpus.Page][]heuristics.Result, vocab map[string]map[string]bool) []Breakdown {
 	// sameText[source][label] holds the tokens the source labels fields
 	// bearing that label with.
 	sameText := map[string]map[string]map[string]bool{}
 	for _, p := range pages {
-		if sameText[p.source] == nil {
-			sameText[p.source] = map[string]map[string]bool{}
+		if sameText[p.Source] == nil {
+			sameText[p.Source] = map[string]map[string]bool{}
 		}
-		for _, t := range p.truths {
-			if t.index < 0 || t.index >= len(labels[p]) || labels[p][t.index] == "" {
+		for _, t := range p.Truths {
+			if t.Index < 0 || t.Index >= len(labels[p]) || labels[p][t.Index] == "" {
 				continue
 			}
-			l := labels[p][t.index]
-			if sameText[p.source][l] == nil {
-				sameText[p.source][l] = map[string]bool{}
+			l := labels[p][t.Index]
+			if sameText[p.Source][l] == nil {
+				sameText[p.Source][l] = map[string]bool{}
 			}
-			sameText[p.source][l][t.token] = true
+			sameText[p.Source][l][t.Token] = true
 		}
 	}
 	by := map[string]*Breakdown{}
 	for _, p := range pages {
-		for _, src := range []string{p.source, "all"} {
+		for _, src := range []string{p.Source, "all"} {
 			if by[src] == nil {
 				by[src] = &Breakdown{Source: src}
 			}
 		}
-		for _, t := range p.truths {
+		for _, t := range p.Truths {
 			got := ""
-			if t.index >= 0 && t.index < len(preds[p]) {
-				got = fills(preds[p][t.index])
+			if t.Index >= 0 && t.Index < len(preds[p]) {
+				got = fills(preds[p][t.Index])
 			}
 			strict, lenient := judge(t, got)
 			if !isTarget(got) || strict {
 				continue
 			}
 			l := ""
-			if t.index < len(labels[p]) {
-				l = labels[p][t.index]
+			if t.Index < len(labels[p]) {
+				l = labels[p][t.Index]
 			}
-			for _, src := range []string{p.source, "all"} {
+			for _, src := range []string{p.Source, "all"} {
 				b := by[src]
 				b.Wrong++
 				switch {
 				case lenient:
 					b.ClosePair++
-				case !vocab[p.source][got]:
+				case !vocab[p.Source][got]:
 					b.NeverLabelled++
-				case l != "" && sameText[p.source][l][got]:
+				case l != "" && sameText[p.Source][l][got]:
 					b.SameLabelElsewhere++
 				default:
 					b.Other++
@@ -489,32 +339,31 @@ func explain(pages []*page, labels map[*page][]string, preds map[*page][]heurist
 	return out
 }
 
-// stripAutocomplete removes every autocomplete attribute from a snapshot,
-// as if the page had been served without them.
-func stripAutocomplete(s *form.Snapshot) {
-	for i := range s.Controls {
-		s.Controls[i].Autocomplete = ""
-		s.Controls[i].AutocompleteInfo = nil
-	}
-}
-
 // tally scores one page's predictions, calling miss for every error. vocab
 // holds the tokens the page's source labels anywhere in the corpus.
-func tally(p *page, vocab map[string]bool, pred func(i int) string, miss func(t truth, got string)) Counts {
+func tally(p *corpus.Page, vocab map[string]bool, pred func(i int) string, miss func(t corpus.Truth, got string)) Counts {
 	var c Counts
-	for _, t := range p.truths {
-		got := pred(t.index)
+	for _, t := range p.Truths {
+		got := pred(t.Index)
 		strict, lenient := judge(t, got)
+		c.Labelled++
+		want := t.Token
+		if l := partLabel(t.Label); l != "" {
+			want = l
+		}
+		if got == want {
+			c.Agree++
+		}
 		// A "username or email" field is not a profile field, so strict
 		// recall leaves it out; the lenient reading counts it, found when
 		// predicted as email (README: lenient "email for username or email").
-		if isTarget(t.token) {
+		if isTarget(t.Token) {
 			c.Targets++
 			if strict {
 				c.Found++
 			}
 		}
-		if isTarget(t.token) || t.altTarget() {
+		if isTarget(t.Token) || t.AltTarget() {
 			c.TargetsLenient++
 			if lenient {
 				c.FoundLenient++
@@ -535,7 +384,7 @@ func tally(p *page, vocab map[string]bool, pred func(i int) string, miss func(t 
 				}
 			}
 		}
-		if !strict && (isTarget(t.token) || t.altTarget() || isTarget(got)) && miss != nil {
+		if !strict && (isTarget(t.Token) || t.AltTarget() || isTarget(got)) && miss != nil {
 			miss(t, got)
 		}
 	}
@@ -579,15 +428,15 @@ func chromePredictions(path string) (map[string]map[string]map[int]string, error
 
 // vocabularies returns, per source, the target tokens its labels use
 // anywhere in the corpus: the kinds of field that source judges.
-func vocabularies(pages []*page) map[string]map[string]bool {
+func vocabularies(pages []*corpus.Page) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for _, p := range pages {
-		if out[p.source] == nil {
-			out[p.source] = map[string]bool{}
+		if out[p.Source] == nil {
+			out[p.Source] = map[string]bool{}
 		}
-		for _, t := range p.truths {
-			if isTarget(t.token) {
-				out[p.source][t.token] = true
+		for _, t := range p.Truths {
+			if isTarget(t.Token) {
+				out[p.Source][t.Token] = true
 			}
 		}
 	}
@@ -597,24 +446,27 @@ func vocabularies(pages []*page) map[string]map[string]bool {
 // scoreCorpus classifies every page of a corpus and returns the scores per
 // source and overall (source "all"), for Tessera and, when chrome is not
 // nil, for Chrome's recorded predictions.
-func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, error) {
-	type key struct{ source, variant, system string }
+func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, []Bin, error) {
+	type key struct{ source, half, variant, system string }
 	totals := map[key]*Counts{}
+	var half string
 	addTo := func(k key, c Counts) {
-		for _, kk := range []key{k, {"all", k.variant, k.system}} {
+		for _, kk := range []key{k, {"all", k.half, k.variant, k.system}, {k.source, "", k.variant, k.system}, {"all", "", k.variant, k.system}} {
 			if totals[kk] == nil {
 				totals[kk] = &Counts{}
 			}
 			totals[kk].add(c)
 		}
 	}
+	cal := newCalibration()
 	vocab := vocabularies(pages)
-	labels := map[*page][]string{}
-	noAC := map[*page][]heuristics.Result{}
+	labels := map[*corpus.Page][]string{}
+	noAC := map[*corpus.Page][]heuristics.Result{}
 	for _, p := range pages {
+		half = halfOf(p)
 		res, ls, err := classifyPage(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if breakdown != nil {
 			labels[p], noAC[p] = ls, res[variantNoAC]
@@ -627,26 +479,27 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 				}
 				return fills(rs[i])
 			}
-			var onMiss func(t truth, got string)
+			var onMiss func(t corpus.Truth, got string)
 			if misses != nil {
-				onMiss = func(t truth, got string) {
-					m := Miss{File: p.rel, Variant: v, Index: t.index, Want: t.token, Got: got, Label: t.label}
-					if t.index >= 0 && t.index < len(rs) {
-						m.Why = rs[t.index].Evidence
+				onMiss = func(t corpus.Truth, got string) {
+					m := Miss{File: p.Rel, Variant: v, Index: t.Index, Want: t.Token, Got: got, Label: t.Label}
+					if t.Index >= 0 && t.Index < len(rs) {
+						m.Why = rs[t.Index].Evidence
 					}
 					*misses = append(*misses, m)
 				}
 			}
-			c := tally(p, vocab[p.source], pred, onMiss)
-			for _, t := range p.truths {
-				if t.index >= 0 && t.index < len(rs) && rs[t.index].Optional && isTarget(rs[t.index].Token) {
+			c := tally(p, vocab[p.Source], pred, onMiss)
+			for _, t := range p.Truths {
+				if t.Index >= 0 && t.Index < len(rs) && rs[t.Index].Optional && isTarget(rs[t.Index].Token) {
 					c.Unticked++
 				}
 			}
-			addTo(key{p.source, v, "tessera"}, c)
+			addTo(key{p.Source, half, v, "tessera"}, c)
+			cal.add(half, v, p, rs)
 			if chrome != nil {
-				cp := chrome[v][p.rel]
-				addTo(key{p.source, v, "chromium156"}, tally(p, vocab[p.source], func(i int) string { return cp[i] }, nil))
+				cp := chrome[v][p.Rel]
+				addTo(key{p.Source, half, v, "chromium156"}, tally(p, vocab[p.Source], func(i int) string { return cp[i] }, nil))
 			}
 		}
 	}
@@ -655,10 +508,119 @@ func scoreCorpus(pages []*page, chrome map[string]map[string]map[int]string, mis
 	}
 	var out []Score
 	for k, c := range totals {
-		out = append(out, newScore(k.source, k.variant, k.system, *c))
+		out = append(out, newScore(k.source, k.half, k.variant, k.system, *c))
 	}
 	slices.SortFunc(out, func(a, b Score) int {
-		return strings.Compare(a.Source+"\x00"+a.System+"\x00"+a.Variant, b.Source+"\x00"+b.System+"\x00"+b.Variant)
+		return strings.Compare(a.Source+"\x00"+a.System+"\x00"+halfOrder(a.Half)+a.Variant, b.Source+"\x00"+b.System+"\x00"+halfOrder(b.Half)+b.Variant)
 	})
-	return out, nil
+	return out, cal.bins(), nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// Halves of the corpus split, as the report names them.
+const (
+	halfTune    = "tune"
+	halfHeldOut = "held-out"
+)
+
+// halfOf names the half of the split a page falls in.
+func halfOf(p *corpus.Page) string {
+	if corpus.HeldOut(p.Site) {
+		return halfHeldOut
+	}
+	return halfTune
+}
+
+// halfOrder sorts both halves together first, then the tuning half, then
+// the held-out half.
+func halfOrder(h string) string {
+	switch h {
+	case "":
+		return "0"
+	case halfTune:
+		return "1"
+	}
+	return "2"
+}
+
+// A Bin is one row of a reliability table: of the fields Tessera would
+// fill with a confidence in [Low, High), how many were right (strict).
+type Bin struct {
+	Half      string  `json:"half"`
+	Variant   string  `json:"variant"`
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
+	Predicted int     `json:"predicted"`
+	Right     int     `json:"right"`
+	// MeanConfidence is the mean confidence shown for these fields; a
+	// calibrated classifier has it close to Right/Predicted.
+	MeanConfidence float64 `json:"meanConfidence"`
+}
+
+// binEdges are the lower edges of the reliability table's bins.
+var binEdges = []float64{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.0001}
+
+type calibration struct {
+	tally map[[2]string][]Bin
+	sum   map[[2]string][]float64
+}
+
+func newCalibration() *calibration {
+	return &calibration{tally: map[[2]string][]Bin{}, sum: map[[2]string][]float64{}}
+}
+
+// add counts one page's fills of scored fields by their confidence.
+func (c *calibration) add(half, variant string, p *corpus.Page, rs []heuristics.Result) {
+	for _, t := range p.Truths {
+		if t.Index < 0 || t.Index >= len(rs) {
+			continue
+		}
+		r := rs[t.Index]
+		got := fills(r)
+		if !isTarget(got) {
+			continue
+		}
+		strict, _ := judge(t, got)
+		for _, h := range []string{half, ""} {
+			k := [2]string{h, variant}
+			if c.tally[k] == nil {
+				for i := 0; i+1 < len(binEdges); i++ {
+					c.tally[k] = append(c.tally[k], Bin{Half: h, Variant: variant, Low: binEdges[i], High: min(binEdges[i+1], 1)})
+				}
+				c.sum[k] = make([]float64, len(binEdges)-1)
+			}
+			i := 0
+			for i+2 < len(binEdges) && r.Confidence >= binEdges[i+1] {
+				i++
+			}
+			c.tally[k][i].Predicted++
+			c.sum[k][i] += r.Confidence
+			if strict {
+				c.tally[k][i].Right++
+			}
+		}
+	}
+}
+
+// bins returns the reliability tables, both halves first.
+func (c *calibration) bins() []Bin {
+	var out []Bin
+	for _, h := range []string{"", halfTune, halfHeldOut} {
+		for _, v := range []string{variantServed, variantNoAC} {
+			k := [2]string{h, v}
+			for i, b := range c.tally[k] {
+				if b.Predicted > 0 {
+					b.MeanConfidence = c.sum[k][i] / float64(b.Predicted)
+				}
+				out = append(out, b)
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,342 @@
+// Command train learns the field model heuristics embeds
+// (heuristics/fieldmodel.bin) from the tuning half of a labelled corpus
+// laid out like ../shared/corpus: the pages of the sites corpus.HeldOut
+// leaves in, autocomplete attributes removed, every scored control an
+// example labelled with its autofill token ("" for "not something to
+// autofill"). Chromium's pages are left out: their labels are Chromium's
+// own output. The same corpus and flags give the same file.
+//
+//	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics"
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "train:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run parses the command line, learns the model and writes it.
+func run(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("train", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dir := fl.String("corpus", "", "corpus `directory` (X.html + X.html.expected.json at any depth)")
+	out := fl.String("out", "heuristics/fieldmodel.bin", "model `file` to write")
+	o := linear.Options{}
+	bits := fl.Uint("bits", 14, "log2 of the number of feature buckets")
+	fl.IntVar(&o.Epochs, "epochs", 12, "passes over the examples")
+	fl.Float64Var(&o.Rate, "rate", 0.1, "AdaGrad learning rate")
+	fl.Float64Var(&o.L2, "l2", 1e-4, "L2 weight decay")
+	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the example order")
+	minCount := fl.Int("min", 3, "fewest examples a token needs to be a class of its own")
+	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || fl.NArg() > 0 || *bits < 10 || *bits > 20 {
+		fl.Usage()
+		return fmt.Errorf("%w: -corpus DIR is required, -bits in 10..20", flag.ErrHelp)
+	}
+	o.Bits = uint8(*bits)
+	start := time.Now()
+	pages, err := corpus.Find(*dir)
+	if err != nil {
+		return err
+	}
+	// A source that never labels a kind of field (DuckDuckGo has no label
+	// for a company or a gender) leaves such fields unlabelled: there an
+	// unlabelled field teaches nothing.
+	vocab := map[string]map[string]bool{}
+	for _, p := range pages {
+		if vocab[p.Source] == nil {
+			vocab[p.Source] = map[string]bool{}
+		}
+		for _, t := range p.Truths {
+			vocab[p.Source][label(t)] = true
+		}
+	}
+	var data []labelled
+	type tuningPage struct {
+		page *corpus.Page
+		snap *form.Snapshot
+	}
+	var tuning []tuningPage
+	npages := 0
+	for _, p := range pages {
+		if corpus.HeldOut(p.Site) || p.Source == "chromium" {
+			continue
+		}
+		html, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
+		if err != nil {
+			return err
+		}
+		snap, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
+		if err != nil {
+			return fmt.Errorf("extract %s: %w", p.Rel, err)
+		}
+		corpus.StripAutocomplete(snap)
+		feats, rules := heuristics.Features(snap)
+		align := corpus.Align(p, snap)
+		tuning = append(tuning, tuningPage{p, snap})
+		npages++
+		for _, t := range p.Truths {
+			if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
+				continue
+			}
+			k := align[t.Index]
+			if feats[k] == nil {
+				continue
+			}
+			if r := rules[k]; label(t) == "" && r != "" && r != heuristics.Veto && !vocab[p.Source][r] {
+				continue
+			}
+			data = append(data, labelled{feats[k], label(t), rules[k], p.Site, p.Source})
+		}
+	}
+	count := map[string]int{}
+	for _, d := range data {
+		count[d.token]++
+	}
+	classes := []string{""}
+	for tok, n := range count {
+		if tok != "" && n >= *minCount {
+			classes = append(classes, tok)
+		}
+	}
+	slices.Sort(classes[1:])
+	index := map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	var fit, cal, all []linear.Example
+	var calRules []string
+	var kept []labelled
+	for _, d := range data {
+		ci, ok := index[d.token]
+		if !ok {
+			continue // too rare to learn: neither taught nor counted
+		}
+		e := linear.Example{Features: d.features, Class: ci, Group: d.site}
+		all = append(all, e)
+		kept = append(kept, d)
+		if calibrationSite(d.site) {
+			cal = append(cal, e)
+			calRules = append(calRules, d.rule)
+		} else {
+			fit = append(fit, e)
+		}
+	}
+	if len(all) == 0 || len(cal) == 0 {
+		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
+	}
+	if *folds > 1 {
+		crossValidate(stdout, classes, all, kept, *folds, o)
+		return nil
+	}
+	// The temperature is fitted on sites the first model did not learn
+	// from, then carried to the model that learns from every site.
+	first := linear.Train(classes, fit, o)
+	temp := linear.FitTemperature(first, cal)
+	// Where the model's likeliest class is the rules' verdict, two voices
+	// agree: that case gets a temperature of its own.
+	var agree []linear.Example
+	p := make([]float32, len(classes))
+	for i, e := range cal {
+		if classes[first.Predict(e.Features, p)] == calRules[i] {
+			agree = append(agree, e)
+		}
+	}
+	agreeTemp := linear.FitTemperature(first, agree)
+	// The calibration map: every tuning page classified by a model that
+	// did not learn from its site (four folds of sites), each fill's
+	// confidence against whether it was right.
+	const k = 4
+	var confs []float32
+	var rights []bool
+	for f := range k {
+		var train []linear.Example
+		for i, e := range all {
+			if foldOf(kept[i].site, k) != f {
+				train = append(train, e)
+			}
+		}
+		fm := linear.Train(classes, train, o)
+		fm.Temperature, fm.AgreeTemperature = temp, agreeTemp
+		fb, err := fm.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		for _, tp := range tuning {
+			if foldOf(tp.page.Site, k) != f {
+				continue
+			}
+			rs, err := heuristics.ClassifyWithModel(tp.snap, fb)
+			if err != nil {
+				return err
+			}
+			align := corpus.Align(tp.page, tp.snap)
+			for _, t := range tp.page.Truths {
+				if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
+					continue
+				}
+				c, r := align[t.Index], rs[align[t.Index]]
+				if !isTarget(r.Token) || r.Optional || tp.snap.Controls[c].Visibility.Hidden {
+					continue
+				}
+				got := r.Token
+				if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
+					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
+				}
+				confs = append(confs, float32(r.Confidence))
+				rights = append(rights, got == label(t))
+			}
+		}
+	}
+	calib := linear.FitCalibration(confs, rights)
+	m := linear.Train(classes, all, o)
+	m.Temperature, m.AgreeTemperature, m.Calibration = temp, agreeTemp, calib
+	bin, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, bin, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperatures %.2f (agreeing with the rules %.2f), calibration %v from %d fills, %d bytes to %s in %s\n",
+		npages, len(all), len(cal), len(classes), temp, agreeTemp, calib, len(confs), len(bin), *out, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// A labelled control is one example: its features, its label, and the
+// rules' token for it.
+type labelled struct {
+	features []uint32
+	token    string
+	rule     string
+	site     string
+	source   string
+}
+
+// calibrationSite reports whether a tuning site's examples are kept for
+// fitting the temperature: about one site in five.
+func calibrationSite(site string) bool {
+	h := fnv.New32a()
+	h.Write([]byte("calibration:" + site))
+	return h.Sum32()%5 == 0
+}
+
+// errTooFew is returned for a corpus whose tuning half has no example to
+// learn from or none to calibrate on.
+var errTooFew = errors.New("too few labelled controls in the tuning half")
+
+// nonFill are labels of the Mozilla collection for boxes that hold part
+// of a street line (a house number, a street name), which the scoring
+// rules count as "not something to autofill": classes of their own for
+// the model, which tells them from the street boxes; Tessera fills them
+// from the street line split (heuristics.Result.Part).
+var nonFill = map[string]bool{"address-housenumber": true, "address-streetname": true}
+
+// label is the class a truth teaches: its token, or its own label for the
+// parts of a street line.
+func label(t corpus.Truth) string {
+	if t.Token == "" && nonFill[t.Label] {
+		return t.Label
+	}
+	return t.Token
+}
+
+// foldOf assigns a site to one of k folds.
+func foldOf(site string, k int) int {
+	h := fnv.New32a()
+	h.Write([]byte("fold:" + site))
+	return int(h.Sum32() % uint32(k))
+}
+
+// crossValidate learns k models, each without one fold of the tuning
+// sites, and reports the precision and recall of their decisions on the
+// fold left out, for a few values of the probability below which the
+// model is unsure and the rules' verdict stands.
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data []labelled, k int, o linear.Options) {
+	type tally struct{ targets, found, predicted, right int }
+	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
+	res := map[string][]tally{}
+
+	for f := range k {
+		var train []linear.Example
+		for i, e := range all {
+			if foldOf(data[i].site, k) != f {
+				train = append(train, e)
+			}
+		}
+		m := linear.Train(classes, train, o)
+		p := make([]float32, len(classes))
+		for i, e := range all {
+			d := data[i]
+			if foldOf(d.site, k) != f {
+				continue
+			}
+			best := m.Predict(e.Features, p)
+			for ki, sure := range sures {
+				rule := d.rule
+				if rule == heuristics.Veto {
+					rule = ""
+				}
+				got := rule
+				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok {
+					got = tok
+				}
+				for _, src := range []string{d.source, "all"} {
+					if res[src] == nil {
+						res[src] = make([]tally, len(sures))
+					}
+					t := &res[src][ki]
+					want := d.token
+					if isTarget(want) {
+						t.targets++
+						if got == want {
+							t.found++
+						}
+					}
+					if isTarget(got) {
+						t.predicted++
+						if got == want {
+							t.right++
+						}
+					}
+				}
+			}
+		}
+	}
+	for src, ts := range res {
+		for ki, t := range ts {
+			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
+		}
+	}
+}
+
+// isTarget reports whether a token is one Tessera fills: a class that is
+// neither "" nor a credential nor a part it does not fill.
+func isTarget(tok string) bool {
+	return tok != "" && !nonFill[tok] && !heuristics.IsGuardToken(tok)
+}

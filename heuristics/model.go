@@ -1,0 +1,412 @@
+package heuristics
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
+)
+
+// fieldModel is the learned model: a multinomial logistic regression over
+// the words of a field (label, aria, name, id, placeholder, title,
+// legends, a select's first options), its neighbours' rule verdicts and
+// the kinds of field its form holds, with the rules' own verdict as one
+// more feature. The form's own words (id, action, buttons) and text near
+// the field were measured too (heuristics/cmd/train -cv) and taught
+// nothing more. `go run ./heuristics/cmd/train`
+// learns it from the tuning half of the dev corpus.
+//
+//go:embed fieldmodel.bin
+var fieldModel []byte
+
+// model is the decoded field model, or nil when the file is missing or
+// unreadable (then the rules alone decide).
+var model = sync.OnceValue(func() *linear.Model {
+	if len(fieldModel) == 0 {
+		return nil
+	}
+	m, err := linear.Decode(fieldModel)
+	if err != nil {
+		return nil
+	}
+	return m
+})
+
+// The feature hash is FNV-1a over the feature's parts joined by ':': the
+// model file stores weights by hash bucket, so the hash must be the same
+// in every process and every version.
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// fnv extends hash h by s.
+func fnv(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// hashFeature hashes the feature named by parts joined with ':'.
+func hashFeature(parts ...string) uint32 {
+	h := uint32(fnvOffset)
+	for i, p := range parts {
+		if i > 0 {
+			h = fnv(h, ":")
+		}
+		h = fnv(h, p)
+	}
+	return h
+}
+
+// maxWordsPerSource bounds the words read from one text source.
+const maxWordsPerSource = 12
+
+// featurizer collects one control's features.
+type featurizer struct {
+	out []uint32
+}
+
+func (f *featurizer) add(parts ...string) {
+	f.out = append(f.out, hashFeature(parts...))
+}
+
+// words adds the first words of one normalized text (words separated by
+// single spaces; the last words with fromRight) under a prefix, and each word again under "w" (the same word
+// wherever it appears). Pairs of words and pieces of words were measured
+// too (heuristics/cmd/train -cv): they learn sites, not fields.
+func (f *featurizer) words(prefix, text string, fromRight bool) {
+	if text == "" {
+		return
+	}
+	if fromRight {
+		// Identifiers name the field last ("checkout ctl00 billing ...
+		// tb city"): keep their last words.
+		for n, i := 0, len(text)-1; i >= 0; i-- {
+			if text[i] == ' ' {
+				if n++; n == maxWordsPerSource {
+					text = text[i+1:]
+					break
+				}
+			}
+		}
+	}
+	f.add(prefix, "any")
+	head := fnv(fnv(fnvOffset, prefix), ":")
+	shared := fnv(fnvOffset, "w:")
+	for n := 0; text != "" && n < maxWordsPerSource; n++ {
+		w, rest, _ := strings.Cut(text, " ")
+		text = rest
+		if w == "" {
+			continue
+		}
+		f.out = append(f.out, fnv(head, w), fnv(shared, w))
+	}
+}
+
+// bucket names a number by rough size.
+func bucket(n int) string {
+	switch {
+	case n <= 0:
+		return "0"
+	case n <= 2:
+		return "1-2"
+	case n <= 4:
+		return "3-4"
+	case n <= 6:
+		return "5-6"
+	case n <= 10:
+		return "7-10"
+	case n <= 20:
+		return "11-20"
+	case n <= 60:
+		return "21-60"
+	}
+	return "61+"
+}
+
+// neighbours are the places around a control whose rule verdicts the
+// model reads.
+var neighbours = []struct {
+	d        int
+	name, id string
+}{{-2, "prev2", "prev2id"}, {-1, "prev", "previd"}, {1, "next", "nextid"}, {2, "next2", "next2id"}}
+
+// formFacts are what the model reads of a control's form as a whole.
+type formFacts struct {
+	passwords int
+	fillable  int
+	tokens    map[string]bool
+}
+
+// featuresOf returns the hashed features of every control, given the rules'
+// results for the snapshot. Controls that hold no data get none.
+func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
+	out := make([][]uint32, len(s.Controls))
+	_, lang := pageLang(s)
+	facts := map[int]*formFacts{}
+	seqs := map[int][]int{}
+	for i := range s.Controls {
+		c := &s.Controls[i]
+		fi := c.FormIndex
+		if fi < 0 || fi >= len(s.Forms) {
+			fi = -1
+		}
+		ff := facts[fi]
+		if ff == nil {
+			ff = &formFacts{tokens: map[string]bool{}}
+			facts[fi] = ff
+		}
+		if c.Type == "password" {
+			ff.passwords++
+		}
+		if controlKind(c) == 0 {
+			continue
+		}
+		ff.fillable++
+		ff.tokens[rules[i].Token] = true
+		if ev := rules[i].Evidence; len(ev) > 0 {
+			ff.tokens[ev[0].Rule] = true
+		}
+		seqs[fi] = append(seqs[fi], i)
+	}
+	var fz featurizer
+	// One backing array for every control's features.
+	var backing []uint32
+	for fi, seq := range seqs {
+		ff := facts[fi]
+		var formTokens []string
+		for _, t := range []string{"postal-code", "address-level2", "address-level1", "address-line1", "address-line2", "street-address", "cc-number", "username", "given-name", "tel", "tel-country-code", "email", "country", "house-number"} {
+			if ff.tokens[t] {
+				formTokens = append(formTokens, t)
+			}
+		}
+		for k, i := range seq {
+			c := &s.Controls[i]
+			fz.out = fz.out[:0]
+			fz.add("bias")
+			fz.add("tag", c.Tag, c.Type)
+			if c.Visibility.Hidden {
+				fz.add("hidden")
+			}
+			if c.InputMode != "" {
+				fz.add("inputmode", c.InputMode)
+			}
+			fz.add("maxlen", bucket(c.Constraints.MaxLength))
+			if c.Constraints.Pattern != "" {
+				fz.add("pattern")
+			}
+			if c.Constraints.Required {
+				fz.add("required")
+			}
+			if c.Tag == "select" {
+				fz.add("options", bucket(len(c.Options)))
+				for j, o := range c.Options {
+					if j >= 4 {
+						break
+					}
+					fz.words("opt", m.normalize(o.Text), false)
+				}
+			}
+			if lang != "" {
+				fz.add("lang", lang)
+			}
+			r := rules[i]
+			fz.add("rule", r.Token)
+			if len(r.Evidence) > 0 {
+				fz.add("rule", r.Token, r.Evidence[0].Signal)
+				fz.add("ruleid", r.Evidence[0].Rule)
+			}
+			if r.Part != "" {
+				fz.add("part", r.Part)
+			}
+			for _, nb := range neighbours {
+				d, name := nb.d, nb.name
+				j := k + d
+				if j < 0 || j >= len(seq) {
+					fz.add(name, "none")
+					continue
+				}
+				fz.add(name, rules[seq[j]].Token)
+				if ev := rules[seq[j]].Evidence; len(ev) > 0 {
+					fz.add(nb.id, ev[0].Rule)
+				}
+				if d == -1 || d == 1 {
+					fz.add(name, rules[seq[j]].Token, r.Token)
+				}
+			}
+			for _, src := range sources {
+				if src.signal == "nearby" {
+					// Text near a control names its neighbours as often
+					// as itself; the neighbours' verdicts say it better.
+					continue
+				}
+				fz.words(src.signal, m.normalize(src.text(c)), src.ident)
+			}
+			for _, l := range c.Legends {
+				fz.words("legend", m.normalize(l), false)
+			}
+			fz.add("form-passwords", bucket(ff.passwords))
+			fz.add("form-fields", bucket(ff.fillable))
+			fz.add("form-passwords", bucket(ff.passwords), r.Token)
+			for _, t := range formTokens {
+				fz.add("form-has", t, r.Token)
+			}
+			if len(backing)+len(fz.out) > cap(backing) {
+				backing = make([]uint32, 0, max(len(fz.out), 64*len(seq)))
+			}
+			n := len(backing)
+			backing = append(backing, fz.out...)
+			out[i] = backing[n:len(backing):len(backing)]
+		}
+	}
+	return out
+}
+
+// Veto is the class Features gives a control the rules decided holds no
+// profile data.
+const Veto = "-"
+
+// Features returns the hashed features the learned model reads for every
+// control of a snapshot (nil for controls that hold no data), and the
+// class the rules alone give each control: its token, or
+// address-housenumber and address-streetname for those parts of a street
+// line; Veto where they vetoed. It exists for the command that learns the model: training and
+// classification must see the same features.
+func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
+	if s == nil {
+		return nil, nil
+	}
+	m := newMemo(len(s.Controls))
+	rs := classifyRules(s, m)
+	for _, r := range rs {
+		c := modelClass(r)
+		if c == "" && decided(r) {
+			c = Veto
+		}
+		rules = append(rules, c)
+	}
+	return featuresOf(s, rs, m), rules
+}
+
+// declared reports whether the page declared a result's field: a valid
+// autocomplete token or a WebMCP parameter description.
+func declared(r Result) bool {
+	if len(r.Evidence) == 0 {
+		return false
+	}
+	switch r.Evidence[0].Signal {
+	case "autocomplete", "tool-param":
+		return true
+	}
+	return false
+}
+
+// ruleSure reports whether the rules' verdict stands without the model:
+// the page declared the field (a valid autocomplete token, a WebMCP
+// parameter description), the box is masked, or it is a sign-in form's
+// login identifier.
+func ruleSure(c *form.Control, r Result) bool {
+	if c.Type == "password" || len(r.Evidence) == 0 {
+		return c.Type == "password"
+	}
+	switch r.Evidence[0].Signal {
+	case "autocomplete", "tool-param":
+		return true
+	case "pass:login-identifier":
+		// Profile values never go into login forms.
+		return true
+	}
+	return false
+}
+
+// speakRules is how sure the model must be to speak where the rules
+// found nothing.
+const speakRules = 0.6
+
+// overrideRules is how sure the model must be to contradict the rules'
+// verdict (measured by heuristics/cmd/train -cv).
+const overrideRules = 0.9
+
+// applyModel lets the learned model decide the controls the rules are not
+// sure of, where it is sure itself: its likeliest class becomes the token
+// and its probability the confidence. The rules' verdict is one of its
+// features; it stands where the model is unsure: below speakRules where
+// the rules found nothing, below overrideRules where they decided (a veto
+// included). The parts of a street line the model recognises are filled
+// from the street line (Result.Part).
+func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
+	feats := featuresOf(s, out, m)
+	p, z := make([]float32, len(lm.Classes)), make([]float32, len(lm.Classes))
+	class := make(map[string]int, len(lm.Classes))
+	for c, name := range lm.Classes {
+		class[name] = c
+	}
+	for i, f := range feats {
+		r := &out[i]
+		if f == nil || ruleSure(&s.Controls[i], *r) {
+			continue
+		}
+		lm.Scores(f, z)
+		copy(p, z)
+		best := linear.Softmax(p, lm.Temperature)
+		rule := modelClass(*r)
+		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
+		if !ok {
+			if c, known := class[rule]; known && rule != "" && !s.Controls[i].Visibility.Hidden {
+				// The rules' verdict stands, but the model is unsure of
+				// it: the confidence shown is halfway between the rules'
+				// and the model's probability for the verdict, and at
+				// least the least confidence that is filled. Hidden boxes
+				// already show their doubt.
+				r.Confidence = max((r.Confidence+float64(p[c]))/2, MinConfidence)
+			}
+			continue
+		}
+		conf := float64(p32)
+		if tok == rule {
+			if !s.Controls[i].Visibility.Hidden {
+				linear.Softmax(z, lm.AgreeTemperature)
+				r.Confidence = float64(z[best])
+			}
+			continue
+		}
+		part := ""
+		if pt, ok := partClasses[tok]; ok {
+			// A box of its own for the house number or the street name:
+			// filled from the first street line, split.
+			tok, part = "address-line1", pt
+		}
+		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
+		r.Token, r.Part, r.Confidence = tok, part, conf
+	}
+}
+
+// decided reports whether the rules gave a verdict: a token, or a veto
+// (a rule or pass that says the box holds no profile data).
+func decided(r Result) bool {
+	return r.Token != "" || len(r.Evidence) > 0
+}
+
+// partClasses are the model's classes for boxes that hold one part of the
+// first street line (Mozilla's labels address-housenumber and
+// address-streetname), and the Part each is filled with.
+var partClasses = map[string]string{"address-housenumber": "house-number", "address-streetname": "street-name"}
+
+// modelClass is the model's name for a rules' verdict: its token, or the
+// part class of a street-line part.
+func modelClass(r Result) string {
+	if r.Token == "address-line1" {
+		for c, part := range partClasses {
+			if r.Part == part {
+				return c
+			}
+		}
+	}
+	return r.Token
+}
