@@ -35,12 +35,12 @@ const (
 // Limits on what a page snapshot may hold (PROTOCOL.md §4.1). The frame
 // limit on the wire bounds the HTML; these bound the rest.
 const (
-	maxFrames     = 64
-	maxURLLen     = 8 << 10
-	maxValues     = 20000
-	maxAttention  = 40 // attention rows shown; more are counted, not listed
-	maxContinues  = 3
-	continueFor   = 60 * time.Second
+	maxFrames    = 64
+	maxURLLen    = 8 << 10
+	maxValues    = 20000
+	maxAttention = 40 // attention rows shown; more are counted, not listed
+	maxContinues = 3
+	continueFor  = 60 * time.Second
 	// lowConfidence: rows under it start unchecked. Confidences are
 	// calibrated on held-out sites (heuristics' calibration map): fills
 	// shown at 0.60–0.70 were right 85% of the time, at 0.50–0.60 44%.
