@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"time"
 )
 
 // memFS is an in-memory sync folder.
@@ -43,3 +44,8 @@ func (m memFS) Remove(name string) error {
 	delete(m, name)
 	return nil
 }
+
+// fixedClock always says the same time.
+type fixedClock struct{}
+
+func (fixedClock) Now() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
