@@ -22,7 +22,9 @@ import (
 type FS interface {
 	// List returns the files in the folder, with their sizes.
 	List() ([]FileInfo, error)
-	ReadFile(name string) ([]byte, error)
+	// ReadFile returns the bytes of the file name from offset off to its
+	// end (none when off is at or past the end).
+	ReadFile(name string, off int64) ([]byte, error)
 	// WriteAt makes the file name hold its first at bytes followed by
 	// data (creating it if needed), durably, before returning.
 	WriteAt(name string, data []byte, at int64) error
@@ -61,9 +63,17 @@ func (d DirFS) List() ([]FileInfo, error) {
 	return out, nil
 }
 
-// ReadFile reads a file of the directory.
-func (d DirFS) ReadFile(name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), filepath.Base(name)))
+// ReadFile reads a file of the directory from offset off.
+func (d DirFS) ReadFile(name string, off int64) ([]byte, error) {
+	f, err := os.Open(filepath.Join(string(d), filepath.Base(name)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
 }
 
 // WriteAt writes data at offset at, truncating what followed, and syncs.
@@ -178,7 +188,7 @@ func WriteGroupFile(fsys FS, s Secret, passphrase []byte, workFactor int) error 
 // the passphrase does not open it.
 func ReadGroupFile(fsys FS, passphrase []byte) (Secret, error) {
 	var s Secret
-	b, err := fsys.ReadFile(GroupFileName)
+	b, err := fsys.ReadFile(GroupFileName, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, fmt.Errorf("read group file: %w", ErrNoGroup)
 	}

@@ -18,12 +18,15 @@ func (m memFS) List() ([]FileInfo, error) {
 	return out, nil
 }
 
-func (m memFS) ReadFile(name string) ([]byte, error) {
+func (m memFS) ReadFile(name string, off int64) ([]byte, error) {
 	b, ok := m[name]
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
-	return slices.Clone(b), nil
+	if off >= int64(len(b)) {
+		return nil, nil
+	}
+	return slices.Clone(b[off:]), nil
 }
 
 func (m memFS) WriteAt(name string, data []byte, at int64) error {

@@ -1,8 +1,8 @@
 package devsync
 
 import (
+	"bytes"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -34,6 +34,12 @@ type Replica struct {
 	// outbox holds records applied here but not yet in the folder.
 	outbox []*Record
 
+	// wname, wsize and wtail are the journal last written, its size and
+	// its last bytes then, so that the next Flush need not read it.
+	wname string
+	wsize int64
+	wtail []byte
+
 	files    map[string]*cursor
 	pending  map[string]map[uint64]*Record
 	problems []string
@@ -43,9 +49,10 @@ type Replica struct {
 type cursor struct {
 	size int64
 	off  int
-	// prefix is a hash of the bytes before off: a file rewritten rather
-	// than appended to (restored from a backup, say) is read again whole.
-	prefix [32]byte
+	// tail holds the last bytes before off (the tag of the last record
+	// read, unique to it): a file rewritten rather than appended to
+	// (restored from a backup, say) is noticed and read again whole.
+	tail []byte
 	// ownMax is the highest sequence of this device the file holds, own
 	// the sequences of its records from this device.
 	ownMax uint64
@@ -304,8 +311,16 @@ func (r *Replica) Flush(fsys FS) error {
 	}
 	name := r.journalName()
 	at := 0
-	if b, err := fsys.ReadFile(name); err == nil {
-		at = r.k.ParseJournal(b).Complete
+	if name == r.wname && r.wsize >= int64(len(r.wtail)) {
+		// The common case: the file is as this replica left it.
+		if b, err := fsys.ReadFile(name, r.wsize-int64(len(r.wtail))); err == nil && bytes.Equal(b, r.wtail) {
+			at = int(r.wsize)
+		}
+	}
+	if at == 0 {
+		if b, err := fsys.ReadFile(name, 0); err == nil {
+			at = r.k.ParseJournal(b).Complete
+		}
 	}
 	var buf []byte
 	for _, rec := range r.outbox {
@@ -316,8 +331,10 @@ func (r *Replica) Flush(fsys FS) error {
 		buf = append(buf, f...)
 	}
 	if err := fsys.WriteAt(name, buf, int64(at)); err != nil {
+		r.wname = ""
 		return fmt.Errorf("flush: write %s: %w", name, err)
 	}
+	r.wname, r.wsize, r.wtail = name, int64(at+len(buf)), bytes.Clone(buf[len(buf)-16:])
 	r.outbox = nil
 	return nil
 }
@@ -356,13 +373,17 @@ func (r *Replica) Read(fsys FS) error {
 			c = &cursor{}
 			r.files[fi.Name] = c
 		}
-		b, err := fsys.ReadFile(fi.Name)
+		from := 0
+		if kind == kindJournal && c.off > 0 && fi.Size >= int64(c.off) {
+			from = c.off - len(c.tail)
+		}
+		b, err := fsys.ReadFile(fi.Name, int64(from))
 		if err != nil {
 			r.problems = append(r.problems, fmt.Sprintf("cannot read %s: %v", fi.Name, err))
 			delete(r.files, fi.Name)
 			continue
 		}
-		c.size = int64(len(b))
+		c.size = int64(from + len(b))
 		if kind == kindSnapshot {
 			d, err := r.k.parseSnapshot(b)
 			if err != nil {
@@ -378,12 +399,25 @@ func (r *Replica) Read(fsys FS) error {
 			snaps = append(snaps, d)
 			continue
 		}
-		if c.off > len(b) || sha256.Sum256(b[:c.off]) != c.prefix {
-			*c = cursor{size: c.size}
+		if from > 0 {
+			if len(b) < len(c.tail) || !bytes.Equal(b[:len(c.tail)], c.tail) {
+				// Rewritten: read it all again.
+				*c = cursor{}
+				if b, err = fsys.ReadFile(fi.Name, 0); err != nil {
+					delete(r.files, fi.Name)
+					continue
+				}
+				c.size, from = int64(len(b)), 0
+			} else {
+				b = b[len(c.tail):]
+				from = c.off
+			}
 		}
-		p := r.k.ParseJournal(b[c.off:])
-		c.off += p.Complete
-		c.prefix = sha256.Sum256(b[:c.off])
+		p := r.k.ParseJournal(b)
+		c.off = from + p.Complete
+		if p.Complete > 0 {
+			c.tail = bytes.Clone(b[p.Complete-min(p.Complete, 16) : p.Complete])
+		}
 		c.problem = ""
 		if p.Err != nil {
 			c.problem = fmt.Sprintf("%s: stopped at byte %d: %v", fi.Name, c.off, p.Err)
@@ -438,18 +472,20 @@ func (r *Replica) queue(rec *Record) {
 
 // deliver applies pending records whose turn has come until none has.
 func (r *Replica) deliver() {
+	for dev, m := range r.pending {
+		for seq := range m {
+			if seq <= r.st.VV[dev] || r.st.dropped(dev, seq) {
+				delete(m, seq)
+			}
+		}
+	}
 	for progress := true; progress; {
 		progress = false
 		for _, dev := range slices.Sorted(maps.Keys(r.pending)) {
 			m := r.pending[dev]
-			for seq := range m {
-				if seq <= r.st.VV[dev] || r.st.dropped(dev, seq) {
-					delete(m, seq)
-				}
-			}
 			for {
 				rec := m[r.st.VV[dev]+1]
-				if rec == nil || !r.st.ready(rec) {
+				if rec == nil || r.st.dropped(dev, rec.Seq) || !r.st.ready(rec) {
 					break
 				}
 				delete(m, rec.Seq)
@@ -459,6 +495,16 @@ func (r *Replica) deliver() {
 			if len(m) == 0 {
 				delete(r.pending, dev)
 			}
+		}
+	}
+	for dev, m := range r.pending {
+		for seq := range m {
+			if r.st.dropped(dev, seq) {
+				delete(m, seq)
+			}
+		}
+		if len(m) == 0 {
+			delete(r.pending, dev)
 		}
 	}
 }
