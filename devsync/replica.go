@@ -40,6 +40,10 @@ type Replica struct {
 	wsize int64
 	wtail []byte
 
+	// touched is what records of other devices changed since
+	// takeTouched: device -> profile -> keys.
+	touched map[string]map[string]map[string]bool
+
 	files    map[string]*cursor
 	pending  map[string]map[uint64]*Record
 	problems []string
@@ -145,6 +149,17 @@ func (r *Replica) snapshotName() string {
 type Editor struct {
 	r   *Replica
 	rec *Record
+	// base, when set, is the state whose elements the edit's removals
+	// name: what the person saw, which may be less than the replica holds.
+	base *State
+}
+
+// seen returns the state whose elements this edit has seen.
+func (e *Editor) seen() *State {
+	if e.base != nil {
+		return e.base
+	}
+	return e.r.st
 }
 
 func (e *Editor) add(o Op) Dot {
@@ -167,7 +182,7 @@ func (e *Editor) CreateProfile(id, label string) {
 // has seen.
 func (e *Editor) Rename(id, label string) {
 	var seen []Dot
-	if p := e.r.st.Profiles[id]; p != nil {
+	if p := e.seen().Profiles[id]; p != nil {
 		seen = slices.Collect(maps.Keys(p.Labels))
 	}
 	e.add(Op{Kind: OpLabel, Profile: id, Label: label, Replaces: sortDots(seen)})
@@ -176,7 +191,7 @@ func (e *Editor) Rename(id, label string) {
 // DeleteProfile removes everything of the profile this device has seen.
 // What another device adds to it meanwhile brings it back.
 func (e *Editor) DeleteProfile(id string) {
-	p := e.r.st.Profiles[id]
+	p := e.seen().Profiles[id]
 	if p == nil {
 		return
 	}
@@ -202,7 +217,7 @@ func (e *Editor) Put(id, key string, value, meta json.RawMessage, candidate bool
 // was current here (as an edit by the person does).
 func (e *Editor) Set(id, key string, value, meta json.RawMessage) Dot {
 	var cur []Dot
-	if vals := e.r.values(id, key); len(vals) > 0 {
+	if vals := e.seen().values(id, key); len(vals) > 0 {
 		cur = vals[0].Dots
 	}
 	return e.Put(id, key, value, meta, false, cur)
@@ -220,7 +235,7 @@ func (e *Editor) Remove(id, key string, dots []Dot) {
 // preferences this device has seen for the detail.
 func (e *Editor) Prefer(id, key string, target Dot) {
 	var seen []Dot
-	if p := e.r.st.Profiles[id]; p != nil && p.Keys[key] != nil {
+	if p := e.seen().Profiles[id]; p != nil && p.Keys[key] != nil {
 		seen = slices.Collect(maps.Keys(p.Keys[key].Prefs))
 	}
 	e.add(Op{Kind: OpPrefer, Profile: id, Key: key, Target: &target, Replaces: sortDots(seen)})
@@ -238,7 +253,7 @@ func (e *Editor) RemoveDevice(dev string) {
 // withPrefs adds to dots the preferences of those values.
 func (e *Editor) withPrefs(id, key string, dots []Dot) []Dot {
 	out := slices.Clone(dots)
-	if p := e.r.st.Profiles[id]; p != nil && p.Keys[key] != nil {
+	if p := e.seen().Profiles[id]; p != nil && p.Keys[key] != nil {
 		set := map[Dot]bool{}
 		for _, d := range dots {
 			set[d] = true
@@ -265,8 +280,10 @@ func sortDots(d []Dot) []Dot {
 	return d
 }
 
-func (r *Replica) values(id, key string) []ValueView {
-	p := r.st.Profiles[id]
+func (r *Replica) values(id, key string) []ValueView { return r.st.values(id, key) }
+
+func (s *State) values(id, key string) []ValueView {
+	p := s.Profiles[id]
 	if p == nil || p.Keys[key] == nil {
 		return nil
 	}
@@ -275,7 +292,10 @@ func (r *Replica) values(id, key string) []ValueView {
 
 // Edit makes one record of the changes f makes, which are applied here as
 // f makes them. The record goes into the folder at the next Flush or Sync.
-func (r *Replica) Edit(f func(e *Editor)) error {
+func (r *Replica) Edit(f func(e *Editor)) error { return r.editFrom(nil, f) }
+
+// editFrom is Edit with removals naming only the elements of base.
+func (r *Replica) editFrom(base *State, f func(e *Editor)) error {
 	if r.ownMax() > r.st.VV[r.dev] {
 		return ErrBehind
 	}
@@ -285,7 +305,7 @@ func (r *Replica) Edit(f func(e *Editor)) error {
 			rec.Deps[d] = n
 		}
 	}
-	f(&Editor{r: r, rec: rec})
+	f(&Editor{r: r, rec: rec, base: base})
 	if len(rec.Ops) == 0 {
 		return nil
 	}
@@ -490,6 +510,7 @@ func (r *Replica) deliver() {
 				}
 				delete(m, rec.Seq)
 				r.st.apply(rec)
+				r.touch(rec)
 				progress = true
 			}
 			if len(m) == 0 {
@@ -507,6 +528,48 @@ func (r *Replica) deliver() {
 			delete(r.pending, dev)
 		}
 	}
+}
+
+func (r *Replica) touch(rec *Record) {
+	if rec.Dev == r.dev {
+		return
+	}
+	if r.touched == nil {
+		r.touched = map[string]map[string]map[string]bool{}
+	}
+	ps := r.touched[rec.Dev]
+	if ps == nil {
+		ps = map[string]map[string]bool{}
+		r.touched[rec.Dev] = ps
+	}
+	for _, o := range rec.Ops {
+		if o.Profile == "" {
+			continue
+		}
+		if ps[o.Profile] == nil {
+			ps[o.Profile] = map[string]bool{}
+		}
+		if o.Key != "" {
+			ps[o.Profile][o.Key] = true
+		}
+	}
+}
+
+// takeTouched returns and forgets what records of other devices changed:
+// device -> profile -> keys.
+func (r *Replica) takeTouched() map[string]map[string]map[string]bool {
+	t := r.touched
+	r.touched = nil
+	return t
+}
+
+// journalRecords returns how many records the current journal holds, as
+// last read.
+func (r *Replica) journalRecords() int {
+	if c := r.files[r.journalName()]; c != nil {
+		return len(c.own)
+	}
+	return 0
 }
 
 // Compact writes a snapshot of this device's whole state and starts a new

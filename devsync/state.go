@@ -411,3 +411,21 @@ func (ks *kst) view() []ValueView {
 	})
 	return out
 }
+
+// clone returns a deep copy of s.
+func (s *State) clone() *State {
+	c := &State{VV: maps.Clone(s.VV), Profiles: make(map[string]*profState, len(s.Profiles)),
+		Devices: make(map[string]*deviceState, len(s.Devices)), MaxHLC: s.MaxHLC, Last: maps.Clone(s.Last)}
+	for id, p := range s.Profiles {
+		cp := &profState{Present: maps.Clone(p.Present), Labels: maps.Clone(p.Labels), Keys: make(map[string]*kst, len(p.Keys)), LastLabel: p.LastLabel}
+		for k, ks := range p.Keys {
+			cp.Keys[k] = &kst{Values: maps.Clone(ks.Values), Prefs: maps.Clone(ks.Prefs)}
+		}
+		c.Profiles[id] = cp
+	}
+	for d, ds := range s.Devices {
+		cd := *ds
+		c.Devices[d] = &cd
+	}
+	return c
+}
