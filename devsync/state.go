@@ -310,8 +310,11 @@ type ValueView struct {
 	Meta  json.RawMessage `json:"meta,omitempty"`
 	// Candidate reports that every write of the value kept it as a
 	// candidate and nothing preferred it since.
-	Candidate bool  `json:"candidate,omitempty"`
-	Dots      []Dot `json:"dots"`
+	Candidate bool `json:"candidate,omitempty"`
+	// Chosen reports that the person preferred the value after it was
+	// written: a conflict it was part of is settled.
+	Chosen bool  `json:"chosen,omitempty"`
+	Dots   []Dot `json:"dots"`
 	// Time is the value's HLC for the preference rule; Dev the device of
 	// the change that gave it.
 	Time HLC    `json:"time"`
@@ -378,17 +381,18 @@ func (ks *kst) view() []ValueView {
 		if e.Candidate {
 			t = 0
 		}
-		cand := e.Candidate
+		cand, chosen := e.Candidate, false
 		if h, ok := pref[d]; ok {
-			t, cand = max(t, h), false
+			t, cand, chosen = max(t, h), false, h > e.HLC
 		}
 		c := compactJSON(e.Value)
 		g := groups[c]
 		if g == nil {
-			g = &ValueView{Value: e.Value, Meta: e.Meta, Candidate: cand, Time: t, Dev: d.Dev}
+			g = &ValueView{Value: e.Value, Meta: e.Meta, Candidate: cand, Chosen: chosen, Time: t, Dev: d.Dev}
 			groups[c] = g
 		} else {
 			g.Candidate = g.Candidate && cand
+			g.Chosen = g.Chosen || chosen
 			if t > g.Time || t == g.Time && d.Dev > g.Dev {
 				g.Time, g.Dev, g.Meta = t, d.Dev, e.Meta
 			}
