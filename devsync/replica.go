@@ -39,6 +39,8 @@ type Replica struct {
 	wname string
 	wsize int64
 	wtail []byte
+	// flushed are the sequences written since the last Read.
+	flushed []uint64
 
 	// touched is what records of other devices changed since
 	// takeTouched: device -> profile -> keys.
@@ -355,6 +357,9 @@ func (r *Replica) Flush(fsys FS) error {
 		return fmt.Errorf("flush: write %s: %w", name, err)
 	}
 	r.wname, r.wsize, r.wtail = name, int64(at+len(buf)), bytes.Clone(buf[len(buf)-16:])
+	for _, rec := range r.outbox {
+		r.flushed = append(r.flushed, rec.Seq)
+	}
 	r.outbox = nil
 	return nil
 }
@@ -376,7 +381,7 @@ func (r *Replica) Read(fsys FS) error {
 	if err != nil {
 		return err
 	}
-	r.problems = nil
+	r.problems, r.flushed = nil, nil
 	seen := map[string]bool{}
 	var snaps []*snapshotDoc
 	for _, fi := range list {
@@ -630,6 +635,9 @@ func (r *Replica) ownCovered() uint64 {
 		for _, s := range c.own {
 			have[s] = true
 		}
+	}
+	for _, s := range r.flushed {
+		have[s] = true
 	}
 	for have[n+1] {
 		n++

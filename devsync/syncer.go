@@ -327,6 +327,26 @@ func (s *Syncer) SetPassphrase(passphrase []byte) error {
 	return WriteGroupFile(s.fs, s.secret, passphrase, s.opts.WorkFactor)
 }
 
+// Refresh reads the folder to update Status without writing anything,
+// to the folder or to the vault.
+func (s *Syncer) Refresh() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rep == nil {
+		if s.state == nil {
+			return ErrNotEnabled
+		}
+		if err := s.loadDoc(s.state); err != nil {
+			return err
+		}
+	}
+	err := s.rep.Read(s.fs)
+	s.status = s.rep.Status()
+	// What was read is not in the vault yet: the next sync reads it again.
+	s.rep = nil
+	return err
+}
+
 // A SyncStatus is the state of sync as the window shows it.
 type SyncStatus struct {
 	Folder string `json:"folder"`
@@ -363,6 +383,9 @@ func (s *Syncer) Status() SyncStatus {
 		if out.Devices == nil {
 			out.Status = s.rep.Status()
 		}
+	} else if s.state != nil && s.loadDoc(s.state) == nil {
+		out.Conflicts = conflicts(s.rep.View())
+		s.rep = nil
 	}
 	return out
 }
