@@ -232,6 +232,7 @@ func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
 		return res, err
 	}
 	n := len(r.outbox)
+	epoch := r.epoch
 	err = r.editFrom(base, func(e *Editor) {
 		diffLocal(e, snap.Profiles, before)
 		if extra != nil {
@@ -260,6 +261,10 @@ func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
 	}
 	changes := vaultChanges(snap.Profiles, r.View())
 	res.Received = len(changes)
+	if len(changes) == 0 && res.Sent == 0 && r.epoch == epoch && maps.Equal(base.VV, r.st.VV) && len(r.touched) == 0 {
+		// Nothing new either way: the stored state still holds.
+		return res, nil
+	}
 	repB, err := r.MarshalBinary()
 	if err != nil {
 		return res, err
