@@ -28,7 +28,9 @@ func newHome(t *testing.T, passphrase string) *home {
 	return &home{v: v}
 }
 
-var testOpts = Options{WorkFactor: 10}
+// testOpts keeps scrypt cheap and compacts often, so every Syncer test
+// also goes through snapshots.
+var testOpts = Options{WorkFactor: 10, CompactAfter: 4}
 
 func entry(s string) profile.Entry {
 	b, _ := json.Marshal(s)
