@@ -238,3 +238,39 @@ func TestRemovedDeviceIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderRevealsLittle: file names do not name the device, no value or
+// key is readable, and every record's size is a multiple of the padding
+// plus the seal's fixed overhead.
+func TestFolderRevealsLittle(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	fs := memFS{}
+	rs := devices(t, &now, 0)
+	for i := range 20 {
+		rs[0].Edit(func(e *Editor) {
+			e.Set("home-profile", "concept:https://schema.org/email", raw(`"ann`+strings.Repeat("x", i*7)+`@example.org"`), nil)
+		})
+		rs[0].Flush(fs)
+	}
+	rs[0].Compact(fs)
+	rs[0].Edit(func(e *Editor) { e.AddDevice("Ann's laptop") })
+	rs[0].Flush(fs)
+	k, _ := deriveGroupKeys(testSecret)
+	for name, b := range fs {
+		for _, secret := range []string{rs[0].dev, "home-profile", "schema.org", "ann", "laptop"} {
+			if strings.Contains(name, secret) || strings.Contains(string(b), secret) {
+				t.Errorf("%s reveals %q", name, secret)
+			}
+		}
+		for off := 0; off < len(b); {
+			_, n, err := k.nextFrame(map[bool]byte{true: kindSnapshot, false: kindJournal}[strings.HasSuffix(name, ".tss")], b[off:], MaxSnapshotSize)
+			if err != nil || n == 0 {
+				t.Fatalf("%s at %d: %v", name, off, err)
+			}
+			if (n-frameHeader-sealOver)%padTo != 0 {
+				t.Errorf("%s: a frame of %d bytes is not padded to %d", name, n, padTo)
+			}
+			off += n
+		}
+	}
+}
