@@ -20,6 +20,7 @@ type Store interface {
 	SyncSnapshot() (vault.SyncSnapshot, error)
 	ApplySync(token uint64, changes []vault.SyncChange, audit []vault.Release, state []byte) error
 	PutSyncState(state []byte) error
+	SyncState() ([]byte, error)
 	CheckPassphrase(passphrase []byte) error
 }
 
@@ -130,10 +131,7 @@ func Setup(ctx context.Context, store Store, folder, name string, passphrase []b
 
 // Open returns the Syncer of an unlocked vault where sync was set up, or
 // an error wrapping ErrNotEnabled.
-func Open(store interface {
-	Store
-	SyncState() ([]byte, error)
-}, opts Options) (*Syncer, error) {
+func Open(store Store, opts Options) (*Syncer, error) {
 	opts.fill()
 	st, err := store.SyncState()
 	if errors.Is(err, vault.ErrNotFound) || err == nil && st == nil {
@@ -319,6 +317,19 @@ func (s *Syncer) RemoveDevice(ctx context.Context, dev string) error {
 	defer s.mu.Unlock()
 	_, err := s.syncNow(func(e *Editor) { e.RemoveDevice(dev) })
 	return err
+}
+
+// Disable stops syncing this vault: it forgets the group key and what it
+// read. Its files stay in the folder for the devices that have not read
+// them; Setup starts again as a new device.
+func (s *Syncer) Disable() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.store.PutSyncState(nil); err != nil {
+		return err
+	}
+	s.rep, s.state = nil, nil
+	return nil
 }
 
 // SetPassphrase rewraps the folder's group file under a new recovery

@@ -173,4 +173,10 @@ func TestSyncerTwoVaults(t *testing.T) {
 	if len(st.Devices) != 2 || st.LastError != "" {
 		t.Errorf("Status() = %+v", st)
 	}
+	if err := b.s.Disable(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(b.v, testOpts); !errors.Is(err, ErrNotEnabled) {
+		t.Errorf("Open after Disable = %v, want ErrNotEnabled", err)
+	}
 }
