@@ -464,7 +464,7 @@ func (r *Replica) Read(fsys FS) error {
 	}
 	for _, d := range snaps {
 		if newer(d.State.VV, r.st.VV) {
-			r.st.Join(d.State)
+			r.st.join(d.State, func(pid, key string) { r.touchKey(d.Dev, pid, key) })
 		}
 	}
 	r.deliver()
@@ -536,27 +536,32 @@ func (r *Replica) deliver() {
 }
 
 func (r *Replica) touch(rec *Record) {
-	if rec.Dev == r.dev {
+	for _, o := range rec.Ops {
+		if o.Profile != "" {
+			r.touchKey(rec.Dev, o.Profile, o.Key)
+		}
+	}
+}
+
+// touchKey notes that a change of device dev (a record, or a snapshot it
+// wrote) reached key of profile pid ("" for the profile itself).
+func (r *Replica) touchKey(dev, pid, key string) {
+	if dev == r.dev {
 		return
 	}
 	if r.touched == nil {
 		r.touched = map[string]map[string]map[string]bool{}
 	}
-	ps := r.touched[rec.Dev]
+	ps := r.touched[dev]
 	if ps == nil {
 		ps = map[string]map[string]bool{}
-		r.touched[rec.Dev] = ps
+		r.touched[dev] = ps
 	}
-	for _, o := range rec.Ops {
-		if o.Profile == "" {
-			continue
-		}
-		if ps[o.Profile] == nil {
-			ps[o.Profile] = map[string]bool{}
-		}
-		if o.Key != "" {
-			ps[o.Profile][o.Key] = true
-		}
+	if ps[pid] == nil {
+		ps[pid] = map[string]bool{}
+	}
+	if key != "" {
+		ps[pid][key] = true
 	}
 }
 

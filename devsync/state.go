@@ -201,20 +201,26 @@ func (p *profState) remove(key string, dots []Dot) {
 // everything either had read would hold. An element one side has and the
 // other lacks is kept unless the other side had read its dot (and so saw
 // it removed).
-func (s *State) Join(o *State) {
+func (s *State) Join(o *State) { s.join(o, func(string, string) {}) }
+
+// join is Join, calling changed for each profile and key whose elements
+// it changed (key "" for the profile's own).
+func (s *State) join(o *State, changed func(profile, key string)) {
 	keep := func(d Dot, other map[string]uint64) bool { return d.Seq > other[d.Dev] }
 	svv := maps.Clone(s.VV)
 	for id, op := range o.Profiles {
 		sp := s.profile(id)
-		joinDots(sp.Present, op.Present, svv, o.VV, keep)
-		joinDots(sp.Labels, op.Labels, svv, o.VV, keep)
+		if joinDots(sp.Present, op.Present, svv, o.VV, keep)+joinDots(sp.Labels, op.Labels, svv, o.VV, keep) > 0 {
+			changed(id, "")
+		}
 		if op.LastLabel.after(sp.LastLabel) {
 			sp.LastLabel = op.LastLabel
 		}
 		for k, oks := range op.Keys {
 			sks := sp.key(k)
-			joinDots(sks.Values, oks.Values, svv, o.VV, keep)
-			joinDots(sks.Prefs, oks.Prefs, svv, o.VV, keep)
+			if joinDots(sks.Values, oks.Values, svv, o.VV, keep)+joinDots(sks.Prefs, oks.Prefs, svv, o.VV, keep) > 0 {
+				changed(id, k)
+			}
 		}
 	}
 	// Elements s has that o lacks, in profiles or keys o does not have.
@@ -223,15 +229,17 @@ func (s *State) Join(o *State) {
 		if op == nil {
 			op = &profState{}
 		}
-		dropUnseen(sp.Present, op.Present, o.VV, keep)
-		dropUnseen(sp.Labels, op.Labels, o.VV, keep)
+		if dropUnseen(sp.Present, op.Present, o.VV, keep)+dropUnseen(sp.Labels, op.Labels, o.VV, keep) > 0 {
+			changed(id, "")
+		}
 		for k, sks := range sp.Keys {
 			var oks kst
 			if op.Keys[k] != nil {
 				oks = *op.Keys[k]
 			}
-			dropUnseen(sks.Values, oks.Values, o.VV, keep)
-			dropUnseen(sks.Prefs, oks.Prefs, o.VV, keep)
+			if dropUnseen(sks.Values, oks.Values, o.VV, keep)+dropUnseen(sks.Prefs, oks.Prefs, o.VV, keep) > 0 {
+				changed(id, k)
+			}
 		}
 	}
 	for d, n := range o.VV {
@@ -256,29 +264,36 @@ func (s *State) Join(o *State) {
 	s.MaxHLC = max(s.MaxHLC, o.MaxHLC)
 }
 
-// joinDots adds to dst the elements of src that dst has not seen removed.
-func joinDots[E any](dst, src map[Dot]E, dstVV, srcVV map[string]uint64, keep func(Dot, map[string]uint64) bool) {
+// joinDots adds to dst the elements of src that dst has not seen removed,
+// and returns how many.
+func joinDots[E any](dst, src map[Dot]E, dstVV, srcVV map[string]uint64, keep func(Dot, map[string]uint64) bool) int {
+	n := 0
 	for d, e := range src {
 		if _, ok := dst[d]; ok {
 			continue
 		}
 		if keep(d, dstVV) {
 			dst[d] = e
+			n++
 		}
 	}
+	return n
 }
 
 // dropUnseen removes from dst the elements src lacks although it had read
-// their dots.
-func dropUnseen[E any](dst, src map[Dot]E, srcVV map[string]uint64, keep func(Dot, map[string]uint64) bool) {
+// their dots, and returns how many.
+func dropUnseen[E any](dst, src map[Dot]E, srcVV map[string]uint64, keep func(Dot, map[string]uint64) bool) int {
+	n := 0
 	for d := range dst {
 		if _, ok := src[d]; ok {
 			continue
 		}
 		if !keep(d, srcVV) {
 			delete(dst, d)
+			n++
 		}
 	}
+	return n
 }
 
 // A View is the merged state as the vault shows it: the profiles that
