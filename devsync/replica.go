@@ -633,7 +633,13 @@ func (r *Replica) Repair(fsys FS) (bool, error) {
 func (r *Replica) ownCovered() uint64 {
 	var n uint64
 	have := map[uint64]bool{}
-	for _, c := range r.files {
+	stem := r.k.stem(r.dev) + "."
+	for name, c := range r.files {
+		if !isOwnName(name, stem) {
+			// Only files this device writes count: a copy a sync tool
+			// made may go at any time.
+			continue
+		}
 		if c.snapVV != nil {
 			n = max(n, c.snapVV[r.dev])
 		}
@@ -648,6 +654,17 @@ func (r *Replica) ownCovered() uint64 {
 		n++
 	}
 	return n
+}
+
+// isOwnName reports whether name is one of the files a device with this
+// stem writes: STEM.EPOCH.tsj or STEM.EPOCH.tss.
+func isOwnName(name, stem string) bool {
+	rest, ok := strings.CutPrefix(name, stem)
+	if !ok || len(rest) < 5 {
+		return false
+	}
+	_, err := strconv.ParseUint(rest[:len(rest)-4], 10, 64)
+	return err == nil && syncFileKind(name) != 0
 }
 
 // folderBehind reports whether the folder lacks records of this device
