@@ -273,7 +273,7 @@ func viewJSON(t *testing.T, v View) string {
 // same view, that view is the model's, and no value written anywhere is
 // missing unless a change that had seen it removed it.
 func TestMergeConverges(t *testing.T) {
-	histories, steps := 300, 200
+	histories, steps := envInt("TESSERA_SYNC_HISTORIES", 300), 200
 	if testing.Short() {
 		histories = 40
 	}

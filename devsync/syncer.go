@@ -319,6 +319,17 @@ func (s *Syncer) RemoveDevice(ctx context.Context, dev string) error {
 	return err
 }
 
+// Close forgets what the Syncer holds in memory (the group key and the
+// merged state, which holds every value): call it when the vault locks,
+// and Open again after the next unlock.
+func (s *Syncer) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.secret.Key[:])
+	clear(s.state)
+	s.rep, s.state, s.doc.Key, s.doc.Replica = nil, nil, "", nil
+}
+
 // Disable stops syncing this vault: it forgets the group key and what it
 // read. Its files stay in the folder for the devices that have not read
 // them; Setup starts again as a new device.

@@ -140,6 +140,17 @@ func TestSyncerTwoVaults(t *testing.T) {
 		}
 	}
 
+	// Closed when the vault locks, it carries on from the vault after.
+	a.s.Close()
+	a.v.Lock()
+	if _, err := a.s.SyncNow(ctx); !errors.Is(err, vault.ErrLocked) {
+		t.Errorf("SyncNow on a locked vault = %v, want ErrLocked", err)
+	}
+	if err := a.v.UnlockPassphrase([]byte("passphrase of a")); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+
 	// A re-key on one side does not stop sync.
 	if err := a.v.ChangePassphrase([]byte("new passphrase of a")); err != nil {
 		t.Fatal(err)
