@@ -58,4 +58,28 @@
 // restored from an old backup rolls nothing back: each device remembers the
 // highest sequence it has read from every device and never applies less; a
 // device whose own journal went back in time writes a snapshot again.
+//
+// # Using it
+//
+// A Syncer keeps one unlocked vault in step with its folder. The app:
+//
+//   - after each unlock: s, err := Open(v, Options{}) (ErrNotEnabled: sync
+//     is off), then go s.Run(ctx, 30*time.Second), cancelling ctx and
+//     calling s.Close() when the vault locks (the Syncer holds the merged
+//     state, every value, in memory);
+//   - Settings, "Sync folder": Setup(ctx, v, folder, deviceName,
+//     passphrase, Options{}) creates the folder's group, or joins it when
+//     the folder has one (then the passphrase is that of the vault that
+//     created it; ErrBadPassphrase when it does not open it);
+//   - Settings, state: s.Status() (per device: name, last batch read, the
+//     time of its last change, records waiting; problems in words; the
+//     last error; conflicts), s.SyncNow(ctx) for "Sync now",
+//     s.RemoveDevice(ctx, id), s.Disable(), and s.SetPassphrase(p) after
+//     the recovery passphrase changed;
+//   - the editor: a conflict is a key with a current value and candidates
+//     (vault.Candidates); settling it is an ordinary vault edit
+//     (vault.PromoteCandidate, SetEntry...) that the next SyncNow sends.
+//
+// The CLI's "tessera sync setup|status|now|remove-device" do the same
+// without the app.
 package devsync
