@@ -29,6 +29,9 @@ func runSync(ctx context.Context, env *Env, args []string) error {
 		"status":        syncStatus,
 		"now":           syncNow,
 		"remove-device": syncRemoveDevice,
+		"request":       syncRequest,
+		"pending":       syncPending,
+		"approve":       syncApprove,
 	}[sub]
 	if !ok {
 		if sub == "help" || sub == "-h" || sub == "--help" {
@@ -46,13 +49,20 @@ func syncUsage(w io.Writer) {
        tessera sync status
        tessera sync now
        tessera sync remove-device DEVICE
+       tessera sync request [--name NAME] [--wait DURATION] FOLDER
+       tessera sync pending
+       tessera sync approve REQUEST CODE
 All take --passphrase-file FILE (- for stdin) to unlock the vault, and --json.
 setup makes FOLDER (kept in step by Syncthing, Nextcloud, Dropbox...) this
 vault's sync folder. The first device sets up the folder and its recovery
 passphrase wraps the folder's key; every later device joins with that same
 passphrase (--group-passphrase-file; by default the --passphrase-file one).
-status reads the folder and says what was read from each device and what
-is wrong; now syncs once. The Tessera app must not be running.
+Instead of the passphrase, a new device may ask to join (request, which
+prints a six-digit code and waits) and a device already in approve it
+(pending lists requests and their codes; approve only the one whose code
+the new device shows). status reads the folder and says what was read from
+each device and what is wrong; now syncs once. The Tessera app must not be
+running.
 `)
 }
 
@@ -259,5 +269,106 @@ func printSyncStatus(env *Env, c *syncCmd, st devsync.SyncStatus) error {
 	for _, k := range st.Conflicts {
 		fmt.Fprintf(w, "conflict: profile %s, %s: %d values to choose from\n", k.Profile, k.Key, k.Values)
 	}
+	return nil
+}
+
+func syncRequest(ctx context.Context, env *Env, args []string) error {
+	var name string
+	var wait time.Duration
+	host, _ := os.Hostname()
+	c, err := parseSyncCmd(env, "request", "tessera sync request [--name NAME] [--wait DURATION] FOLDER", args, 1, func(fs *flag.FlagSet) {
+		fs.StringVar(&name, "name", host, "the name the other devices show for this one")
+		fs.DurationVar(&wait, "wait", 10*time.Minute, "how long to wait for the approval")
+	})
+	if err != nil {
+		return helpOK(err)
+	}
+	folder, err := filepath.Abs(c.args[0])
+	if err != nil {
+		return err
+	}
+	v, err := c.open(env)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	req, err := devsync.RequestJoin(devsync.DirFS(folder))
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	shown := false
+	for {
+		if !shown {
+			if code, err := req.Code(); err == nil {
+				fmt.Fprintf(env.Stdout, "code %s: on a device already in, check it shows this code, then run\n  tessera sync approve %s %s\n", code, req.ID, code)
+				shown = true
+			} else if !errors.Is(err, devsync.ErrPending) {
+				return err
+			}
+		}
+		if shown {
+			secret, err := req.Secret()
+			if err == nil {
+				s, err := devsync.SetupWithSecret(ctx, v, folder, name, secret, devsync.Options{})
+				if err != nil {
+					return err
+				}
+				return printSyncStatus(env, c, s.Status())
+			}
+			if !errors.Is(err, devsync.ErrPending) {
+				return err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sync request: no approval within %v", wait)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func syncPending(ctx context.Context, env *Env, args []string) error {
+	c, err := parseSyncCmd(env, "pending", "tessera sync pending", args, 0, nil)
+	if err != nil {
+		return helpOK(err)
+	}
+	v, s, err := openSyncer(env, c)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	p, err := s.PendingJoins()
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return jsonOut(env.Stdout, p)
+	}
+	for _, r := range p {
+		code := r.Code
+		if code == "" {
+			code = "(waiting for the new device)"
+		}
+		fmt.Fprintf(env.Stdout, "%s code %s\n", r.ID, code)
+	}
+	return nil
+}
+
+func syncApprove(ctx context.Context, env *Env, args []string) error {
+	c, err := parseSyncCmd(env, "approve", "tessera sync approve REQUEST CODE", args, 2, nil)
+	if err != nil {
+		return helpOK(err)
+	}
+	v, s, err := openSyncer(env, c)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if err := s.ApproveJoin(c.args[0], c.args[1]); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "approved %s\n", c.args[0])
 	return nil
 }

@@ -76,6 +76,10 @@
 //     last error; conflicts), s.SyncNow(ctx) for "Sync now",
 //     s.RemoveDevice(ctx, id), s.Disable(), and s.SetPassphrase(p) after
 //     the recovery passphrase changed;
+//   - joining by approval: on the new device RequestJoin(DirFS(folder)),
+//     then req.Code() shown until req.Secret() succeeds, then
+//     SetupWithSecret; on a device already in s.PendingJoins() and, once
+//     the person confirms the codes match, s.ApproveJoin(id, code);
 //   - the editor: a conflict is a key with a current value and candidates
 //     (vault.Candidates); settling it is an ordinary vault edit
 //     (vault.PromoteCandidate, SetEntry...) that the next SyncNow sends.

@@ -117,6 +117,11 @@ func Setup(ctx context.Context, store Store, folder, name string, passphrase []b
 	} else if err != nil {
 		return nil, fmt.Errorf("set up sync: %w", err)
 	}
+	return setup(store, fsys, folder, name, secret, opts)
+}
+
+// setup starts syncing store as a new device of the group of secret.
+func setup(store Store, fsys FS, folder, name string, secret Secret, opts Options) (*Syncer, error) {
 	rep, err := NewReplica(NewDeviceID(), secret, opts.Clock)
 	if err != nil {
 		return nil, err
