@@ -48,25 +48,31 @@ const (
 	EventImport   = "import"   // the person imported values into a profile
 	EventExport   = "export"   // the person exported a profile to a file
 	EventAgent    = "agent"    // an agent called a tool (Reason: what came of it)
+	EventSync     = "sync"     // values came in from another device (Client: which; Concepts: the keys, never the values)
 )
 
 // RecordRelease appends a release to the audit log. A zero Time is set to
 // the vault clock's now.
 func (v *Vault) RecordRelease(r Release) error {
 	return v.withTx("record release", func(o *op) error {
-		if r.Time.IsZero() {
-			r.Time = v.opts.Clock.Now().UTC()
-		}
-		row, ver := o.d.nextID(tabAudit), o.d.nextVersion()
-		rec, err := sealJSON(o.k, r, auditPlace(row, ver))
-		if err != nil {
-			return err
-		}
-		if _, err := o.tx.Exec("INSERT INTO audit (id, ver, rec) VALUES (?, ?, ?)", row, int64(ver), rec); err != nil {
-			return sqlErr(err)
-		}
-		return o.d.put(&storedRow{ref: rowRef{tabAudit, row}, ver: ver, rec: rec})
+		return v.appendAuditTx(o, r)
 	})
+}
+
+// appendAuditTx appends r to the audit log in the write transaction o.
+func (v *Vault) appendAuditTx(o *op, r Release) error {
+	if r.Time.IsZero() {
+		r.Time = v.opts.Clock.Now().UTC()
+	}
+	row, ver := o.d.nextID(tabAudit), o.d.nextVersion()
+	rec, err := sealJSON(o.k, r, auditPlace(row, ver))
+	if err != nil {
+		return err
+	}
+	if _, err := o.tx.Exec("INSERT INTO audit (id, ver, rec) VALUES (?, ?, ?)", row, int64(ver), rec); err != nil {
+		return sqlErr(err)
+	}
+	return o.d.put(&storedRow{ref: rowRef{tabAudit, row}, ver: ver, rec: rec})
 }
 
 // Releases returns the audit log, oldest first.

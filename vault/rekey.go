@@ -372,6 +372,9 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 			return nil, err
 		}
 	}
+	if err := resealSyncState(tx, old, nk); err != nil {
+		return nil, err
+	}
 	for _, name := range drop {
 		if _, err := tx.Exec("DELETE FROM meta WHERE name = ?", name); err != nil {
 			return nil, sqlErr(err)

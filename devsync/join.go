@@ -1,0 +1,301 @@
+package devsync
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"filippo.io/age"
+	"github.com/tessera-app/tessera/vault"
+)
+
+// Joining by approval: a new device asks, a device already in approves,
+// after the person has checked that both show the same six-digit code.
+// The exchange runs through the folder, in plain files that hold no
+// secret until the last, which holds the group secret encrypted to the
+// new device's key:
+//
+//	join-ID.1  new device: its age recipient, and a commitment to a nonce
+//	join-ID.2  member: its nonce
+//	join-ID.3  new device: its nonce, opening the commitment
+//	join-ID.4  member, once the person approved: the secret, to the recipient
+//
+// The code hashes the recipient and both nonces. Someone who can write
+// the folder and puts their own request or answer in the middle must fix
+// their nonce before seeing the other side's, so the codes the person
+// compares differ but for a one in a million chance per attempt.
+
+// ErrPending is returned while the other side of a join has not answered
+// yet: try again after the sync tool has carried the files.
+var ErrPending = errors.New("waiting for the other device")
+
+// ErrCodeMismatch is returned by ApproveJoin when the code the person
+// typed is not the request's.
+var ErrCodeMismatch = errors.New("the code does not match this request")
+
+type joinReq struct {
+	Recipient string `json:"recipient"`
+	Commit    string `json:"commit"`
+}
+
+type joinNonce struct {
+	Nonce string `json:"nonce"`
+}
+
+func joinName(id string, step int) string { return fmt.Sprintf("join-%s.%d", id, step) }
+
+func validJoinID(id string) bool {
+	_, err := hex.DecodeString(id)
+	return len(id) == 16 && err == nil
+}
+
+// A JoinRequest is a new device's side of a join by approval.
+type JoinRequest struct {
+	fs    FS
+	ID    string
+	id    *age.X25519Identity
+	nonce []byte
+}
+
+// RequestJoin writes a join request into the folder.
+func RequestJoin(fsys FS) (*JoinRequest, error) {
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		return nil, err
+	}
+	j := &JoinRequest{fs: fsys, id: id, nonce: make([]byte, 32)}
+	rid := make([]byte, 8)
+	rand.Read(rid)
+	rand.Read(j.nonce)
+	j.ID = hex.EncodeToString(rid)
+	c := sha256.Sum256(append([]byte(id.Recipient().String()+"\x00"), j.nonce...))
+	b, _ := json.Marshal(joinReq{Recipient: id.Recipient().String(), Commit: hex.EncodeToString(c[:])})
+	if err := fsys.WriteFile(joinName(j.ID, 1), b); err != nil {
+		return nil, fmt.Errorf("request join: %w", err)
+	}
+	return j, nil
+}
+
+// Code returns the code to compare with the one the approving device
+// shows, once a device answered (ErrPending before).
+func (j *JoinRequest) Code() (string, error) {
+	var a joinNonce
+	if err := readJSON(j.fs, joinName(j.ID, 2), &a); err != nil {
+		return "", err
+	}
+	theirs, err := hex.DecodeString(a.Nonce)
+	if err != nil || len(theirs) != 32 {
+		return "", fmt.Errorf("join: malformed answer")
+	}
+	if _, err := j.fs.ReadFile(joinName(j.ID, 3), 0); errors.Is(err, fs.ErrNotExist) {
+		b, _ := json.Marshal(joinNonce{Nonce: hex.EncodeToString(j.nonce)})
+		if err := j.fs.WriteFile(joinName(j.ID, 3), b); err != nil {
+			return "", fmt.Errorf("join: %w", err)
+		}
+	}
+	return joinCode(j.id.Recipient().String(), theirs, j.nonce), nil
+}
+
+// Secret returns the group secret once a device approved the request
+// (ErrPending before), and removes the request's files.
+func (j *JoinRequest) Secret() (Secret, error) {
+	var s Secret
+	b, err := j.fs.ReadFile(joinName(j.ID, 4), 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, ErrPending
+	}
+	if err != nil {
+		return s, err
+	}
+	r, err := age.Decrypt(bytes.NewReader(b), j.id)
+	if err != nil {
+		// Not yet whole, or not for us.
+		return s, ErrPending
+	}
+	pt, err := io.ReadAll(io.LimitReader(r, 1024))
+	if err != nil || len(pt) != len(s.Group)+len(s.Key) {
+		return s, ErrPending
+	}
+	copy(s.Group[:], pt)
+	copy(s.Key[:], pt[len(s.Group):])
+	clear(pt)
+	for step := 1; step <= 4; step++ {
+		j.fs.Remove(joinName(j.ID, step))
+	}
+	return s, nil
+}
+
+func joinCode(recipient string, member, joiner []byte) string {
+	h := sha256.New()
+	h.Write([]byte("tessera join code v1\x00" + recipient + "\x00"))
+	h.Write(member)
+	h.Write(joiner)
+	return fmt.Sprintf("%06d", binary.BigEndian.Uint64(h.Sum(nil))%1000000)
+}
+
+func readJSON(fsys FS, name string, v any) error {
+	b, err := fsys.ReadFile(name, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrPending
+	}
+	if err != nil {
+		return err
+	}
+	if len(b) > 4096 {
+		return fmt.Errorf("join: %s too large", name)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		// Perhaps not yet whole.
+		return ErrPending
+	}
+	return nil
+}
+
+// A PendingJoin is a request to join seen by a device already in. Code is
+// empty until the new device has opened its commitment.
+type PendingJoin struct {
+	ID   string `json:"id"`
+	Code string `json:"code,omitempty"`
+}
+
+// PendingJoins answers the join requests in the folder and returns them,
+// with their codes once known. The person approves one (ApproveJoin) only
+// after checking the new device shows the same code.
+func (s *Syncer) PendingJoins() ([]PendingJoin, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.loadedLocked(); err != nil {
+		return nil, err
+	}
+	list, err := s.fs.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []PendingJoin
+	for _, fi := range list {
+		id, ok := strings.CutPrefix(fi.Name, "join-")
+		if !ok || !strings.HasSuffix(id, ".1") || !validJoinID(strings.TrimSuffix(id, ".1")) {
+			continue
+		}
+		id = strings.TrimSuffix(id, ".1")
+		p := PendingJoin{ID: id}
+		if code, err := s.joinCodeLocked(id); err == nil {
+			p.Code = code
+		} else if !errors.Is(err, ErrPending) {
+			continue
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b PendingJoin) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// joinCodeLocked answers request id if not yet answered, and returns its
+// code once the new device has revealed its nonce.
+func (s *Syncer) joinCodeLocked(id string) (string, error) {
+	var req joinReq
+	if err := readJSON(s.fs, joinName(id, 1), &req); err != nil {
+		return "", err
+	}
+	var mine joinNonce
+	err := readJSON(s.fs, joinName(id, 2), &mine)
+	if errors.Is(err, ErrPending) {
+		n := make([]byte, 32)
+		rand.Read(n)
+		mine.Nonce = hex.EncodeToString(n)
+		b, _ := json.Marshal(mine)
+		if err := s.fs.WriteFile(joinName(id, 2), b); err != nil {
+			return "", err
+		}
+	} else if err != nil {
+		return "", err
+	}
+	var theirs joinNonce
+	if err := readJSON(s.fs, joinName(id, 3), &theirs); err != nil {
+		return "", err
+	}
+	mn, err1 := hex.DecodeString(mine.Nonce)
+	tn, err2 := hex.DecodeString(theirs.Nonce)
+	if err1 != nil || err2 != nil || len(tn) != 32 {
+		return "", fmt.Errorf("join %s: malformed", id)
+	}
+	c := sha256.Sum256(append([]byte(req.Recipient+"\x00"), tn...))
+	if hex.EncodeToString(c[:]) != req.Commit {
+		return "", fmt.Errorf("join %s: the request's nonce does not open its commitment", id)
+	}
+	return joinCode(req.Recipient, mn, tn), nil
+}
+
+// ApproveJoin gives the group secret to the device that made request id,
+// encrypted to its key, after the person checked that it shows code.
+func (s *Syncer) ApproveJoin(id, code string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.loadedLocked(); err != nil {
+		return err
+	}
+	if !validJoinID(id) {
+		return fmt.Errorf("approve join: %w", ErrCodeMismatch)
+	}
+	want, err := s.joinCodeLocked(id)
+	if err != nil {
+		return fmt.Errorf("approve join: %w", err)
+	}
+	if subtle.ConstantTimeCompare([]byte(want), []byte(code)) != 1 {
+		return fmt.Errorf("approve join: %w", ErrCodeMismatch)
+	}
+	var req joinReq
+	if err := readJSON(s.fs, joinName(id, 1), &req); err != nil {
+		return err
+	}
+	r, err := age.ParseX25519Recipient(req.Recipient)
+	if err != nil {
+		return fmt.Errorf("approve join: %w", err)
+	}
+	var buf bytes.Buffer
+	w, err := age.Encrypt(&buf, r)
+	if err != nil {
+		return err
+	}
+	w.Write(s.secret.Group[:])
+	w.Write(s.secret.Key[:])
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return s.fs.WriteFile(joinName(id, 4), buf.Bytes())
+}
+
+// SetupWithSecret sets up sync of the vault through folder with a group
+// secret obtained by an approved join (JoinRequest.Secret), and syncs
+// once.
+func SetupWithSecret(ctx context.Context, store Store, folder, name string, secret Secret, opts Options) (*Syncer, error) {
+	opts.fill()
+	return setup(store, opts.FS(folder), folder, name, secret, opts)
+}
+
+// loadedLocked makes sure the Syncer holds its group secret (it forgot it
+// at Close).
+func (s *Syncer) loadedLocked() error {
+	if s.state != nil && s.fs != nil {
+		return nil
+	}
+	st, err := s.store.SyncState()
+	if errors.Is(err, vault.ErrNotFound) {
+		return ErrNotEnabled
+	}
+	if err != nil {
+		return err
+	}
+	return s.loadDoc(st)
+}

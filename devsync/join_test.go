@@ -1,0 +1,95 @@
+package devsync
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/tessera-app/tessera/vault"
+)
+
+// TestJoinByApproval: a new device asks, the person checks both show the
+// same code and approves on a device already in; no passphrase typed.
+func TestJoinByApproval(t *testing.T) {
+	ctx := context.Background()
+	folder := t.TempDir()
+	a, b := newHome(t, "passphrase of a"), newHome(t, "passphrase of b")
+	a.v.CreateProfile("home", "Home")
+	a.v.SetEntry("home", vault.FieldKey("city"), entry("Lyon"))
+	var err error
+	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	req, err := RequestJoin(DirFS(folder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := req.Code(); !errors.Is(err, ErrPending) {
+		t.Fatalf("Code() before an answer = %v, want ErrPending", err)
+	}
+	// Closed (vault locked and unlocked since), the Syncer still answers.
+	a.s.Close()
+	p, err := a.s.PendingJoins()
+	if err != nil || len(p) != 1 || p[0].ID != req.ID || p[0].Code != "" {
+		t.Fatalf("PendingJoins() = %+v, %v; want the request, no code yet", p, err)
+	}
+	code, err := req.Code()
+	if err != nil || len(code) != 6 {
+		t.Fatalf("Code() = %q, %v", code, err)
+	}
+	p, _ = a.s.PendingJoins()
+	if len(p) != 1 || p[0].Code != code {
+		t.Fatalf("the approving device shows %+v, the new one %q", p, code)
+	}
+	wrong := "000000"
+	if code == wrong {
+		wrong = "111111"
+	}
+	if err := a.s.ApproveJoin(req.ID, wrong); !errors.Is(err, ErrCodeMismatch) {
+		t.Fatalf("ApproveJoin(wrong code) = %v, want ErrCodeMismatch", err)
+	}
+	if _, err := req.Secret(); !errors.Is(err, ErrPending) {
+		t.Fatalf("Secret() before approval = %v, want ErrPending", err)
+	}
+	if err := a.s.ApproveJoin(req.ID, code); err != nil {
+		t.Fatal(err)
+	}
+	secret, err := req.Secret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.s, err = SetupWithSecret(ctx, b.v, folder, "desktop", secret, testOpts); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.values(t, "home", vault.FieldKey("city")); !slices.Equal(got, []string{`"Lyon"`}) {
+		t.Errorf("after joining: city = %q", got)
+	}
+	if p, _ := a.s.PendingJoins(); len(p) != 0 {
+		t.Errorf("PendingJoins() after the join = %+v, want none", p)
+	}
+}
+
+// TestJoinRevealMustOpenCommitment: a nonce put in the middle that does not
+// open the request's commitment gives no code, so nothing to approve.
+func TestJoinRevealMustOpenCommitment(t *testing.T) {
+	ctx := context.Background()
+	folder := t.TempDir()
+	a := newHome(t, "p")
+	var err error
+	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("p"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := RequestJoin(DirFS(folder))
+	a.s.PendingJoins()
+	if _, err := req.Code(); err != nil {
+		t.Fatal(err)
+	}
+	DirFS(folder).WriteFile(joinName(req.ID, 3), []byte(`{"nonce":"00000000000000000000000000000000000000000000000000000000000000aa"}`))
+	if err := a.s.ApproveJoin(req.ID, "123456"); err == nil || errors.Is(err, ErrCodeMismatch) {
+		t.Fatalf("ApproveJoin after a forged reveal = %v, want a commitment error", err)
+	}
+	if p, _ := a.s.PendingJoins(); len(p) != 0 {
+		t.Errorf("PendingJoins() lists a request whose reveal does not open its commitment: %+v", p)
+	}
+}

@@ -1,0 +1,329 @@
+package vault
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/tessera-app/tessera/profile"
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+// What package devsync needs of the vault to keep it in step with other
+// devices: every value of every profile read at once (SyncSnapshot), the
+// merged result written back in one transaction with its audit records
+// and the sync state (ApplySync), and the sync state itself (the group
+// key, the merged state, what was read of each device), sealed in the
+// vault file like any record.
+
+// metaSyncState names the meta row of the sealed sync state.
+const metaSyncState = "sync_state"
+
+// MaxSyncStateSize bounds the sealed sync state.
+const MaxSyncStateSize = 256 << 20
+
+// ErrSyncRace is returned by ApplySync when the vault changed since the
+// SyncSnapshot its changes were computed from: sync again.
+var ErrSyncRace = errors.New("the vault changed during sync")
+
+// SyncValues are the values of one key of a profile: the current value
+// first, then its candidates.
+type SyncValues struct {
+	Key    Key             `json:"key"`
+	Values []profile.Entry `json:"values"`
+}
+
+// A SyncProfile is one profile with every value of every key.
+type SyncProfile struct {
+	ID    string       `json:"id"`
+	Label string       `json:"label"`
+	Keys  []SyncValues `json:"keys"`
+}
+
+// A SyncSnapshot is the whole vault as sync sees it, the sync state, and
+// the token ApplySync checks to know nothing was written in between.
+type SyncSnapshot struct {
+	Profiles []SyncProfile
+	// State is the sync state last stored, nil when none.
+	State []byte
+	Token uint64
+}
+
+// SyncSnapshot reads every profile with all its values (candidates too),
+// sorted by id and key, every row checked against the manifest.
+func (v *Vault) SyncSnapshot() (SyncSnapshot, error) {
+	var out SyncSnapshot
+	err := v.withRead("read for sync", func(o *op) error {
+		byRow := map[int64]int{}
+		err := scanProfiles(o, func(row int64, p profileRec) {
+			byRow[row] = len(out.Profiles)
+			out.Profiles = append(out.Profiles, SyncProfile{ID: p.ID, Label: p.Label})
+		})
+		if err != nil {
+			return err
+		}
+		rows, err := o.q.Query("SELECT id, profile, rank, ver, rec FROM entries ORDER BY profile, rank")
+		if err != nil {
+			return sqlErr(err)
+		}
+		defer rows.Close()
+		type kv struct {
+			p   int
+			key Key
+		}
+		idx := map[kv]int{}
+		n := int64(0)
+		for rows.Next() {
+			var row, prow, rank, ver int64
+			var rec []byte
+			if err := rows.Scan(&row, &prow, &rank, &ver, &rec); err != nil {
+				return sqlErr(err)
+			}
+			if err := o.check(rowRef{tabEntries, row}, uint64(ver), prow, rank); err != nil {
+				return err
+			}
+			e, err := openEntry(o.k, entryPlace(row, prow, rank, uint64(ver)), rec)
+			if err != nil {
+				return err
+			}
+			i, ok := byRow[prow]
+			if !ok {
+				return fmt.Errorf("entry %d: %w: no profile %d", row, ErrTampered, prow)
+			}
+			p := &out.Profiles[i]
+			j, ok := idx[kv{i, e.key()}]
+			if !ok {
+				j = len(p.Keys)
+				idx[kv{i, e.key()}] = j
+				p.Keys = append(p.Keys, SyncValues{Key: e.key()})
+			}
+			p.Keys[j].Values = append(p.Keys[j].Values, e.Entry)
+			n++
+		}
+		if err := rows.Err(); err != nil {
+			return sqlErr(err)
+		}
+		if n != o.m.count[tabEntries] {
+			return fmt.Errorf("%w: %d entry rows where Tessera wrote %d", ErrTampered, n, o.m.count[tabEntries])
+		}
+		if out.State, err = v.syncStateLocked(o.q, o.k); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		out.Token = o.m.seq
+		return nil
+	})
+	sort.Slice(out.Profiles, func(i, j int) bool { return out.Profiles[i].ID < out.Profiles[j].ID })
+	for i := range out.Profiles {
+		ks := out.Profiles[i].Keys
+		sort.Slice(ks, func(a, b int) bool { return ks[a].Key.String() < ks[b].Key.String() })
+	}
+	return out, err
+}
+
+// A SyncChange is what sync changes of one profile: it deletes it, or
+// creates it when missing (named Label), renames it when Label differs,
+// and gives each key of Keys exactly the values listed (current first;
+// none deletes the key).
+type SyncChange struct {
+	Profile string
+	Delete  bool
+	Label   string
+	Keys    []SyncValues
+}
+
+// ApplySync writes the changes, the audit records and the new sync state
+// in one transaction, covered by the manifest like any write. It returns
+// an error wrapping ErrSyncRace, and writes nothing, when the vault was
+// written since the SyncSnapshot whose Token it is given.
+func (v *Vault) ApplySync(token uint64, changes []SyncChange, audit []Release, state []byte) error {
+	return v.withTx("apply sync", func(o *op) error {
+		if o.m.seq != token {
+			return ErrSyncRace
+		}
+		for _, c := range changes {
+			if err := v.applySyncChange(o, c); err != nil {
+				return fmt.Errorf("profile %q: %w", c.Profile, err)
+			}
+		}
+		for _, r := range audit {
+			r.Event = EventSync
+			if err := v.appendAuditTx(o, r); err != nil {
+				return err
+			}
+		}
+		return putSyncState(o.tx, o.k, state)
+	})
+}
+
+func (v *Vault) applySyncChange(o *op, c SyncChange) error {
+	prow, p, err := findProfile(o, c.Profile)
+	missing := errors.Is(err, ErrNotFound)
+	if err != nil && !missing {
+		return err
+	}
+	if c.Delete {
+		if missing {
+			return nil
+		}
+		if _, err := deleteRows(o, tabEntries, "profile = ?", prow); err != nil {
+			return err
+		}
+		if err := deleteSiteRulesOf(o, prow); err != nil {
+			return err
+		}
+		_, err = deleteRows(o, tabProfiles, "id = ?", prow)
+		return err
+	}
+	if missing {
+		label := c.Label
+		if label == "" {
+			label = "Profile"
+		}
+		if p, prow, err = v.createProfileTx(o, c.Profile, label); err != nil {
+			return err
+		}
+	} else if c.Label != "" && c.Label != p.Label {
+		if err := checkLabel(c.Label); err != nil {
+			return err
+		}
+		p.Label = c.Label
+	}
+	for _, kv := range c.Keys {
+		if len(kv.Values) > 1+MaxCandidates {
+			return fmt.Errorf("%s: %d values: %w", kv.Key, len(kv.Values), ErrTooLarge)
+		}
+		for _, e := range kv.Values {
+			if err := checkEntry(kv.Key, e); err != nil {
+				return err
+			}
+		}
+		cur, err := entryRows(o, prow, p.ID, kv.Key)
+		if err != nil {
+			return err
+		}
+		if len(cur) > 0 {
+			if _, err := deleteRows(o, tabEntries, "profile = ? AND lookup = ?", prow, entryLookup(o.k, p.ID, kv.Key)); err != nil {
+				return err
+			}
+		}
+		for rank, e := range kv.Values {
+			if err := putEntryTx(o, prow, p.ID, 0, int64(rank), kv.Key, e); err != nil {
+				return err
+			}
+		}
+	}
+	return v.touchProfileTx(o, prow, p)
+}
+
+// SyncState returns the sync state last stored, or an error wrapping
+// ErrNotFound when sync was never set up.
+func (v *Vault) SyncState() ([]byte, error) {
+	var out []byte
+	err := v.withRead("read sync state", func(o *op) error {
+		var err error
+		out, err = v.syncStateLocked(o.q, o.k)
+		return err
+	})
+	return out, err
+}
+
+// PutSyncState stores the sync state (nil removes it).
+func (v *Vault) PutSyncState(state []byte) error {
+	return v.withTx("store sync state", func(o *op) error {
+		return putSyncState(o.tx, o.k, state)
+	})
+}
+
+// syncStateAD is the associated data of the sealed sync state.
+var syncStateAD = []byte("tessera-vault/2\x00sync_state")
+
+func (v *Vault) syncStateLocked(q dbq, k *keys) ([]byte, error) {
+	rec, err := getMeta(q, metaSyncState)
+	if err != nil {
+		return nil, err
+	}
+	return openSyncState(k, rec)
+}
+
+func openSyncState(k *keys, rec []byte) ([]byte, error) {
+	if len(rec) > MaxSyncStateSize || len(rec) < 1+nonceSize+chacha20poly1305.Overhead || rec[0] != recordFormat {
+		return nil, fmt.Errorf("sync state: %w", ErrTampered)
+	}
+	aead, err := chacha20poly1305.NewX(k.seal)
+	if err != nil {
+		return nil, err
+	}
+	pt, err := aead.Open(nil, rec[1:1+nonceSize], rec[1+nonceSize:], syncStateAD)
+	if err != nil {
+		return nil, fmt.Errorf("sync state: %w: authentication failed", ErrTampered)
+	}
+	return pt, nil
+}
+
+// sealSyncState seals the sync state as a record is sealed, without the
+// one-record size limit: the state holds every value of the vault.
+func sealSyncState(k *keys, state []byte) ([]byte, error) {
+	if len(state) > MaxSyncStateSize-recordOverhead {
+		return nil, fmt.Errorf("sync state: %w", ErrTooLarge)
+	}
+	aead, err := chacha20poly1305.NewX(k.seal)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 1+nonceSize, recordOverhead+len(state))
+	out[0] = recordFormat
+	if _, err := rand.Read(out[1:]); err != nil {
+		return nil, err
+	}
+	return aead.Seal(out, out[1:1+nonceSize], state, syncStateAD), nil
+}
+
+func putSyncState(tx *sql.Tx, k *keys, state []byte) error {
+	if state == nil {
+		_, err := tx.Exec("DELETE FROM meta WHERE name = ?", metaSyncState)
+		return sqlErr(err)
+	}
+	rec, err := sealSyncState(k, state)
+	if err != nil {
+		return err
+	}
+	return putMeta(tx, metaSyncState, rec)
+}
+
+// resealSyncState re-seals the sync state under a new data key, in the
+// re-key transaction.
+func resealSyncState(tx *sql.Tx, old, nk *keys) error {
+	rec, err := getMeta(tx, metaSyncState)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	pt, err := openSyncState(old, rec)
+	if err != nil {
+		return err
+	}
+	defer clear(pt)
+	return putSyncState(tx, nk, pt)
+}
+
+// CheckPassphrase reports whether passphrase is the vault's recovery
+// passphrase (nil), without changing its state. It returns an error
+// wrapping ErrBadPassphrase or ErrNoPassphrase otherwise. It costs one
+// scrypt, as an unlock does.
+func (v *Vault) CheckPassphrase(passphrase []byte) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.db == nil {
+		return fmt.Errorf("check passphrase: %w", v.uninitialized())
+	}
+	dk, err := v.unwrapPassphraseLocked(passphrase)
+	if err != nil {
+		return fmt.Errorf("check passphrase: %w", err)
+	}
+	clear(dk)
+	return nil
+}
