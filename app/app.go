@@ -136,6 +136,9 @@ type App struct {
 	released releasedValues
 	// pageCalls are agents' page-tool runs in flight (formspec.go).
 	pageCalls pageToolCalls
+	// syncing is the sync of the vault with the person's other devices
+	// (syncctl.go).
+	syncing syncCtl
 }
 
 // Status returns a snapshot of the app state.
@@ -188,6 +191,7 @@ func (a *App) vaultChanged() {
 	a.mu.Lock()
 	st := a.vaultState()
 	a.mu.Unlock()
+	a.followVaultForSync(st)
 	a.Broadcast("vault.stateChanged", map[string]string{"state": st})
 	a.changed()
 }
@@ -227,6 +231,8 @@ func (a *App) watchVault(ctx context.Context, interval time.Duration) {
 	if last == "unlocked" {
 		a.personActed()
 	}
+	a.followVaultForSync(last)
+	defer a.followVaultForSync("stopped")
 	for {
 		select {
 		case <-ctx.Done():

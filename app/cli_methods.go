@@ -42,6 +42,8 @@ func (a *App) registerCLIMethods() {
 		"profile.export": cliProfileExport,
 		"site.list":      cliSiteList,
 		"site.forget":    cliSiteForget,
+		"sync.status":    cliSyncStatus,
+		"sync.now":       cliSyncNow,
 	} {
 		a.handle(method, cliOnly(method, h))
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
@@ -124,6 +126,8 @@ func TestCLIMethodsForbiddenToOtherKinds(t *testing.T) {
 		{"vault.passwd", fmt.Sprintf(`{"passphrase":%s,"newPassphrase":"violet copper tide"}`, pp)},
 		{"vault.rekey", fmt.Sprintf(`{"passphrase":%s}`, pp)},
 		{"profile.export", fmt.Sprintf(`{"passphrase":%s}`, pp)},
+		{"sync.status", `{}`},
+		{"sync.now", `{}`},
 	}
 	for _, kind := range []string{KindBrowser, KindAgent} {
 		c := dial(kind)
@@ -399,5 +403,37 @@ func TestCatalogConceptsAreKnown(t *testing.T) {
 		if got, err := matcher.ResolveConceptKey(c.IRI); err != nil || got != c.IRI {
 			t.Errorf("ResolveConceptKey(%q) = %q, %v; want it unchanged", c.IRI, got, err)
 		}
+	}
+}
+
+// The command line asks the running app for its sync's state: off until
+// the folder is set up, then the folder's devices.
+func TestCLISync(t *testing.T) {
+	v, dial, _ := cliApp(t, nil)
+	if err := v.Init(vault.InitOptions{Passphrase: []byte(cliPass)}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(KindCLI)
+	if m := c.call("sync.status", `{}`); code(m) != nativemsg.CodeUnsupported || !strings.Contains(errMessage(m), "not running") {
+		t.Errorf("sync.status before set-up = %v, want UNSUPPORTED: not running", m)
+	}
+	s, err := devsync.Setup(context.Background(), v, t.TempDir(), "laptop", []byte(cliPass), devsync.Options{WorkFactor: testWorkFactor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// The app follows the vault: locked and unlocked, it finds the set-up.
+	c.call("vault.lock", `{}`)
+	pp, _ := json.Marshal(cliPass)
+	if m := c.call("vault.unlock", fmt.Sprintf(`{"passphrase":%s}`, pp)); code(m) != "" {
+		t.Fatal(m)
+	}
+	m := c.call("sync.now", `{}`)
+	if code(m) != "" || result(m)["status"] == nil {
+		t.Fatalf("sync.now = %v", m)
+	}
+	m = c.call("sync.status", `{}`)
+	if r := result(m); code(m) != "" || r["name"] != "laptop" {
+		t.Errorf("sync.status = %v, want the folder's state naming this device", m)
 	}
 }

@@ -189,15 +189,24 @@ func syncStatus(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	v, s, err := openSyncer(env, c)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	if err := s.Refresh(); err != nil {
-		return err
-	}
-	return printSyncStatus(env, c, s.Status())
+	return withApp(ctx, env, func(app *appClient) error {
+		// The running app holds the vault and syncs it: ask it.
+		var st devsync.SyncStatus
+		if err := app.call(ctx, "sync.status", struct{}{}, &st); err != nil {
+			return err
+		}
+		return printSyncStatus(env, c, st)
+	}, func() error {
+		v, s, err := openSyncer(env, c)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		if err := s.Refresh(); err != nil {
+			return err
+		}
+		return printSyncStatus(env, c, s.Status())
+	})
 }
 
 func syncNow(ctx context.Context, env *Env, args []string) error {
@@ -205,19 +214,33 @@ func syncNow(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	v, s, err := openSyncer(env, c)
-	if err != nil {
-		return err
+	report := func(res devsync.Result, st devsync.SyncStatus) error {
+		if !c.json {
+			fmt.Fprintf(env.Stdout, "sent %d changes, wrote %d profiles from the folder\n", res.Sent, res.Received)
+		}
+		return printSyncStatus(env, c, st)
 	}
-	defer v.Close()
-	res, err := s.SyncNow(ctx)
-	if err != nil {
-		return err
-	}
-	if !c.json {
-		fmt.Fprintf(env.Stdout, "sent %d changes, wrote %d profiles from the folder\n", res.Sent, res.Received)
-	}
-	return printSyncStatus(env, c, s.Status())
+	return withApp(ctx, env, func(app *appClient) error {
+		var out struct {
+			devsync.Result
+			Status devsync.SyncStatus `json:"status"`
+		}
+		if err := app.call(ctx, "sync.now", struct{}{}, &out); err != nil {
+			return err
+		}
+		return report(out.Result, out.Status)
+	}, func() error {
+		v, s, err := openSyncer(env, c)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		res, err := s.SyncNow(ctx)
+		if err != nil {
+			return err
+		}
+		return report(res, s.Status())
+	})
 }
 
 func syncRemoveDevice(ctx context.Context, env *Env, args []string) error {

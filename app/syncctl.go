@@ -1,0 +1,238 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tessera-app/tessera/devsync"
+	"github.com/tessera-app/tessera/nativemsg"
+)
+
+// Several devices kept in step through the person's own sync folder
+// (package devsync). While the vault is unlocked and sync is set up, a
+// Syncer runs every syncEvery; it holds values in memory, so it stops when
+// the vault locks. Settings sets the folder up and shows its state; the
+// command line asks the running app (sync.status, sync.now).
+
+// syncEvery is how often the running app reads and writes the folder.
+const syncEvery = 30 * time.Second
+
+// syncCtl is the sync of the running app.
+type syncCtl struct {
+	mu     sync.Mutex
+	s      *devsync.Syncer
+	cancel context.CancelFunc
+	// err is why sync could not start, in words ("" when it did, or is
+	// not set up).
+	err string
+}
+
+// syncStore is the vault as sync needs it (*vault.Vault is one).
+func (a *App) syncStore() (devsync.Store, bool) {
+	st, ok := a.cfg.Vault.(devsync.Store)
+	return st, ok
+}
+
+// followVaultForSync starts sync when the vault is unlocked and stops it
+// when it is not.
+func (a *App) followVaultForSync(state string) {
+	c := &a.syncing
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if state != "unlocked" {
+		c.stopLocked()
+		return
+	}
+	if c.s != nil {
+		return
+	}
+	store, ok := a.syncStore()
+	if !ok {
+		return
+	}
+	s, err := devsync.Open(store, devsync.Options{})
+	switch {
+	case errors.Is(err, devsync.ErrNotEnabled):
+		c.err = ""
+	case err != nil:
+		c.err = err.Error()
+		fmt.Fprintf(a.cfg.Log, "tessera: sync: %v\n", err)
+	default:
+		c.err = ""
+		c.startLocked(s)
+	}
+}
+
+func (c *syncCtl) startLocked(s *devsync.Syncer) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c.s, c.cancel = s, cancel
+	go s.Run(ctx, syncEvery)
+}
+
+func (c *syncCtl) stopLocked() {
+	if c.s == nil {
+		return
+	}
+	c.cancel()
+	c.s.Close()
+	c.s, c.cancel = nil, nil
+}
+
+// running returns the Syncer, or nil when sync is not running.
+func (c *syncCtl) running() *devsync.Syncer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.s
+}
+
+// SyncView is what Settings shows of sync.
+type SyncView struct {
+	// Enabled reports whether this vault syncs through a folder; Running
+	// whether the app is syncing now (the vault is unlocked).
+	Enabled bool `json:"enabled"`
+	Running bool `json:"running"`
+	// Problem says why sync could not start.
+	Problem string              `json:"problem,omitempty"`
+	Status  *devsync.SyncStatus `json:"status,omitempty"`
+}
+
+func (a *App) syncView() SyncView {
+	c := &a.syncing
+	c.mu.Lock()
+	s, problem := c.s, c.err
+	c.mu.Unlock()
+	if s == nil {
+		return SyncView{Problem: problem}
+	}
+	st := s.Status()
+	return SyncView{Enabled: true, Running: true, Status: &st}
+}
+
+// SyncStatus returns what Settings shows of sync.
+func (u *UI) SyncStatus() (SyncView, error) { return u.app.syncView(), nil }
+
+// SetUpSync sets up sync of the unlocked vault through folder, under the
+// device name shown on the other devices: with this vault's recovery
+// passphrase when the folder is new, or the passphrase of the vault that
+// set the folder up when it already holds a group.
+func (u *UI) SetUpSync(folder, name, passphrase string) (SyncView, error) {
+	u.app.personActed()
+	folder, name = strings.TrimSpace(folder), strings.TrimSpace(name)
+	if folder == "" || name == "" {
+		return SyncView{}, errors.New("set up sync: choose a folder and name this device")
+	}
+	store, ok := u.app.syncStore()
+	if !ok {
+		return SyncView{}, ErrNoVault
+	}
+	pp := []byte(passphrase)
+	defer clear(pp)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := devsync.Setup(ctx, store, folder, name, pp, devsync.Options{})
+	if err != nil {
+		return SyncView{}, plainErr("set up sync", err)
+	}
+	c := &u.app.syncing
+	c.mu.Lock()
+	c.stopLocked()
+	c.err = ""
+	c.startLocked(s)
+	c.mu.Unlock()
+	u.app.changed()
+	return u.app.syncView(), nil
+}
+
+// SyncNow reads and writes the sync folder now.
+func (u *UI) SyncNow() (SyncView, error) {
+	u.app.personActed()
+	if _, err := u.app.syncNow(context.Background()); err != nil {
+		return u.app.syncView(), err
+	}
+	return u.app.syncView(), nil
+}
+
+// RemoveSyncDevice removes device id from the group: what it writes
+// afterwards is ignored.
+func (u *UI) RemoveSyncDevice(id string) (SyncView, error) {
+	u.app.personActed()
+	s := u.app.syncing.running()
+	if s == nil {
+		return SyncView{}, errSyncOff
+	}
+	if err := s.RemoveDevice(context.Background(), id); err != nil {
+		return u.app.syncView(), plainErr("remove device", err)
+	}
+	return u.app.syncView(), nil
+}
+
+// StopSync stops syncing this vault (the folder and the other devices
+// keep their copies).
+func (u *UI) StopSync() (SyncView, error) {
+	u.app.personActed()
+	c := &u.app.syncing
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s == nil {
+		return SyncView{}, errSyncOff
+	}
+	if err := c.s.Disable(); err != nil {
+		return SyncView{}, plainErr("stop sync", err)
+	}
+	c.stopLocked()
+	return SyncView{}, nil
+}
+
+var errSyncOff = errors.New("sync is not running: set it up in Settings, with the vault unlocked")
+
+func (a *App) syncNow(ctx context.Context) (devsync.Result, error) {
+	s := a.syncing.running()
+	if s == nil {
+		return devsync.Result{}, errSyncOff
+	}
+	res, err := s.SyncNow(ctx)
+	if err != nil {
+		return res, plainErr("sync", err)
+	}
+	a.changed()
+	return res, nil
+}
+
+// cliSyncStatus answers sync.status for the command line.
+func cliSyncStatus(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if err := noParams(params); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.status: %v", err)
+	}
+	v := a.syncView()
+	if !v.Running {
+		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.status: %s", firstNonEmpty(v.Problem, errSyncOff.Error()))
+	}
+	return v.Status, nil
+}
+
+// cliSyncNow answers sync.now for the command line.
+func cliSyncNow(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	if err := noParams(params); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.now: %v", err)
+	}
+	res, err := a.syncNow(ctx)
+	if err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.now: %v", err)
+	}
+	st := a.syncView().Status
+	return map[string]any{"sent": res.Sent, "received": res.Received, "status": st}, nil
+}
+
+// noParams refuses params other than none or {}.
+func noParams(params json.RawMessage) error {
+	if len(params) == 0 {
+		return nil
+	}
+	var p struct{}
+	return strictUnmarshal(params, &p)
+}
