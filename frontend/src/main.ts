@@ -14,6 +14,7 @@ import { ConfirmDialog } from "./confirm";
 import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
 import { SecurityCards } from "./security";
+import { SyncCard } from "./synccard";
 import { AgentAccessCard } from "./agentaccess";
 import { TransferPanels } from "./transfer";
 import { loadPickers } from "./pickers";
@@ -155,6 +156,7 @@ function main(): void {
   settingsView = new SettingsView();
   new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
   new AgentAccessCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
+  new SyncCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
   backupCard = new BackupCard();
   passwdCard = new PasswdCard();
   void new ConfirmDialog().connect(showBanner);
