@@ -136,6 +136,9 @@ type App struct {
 	released releasedValues
 	// pageCalls are agents' page-tool runs in flight (formspec.go).
 	pageCalls pageToolCalls
+	// ui is the one UI service: the window's bindings, and what the
+	// command line's methods act through (ui.go).
+	ui *UI
 	// syncing is the sync of the vault with the person's other devices
 	// (syncctl.go).
 	syncing syncCtl

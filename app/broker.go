@@ -65,6 +65,7 @@ func New(cfg Config) (*App, error) {
 	a.agents.loadAccess(cfg.Home, cfg.Log)
 	a.confirms = confirm.NewQueue(cfg.Now, a.personActed)
 	a.gate = confirm.NewGate(windowAsker{a}, a.auditRelease)
+	a.ui = newUI(a)
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
 	a.handlers = map[string]handler{}
 	a.handle("session.ping", ping)

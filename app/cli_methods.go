@@ -89,7 +89,7 @@ func cliVaultInit(ctx context.Context, a *App, s *session, params json.RawMessag
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.init: %v", err)
 	}
-	u := newUI(a)
+	u := a.ui
 	if p.Passphrase != "" {
 		if _, err := u.SetUpVault(p.Passphrase, p.Passphrase); err != nil {
 			return nil, cliError("vault.init", err)
@@ -112,7 +112,7 @@ func cliVaultUnlock(ctx context.Context, a *App, s *session, params json.RawMess
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.unlock: %v", err)
 	}
-	u := newUI(a)
+	u := a.ui
 	var err error
 	if p.Passphrase != "" {
 		_, err = u.Unlock(p.Passphrase)
@@ -132,7 +132,7 @@ func cliVaultLock(ctx context.Context, a *App, s *session, params json.RawMessag
 			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.lock: %v", err)
 		}
 	}
-	if _, err := newUI(a).Lock(); err != nil {
+	if _, err := a.ui.Lock(); err != nil {
 		return nil, cliError("vault.lock", err)
 	}
 	return StateResult{a.vaultState()}, nil
@@ -156,7 +156,7 @@ func cliVaultPasswd(ctx context.Context, a *App, s *session, params json.RawMess
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.passwd: %v", err)
 	}
-	u := newUI(a)
+	u := a.ui
 	if p.Passphrase == "" {
 		// The window's way for a keyring-only vault; it refuses to
 		// replace a passphrase without the current one.
@@ -476,7 +476,7 @@ func (a *App) reveal(ctx context.Context, s *session, method, pass string, ids [
 		ids, e := a.askReveal(ctx, s, v, method, ids)
 		return v, ids, e
 	}
-	if _, err := newUI(a).Unlock(pass); err != nil {
+	if _, err := a.ui.Unlock(pass); err != nil {
 		return nil, nil, cliError(method, err)
 	}
 	return v, ids, nil

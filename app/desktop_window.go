@@ -41,7 +41,7 @@ func runWindow(ctx context.Context, a *App, assets fs.FS, cfg windowConfig) erro
 	// The window icon ships with the frontend (frontend/public/icon.png);
 	// without it the desktop shows a generic icon, which is no reason to fail.
 	icon, _ := fs.ReadFile(dist, "icon.png")
-	ui := newUI(a)
+	ui := a.ui
 	st := newSelfTest(a, ui, cfg)
 
 	brokerCtx, stopBroker := context.WithCancel(ctx)
