@@ -146,6 +146,9 @@ type ValueView struct {
 type ConceptValues struct {
 	ConceptInfo
 	Values []ValueView `json:"values"`
+	// Conflict reports that two devices changed this detail at once
+	// (sync): the first value is current, the others wait to be settled.
+	Conflict bool `json:"conflict,omitempty"`
 }
 
 // GroupView is one group of the editor with the concepts that have values.
@@ -192,7 +195,12 @@ func (u *UI) ProfileDetail(id string) (ProfileView, error) {
 	if err != nil {
 		return ProfileView{}, err
 	}
-	return profileView(v, id)
+	pv, err := profileView(v, id)
+	if err != nil {
+		return pv, err
+	}
+	u.app.markConflicts(&pv)
+	return pv, nil
 }
 
 // RenameProfile gives profile id a new label.

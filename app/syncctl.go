@@ -11,6 +11,7 @@ import (
 
 	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // Several devices kept in step through the person's own sync folder
@@ -111,6 +112,27 @@ func (a *App) syncView() SyncView {
 	}
 	st := s.Status()
 	return SyncView{Enabled: true, Running: true, Status: &st}
+}
+
+// markConflicts marks the details of pv that sync reports changed on two
+// devices at once, for the editor to show as conflicts to settle.
+func (a *App) markConflicts(pv *ProfileView) {
+	v := a.syncView()
+	if v.Status == nil {
+		return
+	}
+	keys := map[string]bool{}
+	for _, c := range v.Status.Conflicts {
+		if c.Profile == pv.ID {
+			keys[c.Key] = true
+		}
+	}
+	for gi := range pv.Groups {
+		for ci := range pv.Groups[gi].Concepts {
+			cv := &pv.Groups[gi].Concepts[ci]
+			cv.Conflict = keys[vault.ConceptKey(cv.IRI).String()] && len(cv.Values) > 1
+		}
+	}
 }
 
 // SyncStatus returns what Settings shows of sync.

@@ -62,6 +62,34 @@ func TestSyncFromSettings(t *testing.T) {
 	if !v.Running || v.Status == nil || len(v.Status.Devices) != 2 {
 		t.Errorf("SyncStatus() = %+v, want two devices", v)
 	}
+	// Both devices change the laptop profile's email at once: both values
+	// are kept, and the editor shows the detail as a conflict to settle.
+	if _, err := a.SetValue(pa, profile.ConceptEmail, "ada@laptop.example"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.SetValue(pa, profile.ConceptEmail, "ada@desktop.example"); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []*UI{a, b, a} {
+		if _, err := u.SyncNow(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pv, err := a.ProfileDetail(pa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var email *ConceptValues
+	for gi := range pv.Groups {
+		for ci := range pv.Groups[gi].Concepts {
+			if c := &pv.Groups[gi].Concepts[ci]; c.IRI == profile.ConceptEmail {
+				email = c
+			}
+		}
+	}
+	if email == nil || !email.Conflict || len(email.Values) < 2 {
+		t.Errorf("editor's email after concurrent edits = %+v, want a conflict with both values", email)
+	}
 	if _, err := a.Lock(); err != nil {
 		t.Fatal(err)
 	}

@@ -413,7 +413,13 @@ export class ProfilesView {
     ul.setAttribute("aria-labelledby", label.id);
     const values = c.values ?? [];
     values.forEach((v, i) => ul.append(this.value(view, c, v, i, values.length, n)));
-    row.append(label, ul);
+    row.append(label);
+    if (c.conflict) {
+      // Sync kept both: the person settles it by making one current.
+      row.dataset.conflict = "true";
+      row.append(make("p", "hint conflict", "Changed on two of your devices at once: both values are kept. Make the right one current, or delete the other."));
+    }
+    row.append(ul);
     return row;
   }
 

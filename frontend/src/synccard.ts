@@ -137,6 +137,8 @@ export class SyncCard {
     const conflicts = st?.conflicts ?? [];
     if (conflicts.length > 0) problems.push(`${conflicts.length === 1 ? "One detail was" : conflicts.length + " details were"} changed on two devices at once: both values are kept; choose one in the profile editor.`);
     this.problems.replaceChildren(...problems.map((p) => make("li", "", p)));
+    this.problems.hidden = problems.length === 0;
+    this.devices.hidden = !st?.devices?.length;
     this.devices.replaceChildren(
       ...(st?.devices ?? []).map((d) => {
         const li = make("li", "site");

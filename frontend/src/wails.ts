@@ -219,6 +219,8 @@ export interface ValueView {
 /** A concept with its values, the preferred one first (app.ConceptValues). */
 export interface ConceptValues extends ConceptInfo {
   values: ValueView[] | null;
+  /** conflict: two devices changed this detail at once (sync); the first value is current. */
+  conflict?: boolean;
 }
 
 /** A group of the editor (app.GroupView). */
