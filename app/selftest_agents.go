@@ -2,7 +2,10 @@
 
 package app
 
-import _ "embed"
+import (
+	_ "embed"
+	"os"
+)
 
 // The self-test's "Agents" steps (agentsSelfTestScript): Go opens two
 // sites to agents and trusts a read-only tool on one, as the agent dialogs
@@ -25,6 +28,17 @@ func (s *SelfTest) SeedAgents() map[string]string {
 	s.st.app.agents.expose(selfTestAgentClose)
 	s.st.app.agents.trust(selfTestAgentKeep, selfTestAgentTool)
 	return map[string]string{"keep": selfTestAgentKeep, "close": selfTestAgentClose, "tool": selfTestAgentTool}
+}
+
+// SeedSync sets up sync through a new folder beside the vault, as the
+// person would in Settings, and returns the device name.
+func (s *SelfTest) SeedSync() (string, error) {
+	folder, err := os.MkdirTemp("", "tessera-selftest-sync-")
+	if err != nil {
+		return "", err
+	}
+	_, err = s.st.ui.SetUpSync(folder, "This laptop", selfTestPassphrase)
+	return "This laptop", err
 }
 
 // AgentState is what the app holds for agents.

@@ -21,7 +21,7 @@ import (
 func TestAgentTwoBrowsers(t *testing.T) {
 	e := newAgentEnv(t, "approve")
 	tab1, url1 := e.open(t, "/agent.html")
-	b2 := e.startAnotherBrowser(t)
+	b2 := e.startAnotherBrowser(t, "connected")
 	url2 := e.pages.URL + "/agent-respond.html"
 	tab2, cancel, err := b2.Tab(url2)
 	if err != nil {
@@ -112,7 +112,10 @@ func TestAgentTwoBrowsers(t *testing.T) {
 // startAnotherBrowser starts a second Chromium profile with the extension,
 // installed for e's app and paired with it (its own key), and waits until
 // it is connected.
-func (e *agentEnv) startAnotherBrowser(t *testing.T) *Browser {
+// startAnotherBrowser starts a second Chromium profile with the extension
+// and waits for its service worker to reach state ("connected" once
+// paired; "unpaired" when the pairing is declined).
+func (e *agentEnv) startAnotherBrowser(t *testing.T, state string) *Browser {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -135,6 +138,6 @@ func (e *agentEnv) startAnotherBrowser(t *testing.T) *Browser {
 			t.Logf("second browser output:\n%s", blog.String())
 		}
 	})
-	waitState(t, serviceWorker(t, b), "connected")
+	waitState(t, serviceWorker(t, b), state)
 	return b
 }

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
-	"os"
 	"testing"
 	"time"
 
@@ -24,29 +22,8 @@ func TestUnpairedCloneGetsNothing(t *testing.T) {
 	e := connectAgent(t, newFillEnvOpts(t, fillArt.tessera, AppOptions{Decision: "approve", Env: []string{"TESSERA_TEST_PAIR=approve,deny"}}, "connected"))
 	tab, url := e.open(t, "/agent.html")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	udd, err := os.MkdirTemp("", "tsr-clone-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(udd) })
-	if err := Install(ctx, e.w.Tessera, udd); err != nil {
-		t.Fatal(err)
-	}
-	var blog syncBuffer
-	clone, err := StartBrowser(context.Background(), BrowserConfig{Extension: art.Extension, UserDataDir: udd, Env: e.w.Env(), Log: &blog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		clone.Close()
-		if t.Failed() {
-			t.Logf("clone browser output:\n%s", blog.String())
-		}
-	})
 	// Its pairing is declined (the second pairing dialog): it stays unpaired.
-	waitState(t, serviceWorker(t, clone), "unpaired")
+	clone := e.startAnotherBrowser(t, "unpaired")
 	ctab, ccancel, err := clone.Tab(url)
 	if err != nil {
 		t.Fatal(err)

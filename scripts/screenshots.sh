@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 out=docs/screenshots
 mkdir -p "$out" build
 TESSERA_TAGS=selftest OUT=build/bin/tessera-selftest scripts/build-desktop.sh
-shots=(first-run unlock profile-list profiles import-preview activity settings settings-agents)
+shots=(first-run unlock profile-list profiles import-preview activity settings settings-agents settings-sync)
 session=()
 command -v dbus-run-session >/dev/null && session=(dbus-run-session --)
 export NO_AT_BRIDGE=1

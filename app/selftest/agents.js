@@ -17,5 +17,14 @@ async ({ check, text, until, open }) => {
   site(A.close).querySelector(":scope > button").click();
   check("settings: Close to agents closes the site, the other stays open",
     await until(() => !site(A.close) && site(A.keep)) && (await window.go.app.SelfTest.AgentState()).sites.join(" ") === A.keep, text("#agent-sites"));
+  // Sync between devices: not set up, then set up through a folder.
+  check("settings: the sync card says the vault is not kept in step, and offers a folder",
+    await until(() => /not kept in step/.test(text("#sync-line")) && document.getElementById("sync-folder") && !document.getElementById("sync-folder").closest("form").hidden), text("#sync-line"));
+  const name = await window.go.app.SelfTest.SeedSync();
+  check("settings: once set up, the sync card names the folder and this device, and offers Sync now",
+    await until(() => /Kept in step through/.test(text("#sync-line")) && text("#sync-devices").includes(name) && document.getElementById("sync-now") && document.getElementById("sync-folder").closest("form").hidden, 8000), text("#sync-card"));
+  document.getElementById("sync-card")?.scrollIntoView();
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await window.go.app.SelfTest.Screenshot("settings-sync");
   open("status");
 }
