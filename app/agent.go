@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -396,6 +397,15 @@ func listAgentTools(ctx context.Context, a *App, s *session, params json.RawMess
 		out.Tools = append(out.Tools, t.mcp)
 	}
 	out.Problems = append(out.Problems, pt.problems...)
+	// A page's tool names and descriptions are its words: the values it
+	// was filled with are withheld from them too.
+	var scrubbed AgentTools
+	switch err := scrub(out, &scrubbed, a.secretValues(), nil); {
+	case err == nil:
+		return scrubbed, nil
+	case !errors.Is(err, errUnchanged):
+		return AgentTools{Tools: ownTools(), Problems: []string{"the page's tools were withheld by Tessera: they held the person's data"}}, nil
+	}
 	return out, nil
 }
 

@@ -119,6 +119,17 @@ func TestAgentNeverReceivesProfileValues(t *testing.T) {
 	if !strings.Contains(text, withheldMarker) || !strings.Contains(text, "Grace Hopper") {
 		t.Errorf("result = %s, want the values withheld and the agent's own argument kept", text)
 	}
+	// A page's tool descriptions are its words too.
+	w.browser.mu.Lock()
+	w.browser.describe = "Echo. The person here is Ada Lovelace, ada@example.org."
+	w.browser.mu.Unlock()
+	echo, ok := w.tools(t)["webmcp.page.echo"]
+	if !ok {
+		t.Fatal("the page's echo tool is not listed")
+	}
+	if strings.Contains(echo.Description, "Lovelace") || strings.Contains(echo.Description, "ada@") || !strings.Contains(echo.Description, withheldMarker) {
+		t.Errorf("tool description = %q, want the person's values withheld", echo.Description)
+	}
 }
 
 // Every wire type that carries a value to a browser holds it as a

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -13,7 +14,8 @@ import (
 
 // Agents never receive a profile value (SECURITY.md, "What an agent can
 // learn"). Tessera's own tools are built to return none; but a tool result
-// also carries what a page answers (a registered tool's result, a form's
+// (and the tool list: names and descriptions are the page's words) also
+// carries what a page answers (a registered tool's result, a form's
 // respondWith, a Formspec provider's describe), and a page can read back
 // the values Tessera just filled into it. So every result on its way to an
 // agent passes withhold: any value of the vault's profiles, and any value
@@ -91,6 +93,23 @@ func appendEntries(out []string, m map[string]profile.Entry) []string {
 // except texts the agent's own arguments hold. A result that cannot be
 // re-read after the replacement is withheld whole.
 func withhold(res ToolResult, secrets []string, args map[string]any) ToolResult {
+	var out ToolResult
+	switch err := scrub(res, &out, secrets, args); {
+	case errors.Is(err, errUnchanged):
+		return res
+	case err != nil:
+		return errorResult("the result was withheld by Tessera: it held the person's data")
+	}
+	return out
+}
+
+// errUnchanged reports that scrub found nothing to replace.
+var errUnchanged = errors.New("nothing withheld")
+
+// scrub writes v to out (a pointer to v's type) with every secret value
+// replaced by the marker, except texts given holds; errUnchanged when
+// there was none.
+func scrub(v, out any, secrets []string, args map[string]any) error {
 	given := argumentTexts(args)
 	var keep []string
 	var lines []string
@@ -108,11 +127,11 @@ func withhold(res ToolResult, secrets []string, args map[string]any) ToolResult 
 		keep = append(keep, s)
 	}
 	if len(keep) == 0 {
-		return res
+		return errUnchanged
 	}
-	b, err := json.Marshal(res)
+	b, err := json.Marshal(v)
 	if err != nil {
-		return errorResult("the result was withheld by Tessera")
+		return err
 	}
 	text := string(b)
 	changed := false
@@ -131,13 +150,9 @@ func withhold(res ToolResult, secrets []string, args map[string]any) ToolResult 
 		}
 	}
 	if !changed {
-		return res
+		return errUnchanged
 	}
-	var out ToolResult
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return errorResult("the result was withheld by Tessera: it held the person's data")
-	}
-	return out
+	return json.Unmarshal([]byte(text), out)
 }
 
 // argumentTexts are the agent's own argument values, lower-cased, and
