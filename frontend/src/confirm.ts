@@ -220,6 +220,8 @@ export class ConfirmDialog {
       c.client.verified
         ? h("span", { class: "cf-badge ok", title: "Tessera checked who this is" }, "verified")
         : h("span", { class: "cf-badge warn", title: "Tessera only has its word for who this is" }, "not verified"),
+      c.client.paired ? " " : null,
+      c.client.paired ? h("span", { class: "cf-badge ok", title: "the browser proved the key you paired: " + c.client.paired }, "paired") : null,
     );
     // Who receives the values, when it is not who asks (an agent acting in
     // a browser): the paired browser, named as the gate verified it.
