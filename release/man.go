@@ -1,0 +1,84 @@
+package release
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A Command is one subcommand's help as the command line prints it.
+type Command struct {
+	Name    string
+	Summary string
+	// Usage is what `tessera COMMAND --help` printed.
+	Usage string
+}
+
+// ManPage returns tessera(1) in roff: the usage `tessera help` prints, then
+// a section per command with what `tessera COMMAND --help` prints, so the
+// page says exactly what the binary says.
+func ManPage(version, date, usage string, cmds []Command) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, ".TH TESSERA 1 %q %q \"Tessera Manual\"\n", date, "tessera "+version)
+	b.WriteString(".SH NAME\ntessera \\- fill web forms from an encrypted profile vault, after you confirm\n")
+	b.WriteString(".SH SYNOPSIS\n")
+	b.WriteString(".B tessera\n.RB [ \\-\\-hidden | \\-\\-headless ]\n.br\n.B tessera\n.I command\n.RI [ args ...]\n")
+	b.WriteString(".SH DESCRIPTION\n")
+	b.WriteString("Without a command, \\fBtessera\\fR runs the desktop app (\\fB\\-\\-hidden\\fR: without showing its window; \\fB\\-\\-headless\\fR: no window at all). ")
+	b.WriteString("The browser extension reaches it through the native-messaging host \\fI/usr/lib/tessera/tessera-host\\fR, which the packages register for every supported browser.\n")
+	b.WriteString(".PP\n")
+	verbatim(&b, usage)
+	b.WriteString(".SH COMMANDS\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, ".SS %s\n%s.\n", roffText(c.Name), roffText(c.Summary))
+		if strings.TrimSpace(c.Usage) != "" {
+			b.WriteString(".PP\n")
+			verbatim(&b, c.Usage)
+		}
+	}
+	b.WriteString(".SH FILES\n")
+	b.WriteString(".TP\n.I ~/.local/share/tessera\nThe vault and everything Tessera keeps for you ($XDG_DATA_HOME/tessera, or $TESSERA_HOME). Removing the package never touches it.\n")
+	b.WriteString(".TP\n.I ~/.config/autostart/io.github.tessera_app.Tessera.desktop\nPresent while \"Start Tessera when I log in\" is on.\n")
+	b.WriteString(".SH ENVIRONMENT\n.TP\n.B TESSERA_HOME\nThe data directory instead of the default.\n")
+	b.WriteString(".SH SEE ALSO\nThe README at https://github.com/tessera-app/tessera\n")
+	return b.Bytes()
+}
+
+// verbatim writes text as a no-fill block, each line escaped.
+func verbatim(b *bytes.Buffer, text string) {
+	b.WriteString(".nf\n")
+	sc := bufio.NewScanner(strings.NewReader(strings.TrimRight(text, "\n")))
+	for sc.Scan() {
+		b.WriteString(roffText(sc.Text()))
+		b.WriteByte('\n')
+	}
+	b.WriteString(".fi\n")
+}
+
+// roffText escapes a line for roff: backslashes and hyphens, and a leading
+// dot or quote that would start a request.
+func roffText(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\e`)
+	s = strings.ReplaceAll(s, "-", `\-`)
+	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
+		s = `\&` + s
+	}
+	return s
+}
+
+var releaseHeading = regexp.MustCompile(`^## \[?([0-9][^\]\s]*)\]? - (\d{4}-\d{2}-\d{2})\s*$`)
+
+// Releases returns CHANGELOG.md's released sections ("## [1.2.3] -
+// YYYY-MM-DD"), newest first as the file lists them; "Unreleased" is skipped.
+func Releases(changelog []byte) []Release {
+	var out []Release
+	sc := bufio.NewScanner(bytes.NewReader(changelog))
+	for sc.Scan() {
+		if m := releaseHeading.FindStringSubmatch(sc.Text()); m != nil {
+			out = append(out, Release{Version: m[1], Date: m[2]})
+		}
+	}
+	return out
+}
