@@ -20,6 +20,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tessera-app/tessera/cli"
@@ -93,8 +94,8 @@ func run(args []string) error {
 		return err
 	}
 	rels := release.Releases(cl)
-	if len(rels) == 0 || rels[0].Version != *version {
-		return fmt.Errorf("%s: the newest release section is %v, want [%s]: add it before building the release", *changelog, rels, *version)
+	if !slices.ContainsFunc(rels, func(r release.Release) bool { return r.Version == *version }) {
+		return fmt.Errorf("%s has no section for %s (it has %v): add one before building the release", *changelog, *version, rels)
 	}
 	if err := w(desktopentry.AppID+".metainfo.xml", release.Metainfo(rels)); err != nil {
 		return err
