@@ -40,7 +40,7 @@ func entry(exe string, args []string, autostart bool) []byte {
 	line := func(k, v string) { fmt.Fprintf(&b, "%s=%s\n", k, v) }
 	b.WriteString("[Desktop Entry]\n")
 	line("Type", "Application")
-	line("Version", "1.5")
+	line("Version", "1.4")
 	line("Name", "Tessera")
 	line("GenericName", "Form Filler")
 	line("Comment", "Fill web forms from your encrypted profile, only after you confirm")
@@ -54,7 +54,7 @@ func entry(exe string, args []string, autostart bool) []byte {
 		line("X-GNOME-Autostart-enabled", "true")
 		line("NoDisplay", "true")
 	} else {
-		line("Categories", "Utility;Security;")
+		line("Categories", "Utility;")
 		line("Keywords", "forms;autofill;profile;address;vault;")
 	}
 	return b.Bytes()

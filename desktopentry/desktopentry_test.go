@@ -99,7 +99,7 @@ func TestExecQuoting(t *testing.T) {
 
 func TestMenu(t *testing.T) {
 	m := string(Menu("tessera"))
-	for _, want := range []string{"Exec=tessera\n", "Icon=" + IconName + "\n", "Categories=Utility;Security;\n"} {
+	for _, want := range []string{"Exec=tessera\n", "Icon=" + IconName + "\n", "Categories=Utility;\n"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("Menu lacks %q:\n%s", want, m)
 		}

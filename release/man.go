@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // A Command is one subcommand's help as the command line prints it.
@@ -81,4 +82,60 @@ func Releases(changelog []byte) []Release {
 		}
 	}
 	return out
+}
+
+// DebianChangelog returns CHANGELOG.md's released sections in the format
+// Debian keeps a native package's changelog in
+// (/usr/share/doc/PACKAGE/changelog.gz): one entry per release, its
+// top-level bullets as items, dated at midnight UTC of the release day.
+func DebianChangelog(pkg, maintainer string, changelog []byte) []byte {
+	var b bytes.Buffer
+	var cur *Release
+	var items []string
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		if len(items) == 0 {
+			items = []string{"Release " + cur.Version + "."}
+		}
+		fmt.Fprintf(&b, "%s (%s) unstable; urgency=medium\n\n", pkg, cur.Version)
+		for _, it := range items {
+			fmt.Fprintf(&b, "  * %s\n", it)
+		}
+		day, err := time.Parse("2006-01-02", cur.Date)
+		if err != nil {
+			day = time.Unix(0, 0)
+		}
+		fmt.Fprintf(&b, "\n -- %s  %s\n\n", maintainer, day.UTC().Format(time.RFC1123Z))
+		items = nil
+	}
+	sc := bufio.NewScanner(bytes.NewReader(changelog))
+	for sc.Scan() {
+		l := sc.Text()
+		if m := releaseHeading.FindStringSubmatch(l); m != nil {
+			flush()
+			cur = &Release{Version: m[1], Date: m[2]}
+			continue
+		}
+		if strings.HasPrefix(l, "## ") {
+			flush()
+			cur = nil
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "- "):
+			items = append(items, strings.TrimPrefix(l, "- "))
+		case strings.HasPrefix(l, "  ") && strings.TrimSpace(l) != "" && len(items) > 0:
+			items[len(items)-1] += " " + strings.TrimSpace(l)
+		case strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "#") && len(items) == 0:
+			// A section's opening sentence, before any bullet.
+			items = append(items, strings.TrimSpace(l))
+		}
+	}
+	flush()
+	return b.Bytes()
 }

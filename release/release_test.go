@@ -60,3 +60,13 @@ func TestMetainfo(t *testing.T) {
 		}
 	}
 }
+
+func TestDebianChangelog(t *testing.T) {
+	md := "# Changelog\n\n## [Unreleased]\n- not yet\n\n## [0.2.0] - 2026-11-27\n\nFirst packages.\n\n### Added\n- Packages for\n  Debian.\n- A tar.gz.\n\n## [0.1.0] - 2026-11-22\n\nDevelopment version.\n"
+	got := string(DebianChangelog("tessera", "T <t@example.org>", []byte(md)))
+	want := "tessera (0.2.0) unstable; urgency=medium\n\n  * First packages.\n  * Packages for Debian.\n  * A tar.gz.\n\n -- T <t@example.org>  Fri, 27 Nov 2026 00:00:00 +0000\n\n" +
+		"tessera (0.1.0) unstable; urgency=medium\n\n  * Development version.\n\n -- T <t@example.org>  Sun, 22 Nov 2026 00:00:00 +0000\n\n"
+	if got != want {
+		t.Errorf("DebianChangelog() =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -58,7 +58,8 @@ fi
 
 if want deb || want rpm || want tar; then
   tags=desktop,production,webkit2_41
-  CGO_ENABLED=1 go build -tags "$tags" -ldflags "$ldflags" -o "$stage/bin/tessera" .
+  # PIE and full RELRO, as Debian builds C programs (lintian's hardening checks).
+  CGO_ENABLED=1 go build -buildmode=pie -tags "$tags" -ldflags "$ldflags -linkmode=external -extldflags=-Wl,-z,relro,-z,now" -o "$stage/bin/tessera" .
   go version -m "$stage/bin/tessera" | grep -q -- "-tags=$tags" || { echo "dist: tessera was not built with tags $tags" >&2; exit 1; }
   CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$stage/bin/tessera-host" ./cmd/tessera-host
   "$stage/bin/tessera" version | grep -qx "tessera $VERSION (protocol [0-9]*)" || { echo "dist: tessera version does not print $VERSION" >&2; exit 1; }

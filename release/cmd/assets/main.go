@@ -36,6 +36,9 @@ func main() {
 	}
 }
 
+// Maintainer is the packages' maintainer, as in release/linux/nfpm.yaml.
+const Maintainer = "Tessera contributors <tessera@tessera-app.dev>"
+
 // HostPath is where the packages install the native host.
 const HostPath = "/usr/lib/tessera/tessera-host"
 
@@ -100,7 +103,7 @@ func run(args []string) error {
 	if err := w(desktopentry.AppID+".metainfo.xml", release.Metainfo(rels)); err != nil {
 		return err
 	}
-	if err := w("changelog.gz", gz(cl)); err != nil {
+	if err := w("changelog.gz", gz(release.DebianChangelog("tessera", Maintainer, cl))); err != nil {
 		return err
 	}
 	for _, b := range []string{"chromium", "firefox"} {

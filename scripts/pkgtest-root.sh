@@ -1,0 +1,83 @@
+#!/bin/bash
+# Runs inside the clean Debian root of scripts/test-package.sh (as root,
+# with /pkg holding prev.deb, cur.deb, the extension's test build, pkgcheck
+# and a profile): what a person does with the packages, checked at each step.
+# Exits non-zero at the first failing check.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive TESSERA_KEYRING=none HOME=/root
+export TESSERA_RUNTIME_DIR=/run/tessera-test
+data=$HOME/.local/share/tessera # the person's data directory: vault.DefaultDir
+prev_v=$(dpkg-deb -f /pkg/prev.deb Version)
+cur_v=$(dpkg-deb -f /pkg/cur.deb Version)
+mkdir -p -m 0700 "$TESSERA_RUNTIME_DIR"
+printf 'correct horse battery staple\n' > /tmp/pw
+
+t=$SECONDS
+step() { echo "--- [$((SECONDS - t)) s] $*"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+app_pid=
+start_app() {
+  tessera --headless > "/tmp/app-$1.log" 2>&1 &
+  app_pid=$!
+  for _ in $(seq 200); do [ -S "$TESSERA_RUNTIME_DIR/app.sock" ] && return 0; sleep 0.05; done
+  cat "/tmp/app-$1.log" >&2; fail "the installed app ($1) never listened"
+}
+stop_app() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null && wait "$app_pid" 2>/dev/null || true; app_pid=; }
+
+nothing_left() {
+  local left
+  left=$(find / -xdev \( -path /proc -o -path /pkg -o -path "$data" -o -path /tmp -o -path /run/tessera-test \) -prune -o -iname '*tessera*' -print)
+  [ -z "$left" ] || fail "left after $1: $left"
+}
+
+step "lintian $cur_v (fails on errors and warnings; overrides: release/linux/lintian-overrides)"
+lintian --fail-on error,warning --tag-display-limit 0 /pkg/cur.deb
+
+step "apt installs tessera $prev_v, its dependencies from the distribution"
+apt-get install -y -qq --no-install-recommends /pkg/prev.deb > /tmp/apt-prev.log || { cat /tmp/apt-prev.log >&2; fail "apt install"; }
+tessera version | grep -qx "tessera $prev_v (protocol [0-9]*)" || fail "tessera version: $(tessera version)"
+[ "$(readlink -f /etc/chromium/native-messaging-hosts/dev.tessera.host.json)" = /usr/lib/tessera/native-messaging-hosts/chromium/dev.tessera.host.json ] || fail "no system-wide Chromium manifest"
+grep -q '"path": "/usr/lib/tessera/tessera-host"' /etc/chromium/native-messaging-hosts/dev.tessera.host.json || fail "manifest does not name the installed host"
+[ ! -e "$HOME/.config/chromium" ] || fail "a per-user registration exists before any browser ran"
+
+step "a vault with a profile, the app running, unlocked through it"
+tessera vault init --passphrase-file /tmp/pw > /dev/null
+tessera profile import /pkg/profile.json > /dev/null
+start_app "$prev_v"
+tessera vault unlock --passphrase-file /tmp/pw > /dev/null
+
+step "Chromium -> system-wide manifest -> installed host -> installed app ($prev_v): hello"
+/pkg/pkgcheck -extension /pkg/extension -state unpaired -version "$prev_v" -vault unlocked
+
+step "upgrade to $cur_v with apt while the $prev_v app runs"
+apt-get install -y -qq --no-install-recommends /pkg/cur.deb > /tmp/apt-cur.log || { cat /tmp/apt-cur.log >&2; fail "apt upgrade"; }
+tessera version | grep -qx "tessera $cur_v (protocol [0-9]*)" || fail "after upgrade: $(tessera version)"
+kill -0 "$app_pid" || fail "the running app died during the upgrade"
+echo "the $prev_v app is still running (pid $app_pid); the browser meets the new host:"
+/pkg/pkgcheck -extension /pkg/extension -state unpaired -vault unlocked \
+  && echo "  served by the old app until it restarts" \
+  || echo "  (the new host does not accept the old app: it must restart, see README 'Upgrading')"
+
+step "the person restarts Tessera: the same vault opens with its passphrase"
+stop_app
+start_app "$cur_v"
+tessera vault unlock --passphrase-file /tmp/pw > /dev/null
+tessera profile list | grep -q . || fail "no profile after the upgrade"
+/pkg/pkgcheck -extension /pkg/extension -state unpaired -version "$cur_v" -vault unlocked
+stop_app
+
+step "remove: no manifest, link, entry or file of Tessera's outside the data directory"
+apt-get remove -y -qq tessera > /dev/null
+for d in /etc/opt/chrome /etc/chromium /etc/opt/edge /etc/opt/vivaldi /usr/lib/mozilla; do
+  [ ! -e "$d/native-messaging-hosts/dev.tessera.host.json" ] || fail "$d manifest left after remove"
+done
+nothing_left remove
+
+step "purge: the data directory stays, untouched"
+before=$(find "$data" -type f -exec sha256sum {} + | sort)
+apt-get purge -y -qq tessera > /dev/null
+nothing_left purge
+[ "$(find "$data" -type f -exec sha256sum {} + | sort)" = "$before" ] || fail "purge changed the data directory"
+[ -n "$before" ] || fail "the data directory is empty"
+step "ok"
