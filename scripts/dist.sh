@@ -64,7 +64,7 @@ if want deb || want rpm || want tar; then
   CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$stage/bin/tessera-host" ./cmd/tessera-host
   "$stage/bin/tessera" version | grep -qx "tessera $VERSION (protocol [0-9]*)" || { echo "dist: tessera version does not print $VERSION" >&2; exit 1; }
   CGO_ENABLED=0 go run ./release/cmd/assets -out "$stage/assets" -version "$VERSION" -date "$day"
-  cp release/linux/copyright "$stage/copyright"
+  cp release/linux/copyright release/linux/lintian-overrides "$stage/"
 fi
 
 for p in deb rpm; do
