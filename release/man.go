@@ -101,7 +101,7 @@ func DebianChangelog(pkg, maintainer string, changelog []byte) []byte {
 		}
 		fmt.Fprintf(&b, "%s (%s) unstable; urgency=medium\n\n", pkg, cur.Version)
 		for _, it := range items {
-			fmt.Fprintf(&b, "  * %s\n", it)
+			b.WriteString(wrap(it, "  * ", "    ", 80))
 		}
 		day, err := time.Parse("2006-01-02", cur.Date)
 		if err != nil {
@@ -138,4 +138,25 @@ func DebianChangelog(pkg, maintainer string, changelog []byte) []byte {
 	}
 	flush()
 	return b.Bytes()
+}
+
+// wrap breaks text at spaces into lines of at most width bytes (a longer
+// word stands alone), the first after first, the rest after indent.
+func wrap(text, first, indent string, width int) string {
+	var b strings.Builder
+	line := first
+	empty := true
+	for _, w := range strings.Fields(text) {
+		if !empty && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line, empty = indent, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += w
+		empty = false
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }

@@ -69,4 +69,10 @@ func TestDebianChangelog(t *testing.T) {
 	if got != want {
 		t.Errorf("DebianChangelog() =\n%s\nwant\n%s", got, want)
 	}
+	long := "## [1.0] - 2026-01-01\n- " + strings.Repeat("word ", 40) + "\n"
+	for _, l := range strings.Split(string(DebianChangelog("p", "T <t@example.org>", []byte(long))), "\n") {
+		if len(l) > 80 {
+			t.Errorf("DebianChangelog line of %d bytes (lintian: debian-changelog-line-too-long): %q", len(l), l)
+		}
+	}
 }
