@@ -21,7 +21,7 @@ pkgs=(chromium lintian ca-certificates)
 cache=${TESSERA_PKGTEST_CACHE:-$HOME/.cache/tessera/pkgtest}
 key=$(printf '%s\n' "$suite" "$mirror" "${pkgs[@]}" v1 | sha256sum | cut -c1-12)
 root=$cache/root-$suite-$key
-if [ -f "$root/.tessera-ready" ]; then
+if [ -f "$root.ready" ]; then
   echo "$root"
   exit 0
 fi
@@ -49,6 +49,6 @@ in_root() {
 }
 in_root apt-get update -qq >&2
 in_root apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >&2
-touch "$root.tmp/.tessera-ready"
 mv "$root.tmp" "$root"
+touch "$root.ready" # beside the root: nothing of the tests' may be inside it
 echo "$root"

@@ -42,8 +42,8 @@ grep -q '"path": "/usr/lib/tessera/tessera-host"' /etc/chromium/native-messaging
 [ ! -e "$HOME/.config/chromium" ] || fail "a per-user registration exists before any browser ran"
 
 step "a vault with a profile, the app running, unlocked through it"
-tessera vault init --passphrase-file /tmp/pw > /dev/null
-tessera profile import /pkg/profile.json > /dev/null
+tessera vault init --passphrase-file /tmp/pw --work-factor 18 > /dev/null
+tessera profile import --passphrase-file /tmp/pw /pkg/profile.json > /dev/null
 start_app "$prev_v"
 tessera vault unlock --passphrase-file /tmp/pw > /dev/null
 
@@ -55,9 +55,14 @@ apt-get install -y -qq --no-install-recommends /pkg/cur.deb > /tmp/apt-cur.log |
 tessera version | grep -qx "tessera $cur_v (protocol [0-9]*)" || fail "after upgrade: $(tessera version)"
 kill -0 "$app_pid" || fail "the running app died during the upgrade"
 echo "the $prev_v app is still running (pid $app_pid); the browser meets the new host:"
-/pkg/pkgcheck -extension /pkg/extension -state unpaired -vault unlocked \
-  && echo "  served by the old app until it restarts" \
-  || echo "  (the new host does not accept the old app: it must restart, see README 'Upgrading')"
+if /pkg/pkgcheck -extension /pkg/extension -state unpaired -vault unlocked > /tmp/old-app.log 2>&1; then
+  echo "  served by the old app until it restarts"
+else
+  # Known: the new host verifies the app as its sibling file, which the
+  # upgrade replaced (README, "Upgrading").
+  echo "  the new host refuses the old app until it restarts:"
+  grep -m1 'tessera host:' /tmp/old-app.log || tail -1 /tmp/old-app.log
+fi
 
 step "the person restarts Tessera: the same vault opens with its passphrase"
 stop_app
@@ -73,8 +78,12 @@ for d in /etc/opt/chrome /etc/chromium /etc/opt/edge /etc/opt/vivaldi /usr/lib/m
   [ ! -e "$d/native-messaging-hosts/dev.tessera.host.json" ] || fail "$d manifest left after remove"
 done
 nothing_left remove
+# No conffiles and no maintainer scripts: dpkg forgets the package on
+# removal (no "rc" state waiting for a purge).
+if dpkg-query -W -f='${Status}' tessera 2>/dev/null | grep -q .; then fail "dpkg still knows tessera after remove: $(dpkg-query -W -f='${Status}' tessera)"; fi
 
-step "purge: the data directory stays, untouched"
+step "install again, then purge: the data directory stays, untouched"
+apt-get install -y -qq --no-install-recommends /pkg/cur.deb > /tmp/apt-again.log || { cat /tmp/apt-again.log >&2; fail "apt install again"; }
 before=$(find "$data" -type f -exec sha256sum {} + | sort)
 apt-get purge -y -qq tessera > /dev/null
 nothing_left purge

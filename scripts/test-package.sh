@@ -12,7 +12,7 @@
 # The root is an overlay on the cached one, thrown away after the run.
 # Packages: dist/ (DEB=..., RPM=...) when given, else built here with
 # scripts/dist.sh (this version, and the same tree as version 0.1.0 for the
-# previous one). Needs root, debootstrap, bubblewrap and rpm.
+# previous one; PREV=... to give it). Needs root, debootstrap, bubblewrap and rpm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,8 +36,11 @@ fi
 # The previous release, as its package would have been built: this tree,
 # stamped with the previous version (the vault format and the paths are
 # what an upgrade must keep working).
-OUT=$work/prev TARGETS=deb VERSION=$prev_v scripts/dist.sh
-PREV=$work/prev/tessera_${prev_v}_amd64.deb
+PREV=${PREV:-}
+if [ -z "$PREV" ]; then
+  OUT=$work/prev TARGETS=deb VERSION=$prev_v scripts/dist.sh
+  PREV=$work/prev/tessera_${prev_v}_amd64.deb
+fi
 
 echo "=== rpm: contents and requirements of $(basename "$RPM")"
 files=$(rpm -qpl "$RPM" 2>/dev/null)
