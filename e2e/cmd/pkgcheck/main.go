@@ -9,15 +9,7 @@
 // and prints the connection status as JSON. It fails unless the state,
 // the app's version and the vault state are the ones asked for.
 //
-//	pkgcheck -extension DIR [-udd DIR] [-state S] [-version V] [-vault unlocked]
-//	         [-pair] [-pages DIR -fill PAGE]
-//
-// With -pair the app runs with its window (under Xvfb): the pairing dialog
-// is approved there as a person would, with the keyboard (xdotool: focus
-// the window, Shift+Tab from Deny to Approve, Return), and the state must
-// become connected. With -fill, PAGE (served from DIR on 127.0.0.1) is
-// filled through globalThis.tessera.fill, the fill dialog approved the same
-// way, and the page must then hold the test profile's e-mail address.
+//	pkgcheck -extension DIR [-state unpaired] [-version V] [-vault unlocked]
 //
 // TESSERA_HOME and TESSERA_RUNTIME_DIR pass through the browser to the host.
 package main
@@ -28,11 +20,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/tessera-app/tessera/e2e"
 )
@@ -60,20 +49,12 @@ func run() error {
 	state := flag.String("state", "unpaired", "the connection state to wait for")
 	version := flag.String("version", "", "the app version hello must report (empty: any)")
 	vaultState := flag.String("vault", "", "the vault state hello must report (empty: any)")
-	uddFlag := flag.String("udd", "", "the browser profile to use and keep (default: a new one, removed after)")
-	pair := flag.Bool("pair", false, "approve the pairing in the app's window, then want state connected")
-	pagesDir := flag.String("pages", "", "the directory of test pages")
-	fillPage := flag.String("fill", "", "a page of -pages to fill, approving in the app's window")
 	flag.Parse()
-	udd := *uddFlag
-	if udd == "" {
-		d, err := os.MkdirTemp("", "pkgcheck-udd-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		udd = d
+	udd, err := os.MkdirTemp("", "pkgcheck-udd-")
+	if err != nil {
+		return err
 	}
+	defer os.RemoveAll(udd)
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -95,15 +76,6 @@ func run() error {
 			return fmt.Errorf("the service worker never installed its test hooks")
 		}
 	}
-	if *pair {
-		if _, err := e2e.Eval[status](sw, `tesseraTest.waitFor('pairing', 30000)`); err != nil {
-			return fmt.Errorf("never pairing: %w", err)
-		}
-		if err := approveInWindow(); err != nil {
-			return err
-		}
-		*state = "connected"
-	}
 	s, err := e2e.Eval[status](sw, fmt.Sprintf(`tesseraTest.waitFor(%q, 30000).catch(() => tesseraTest.status())`, *state))
 	if err != nil {
 		return fmt.Errorf("status: %w\nbrowser output:\n%s", err, log.String())
@@ -119,88 +91,6 @@ func run() error {
 		return fmt.Errorf("app version %q, want %q (the installed package's)", s.App.Version, *version)
 	case *vaultState != "" && s.Vault != *vaultState:
 		return fmt.Errorf("vault %q, want %q", s.Vault, *vaultState)
-	}
-	if *fillPage != "" {
-		return fill(ctx, b, sw, *pagesDir, *fillPage)
-	}
-	return nil
-}
-
-// fill opens page, fills it with the dialog approved in the app's window,
-// and checks the e-mail field got the profile's address.
-func fill(ctx context.Context, b *e2e.Browser, sw context.Context, dir, page string) error {
-	pages, err := e2e.ServePages(dir)
-	if err != nil {
-		return err
-	}
-	defer pages.Close()
-	url := pages.URL + "/" + page
-	tab, cancel, err := b.Tab(url)
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.readyState === 'complete'`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-		return fmt.Errorf("%s never loaded: %w", url, err)
-	}
-	type outcome struct {
-		r   e2e.FillResult
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		r, err := e2e.Fill(sw, url)
-		done <- outcome{r, err}
-	}()
-	// The dialog shows once the app has measured the page; approve it then.
-	time.Sleep(4 * time.Second)
-	if err := approveInWindow(); err != nil {
-		return err
-	}
-	var o outcome
-	select {
-	case o = <-done:
-	case <-time.After(60 * time.Second):
-		return fmt.Errorf("fill of %s never ended", url)
-	}
-	if o.err != nil {
-		return fmt.Errorf("fill: %w", o.err)
-	}
-	st, err := e2e.ReadPage(tab)
-	if err != nil {
-		return err
-	}
-	out, _ := json.Marshal(map[string]any{"fill": o.r.Status, "fields": len(o.r.Fields), "email": st.Values["email"], "fullname": st.Values["fullname"]})
-	fmt.Println(string(out))
-	if o.r.Status != "filled" || st.Values["email"] != "ada@example.org" {
-		return fmt.Errorf("fill %s: status %q (%s), email %q, want filled with ada@example.org", page, o.r.Status, o.r.Message, st.Values["email"])
-	}
-	return nil
-}
-
-// approveInWindow approves the dialog the app's window shows, as a person
-// at the keyboard: the dialog opens with Deny focused and keeps Approve
-// disabled for a moment (app.DefaultApproveDelay, 0.8 s); Shift+Tab wraps
-// to Approve, the last button, and Return presses it.
-func approveInWindow() error {
-	out, err := exec.Command("xdotool", "search", "--sync", "--onlyvisible", "--name", "Tessera").Output()
-	if err != nil {
-		return fmt.Errorf("no Tessera window on %s: %v", os.Getenv("DISPLAY"), err)
-	}
-	win := strings.Fields(string(out))
-	if len(win) == 0 {
-		return fmt.Errorf("no Tessera window on %s", os.Getenv("DISPLAY"))
-	}
-	time.Sleep(2 * time.Second)
-	for _, args := range [][]string{
-		{"windowfocus", "--sync", win[len(win)-1]},
-		{"key", "--clearmodifiers", "shift+Tab"},
-		{"key", "--clearmodifiers", "Return"},
-	} {
-		if b, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, b)
-		}
-		time.Sleep(300 * time.Millisecond)
 	}
 	return nil
 }
