@@ -15,6 +15,8 @@ printf 'correct horse battery staple\n' > /tmp/pw
 t=$SECONDS
 step() { echo "--- [$((SECONDS - t)) s] $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# On any failure, what the app said.
+trap 'rc=$?; if [ $rc -ne 0 ]; then for f in /tmp/app-*.log; do [ -f "$f" ] && { echo "--- $f:" >&2; tail -30 "$f" >&2; }; done; fi' EXIT
 
 app_pid=
 start_app() {
@@ -59,9 +61,10 @@ if /pkg/pkgcheck -extension /pkg/extension -state unpaired -vault unlocked > /tm
   echo "  served by the old app until it restarts"
 else
   # Known: the new host verifies the app as its sibling file, which the
-  # upgrade replaced (README, "Upgrading").
+  # upgrade replaced (README, "Install"); it must say so to the person.
   echo "  the new host refuses the old app until it restarts:"
-  grep -m1 'tessera host:' /tmp/old-app.log || tail -1 /tmp/old-app.log
+  grep -m1 '"state"' /tmp/old-app.log || tail -1 /tmp/old-app.log
+  grep -q 'updated while it ran; quit Tessera and start it again' /tmp/old-app.log || fail "the extension is not told to restart Tessera"
 fi
 
 step "the person restarts Tessera: the same vault opens with its passphrase"
