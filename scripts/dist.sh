@@ -95,6 +95,8 @@ if want windows; then
   CGO_ENABLED=0 go run ./release/cmd/assets -out "$stage/win-assets" -version "$VERSION" -date "$day"
   # The installer's icon, from the same source image.
   command -v /usr/bin/convert >/dev/null && /usr/bin/convert frontend/public/icon.png -define icon:auto-resize=256,48,32,16 "$stage/win/tessera.ico"
+  # The installer keeps each file's time: the commit's, so two builds match.
+  touch -d "@$SOURCE_DATE_EPOCH" "$stage/win/"*
   makensis -V2 -INPUTCHARSET UTF8 \
     -DVERSION="$VERSION" -DSTAGE="$root/$stage/win" -DREGISTRY="$root/$stage/win-assets/windows/registry.nsh" \
     -DOUTFILE="$root/$OUT/tessera-$VERSION-windows-amd64-setup.exe" release/windows/tessera.nsi >&2
