@@ -80,7 +80,10 @@ if want tar; then
   d=$stage/$name
   mkdir -p "$d/share/applications" "$d/share/metainfo" "$d/share/man/man1"
   install -m 0755 "$stage/bin/tessera" "$stage/bin/tessera-host" "$d/"
-  cp -r "$stage/assets/icons" "$d/share/icons"
+  for s in "$stage"/assets/icons/*; do
+    mkdir -p "$d/share/icons/hicolor/$(basename "$s")/apps"
+    install -m 0644 "$s/tessera.png" "$d/share/icons/hicolor/$(basename "$s")/apps/"
+  done
   install -m 0644 "$stage/assets/io.github.tessera_app.Tessera.desktop" "$d/share/applications/"
   install -m 0644 "$stage/assets/io.github.tessera_app.Tessera.metainfo.xml" "$d/share/metainfo/"
   install -m 0644 "$stage/assets/tessera.1.gz" "$d/share/man/man1/"
@@ -108,8 +111,15 @@ if want extension; then
   rm -rf "$ext" && mkdir -p "$ext"
   cp -r extension/dist "$ext/chrome"
   cp -r extension/dist-firefox "$ext/firefox"
-  # The Chrome Web Store refuses a manifest with "key" (it assigns the ID
-  # on first upload); the store build drops it. The version is the release's.
+  # The stores show the extension's icons (the app's, scaled by
+  # release/cmd/assets); the Chrome Web Store refuses a manifest with "key"
+  # (it assigns the ID on first upload), so the store build drops it. The
+  # version is the release's.
+  CGO_ENABLED=0 go run ./release/cmd/assets -out "$stage/ext-assets" -version "$VERSION" -date "$day"
+  for b in chrome firefox; do
+    mkdir -p "$ext/$b/icons"
+    for s in 16 32 48 128; do cp "$stage/ext-assets/icons/${s}x${s}/tessera.png" "$ext/$b/icons/$s.png"; done
+  done
   node -e '
     const fs = require("fs");
     for (const [dir, strip] of [[process.argv[1], true], [process.argv[2], false]]) {
@@ -117,6 +127,9 @@ if want extension; then
       const m = JSON.parse(fs.readFileSync(p, "utf8"));
       if (strip) delete m.key;
       m.version = process.argv[3].replace(/[^0-9.].*$/, "");
+      const icons = { 16: "icons/16.png", 32: "icons/32.png", 48: "icons/48.png", 128: "icons/128.png" };
+      m.icons = icons;
+      m.action = { ...m.action, default_icon: { 16: icons[16], 32: icons[32] } };
       fs.writeFileSync(p, JSON.stringify(m, null, 2) + "\n");
     }' "$ext/chrome" "$ext/firefox" "$VERSION"
   (cd extension && npx --no-install web-ext lint --source-dir "$root/$ext/firefox" --warnings-as-errors >&2)
