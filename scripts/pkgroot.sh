@@ -15,8 +15,10 @@ set -euo pipefail
 suite=${TESSERA_PKGTEST_SUITE:-bookworm}
 mirror=${TESSERA_PKGTEST_MIRROR:-http://deb.debian.org/debian}
 # What a person's machine would have before installing Tessera: a browser.
-# lintian checks the package from inside the same root.
-pkgs=(chromium lintian ca-certificates)
+# lintian checks the package from inside the same root; Xvfb and xdotool
+# let the test answer the installed app's dialogs as a person would, with
+# the keyboard.
+pkgs=(chromium lintian ca-certificates xvfb xauth xdotool)
 
 cache=${TESSERA_PKGTEST_CACHE:-$HOME/.cache/tessera/pkgtest}
 key=$(printf '%s\n' "$suite" "$mirror" "${pkgs[@]}" v1 | sha256sum | cut -c1-12)

@@ -11,6 +11,12 @@ prev_v=$(dpkg-deb -f /pkg/prev.deb Version)
 cur_v=$(dpkg-deb -f /pkg/cur.deb Version)
 mkdir -p -m 0700 "$TESSERA_RUNTIME_DIR"
 printf 'correct horse battery staple\n' > /tmp/pw
+# The root shares the machine's network namespace, and with it X's abstract
+# sockets: Xvfb picks a display number no other X server uses.
+Xvfb -displayfd 3 -screen 0 1280x900x24 -nolisten tcp 3> /tmp/xdisplay > /tmp/xvfb.log 2>&1 &
+for _ in $(seq 100); do [ -s /tmp/xdisplay ] && break; sleep 0.05; done
+export DISPLAY=:$(cat /tmp/xdisplay)
+echo "Xvfb on $DISPLAY"
 
 t=$SECONDS
 step() { echo "--- [$((SECONDS - t)) s] $*"; }
@@ -19,17 +25,21 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 trap 'rc=$?; if [ $rc -ne 0 ]; then for f in /tmp/app-*.log; do [ -f "$f" ] && { echo "--- $f:" >&2; tail -30 "$f" >&2; }; done; fi' EXIT
 
 app_pid=
+# The installed app with its window, on the root's own X server (Xvfb).
 start_app() {
-  tessera --headless > "/tmp/app-$1.log" 2>&1 &
+  tessera > "/tmp/app-$1.log" 2>&1 &
   app_pid=$!
-  for _ in $(seq 200); do [ -S "$TESSERA_RUNTIME_DIR/app.sock" ] && return 0; sleep 0.05; done
+  for _ in $(seq 400); do [ -S "$TESSERA_RUNTIME_DIR/app.sock" ] && return 0; sleep 0.05; done
   cat "/tmp/app-$1.log" >&2; fail "the installed app ($1) never listened"
 }
 stop_app() { [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null && wait "$app_pid" 2>/dev/null || true; app_pid=; }
 
+# What may stay is the person's: the data directory, and the cache WebKit
+# keeps for the window (~/.cache/tessera), both in their home, which no
+# package may touch.
 nothing_left() {
   local left
-  left=$(find / -xdev \( -path /proc -o -path /pkg -o -path "$data" -o -path /tmp -o -path /run/tessera-test \) -prune -o -iname '*tessera*' -print)
+  left=$(find / -xdev \( -path /proc -o -path /pkg -o -path "$data" -o -path "$HOME/.cache/tessera" -o -path /tmp -o -path /run/tessera-test \) -prune -o -iname '*tessera*' -print)
   [ -z "$left" ] || fail "left after $1: $left"
 }
 
@@ -49,15 +59,17 @@ tessera profile import --passphrase-file /tmp/pw /pkg/profile.json > /dev/null
 start_app "$prev_v"
 tessera vault unlock --passphrase-file /tmp/pw > /dev/null
 
-step "Chromium -> system-wide manifest -> installed host -> installed app ($prev_v): hello"
-/pkg/pkgcheck -extension /pkg/extension -state unpaired -version "$prev_v" -vault unlocked
+step "Chromium -> system-wide manifest -> installed host -> installed app ($prev_v): hello, pair, fill, approve"
+# One browser profile for the whole run: the pairing must survive the upgrade.
+/pkg/pkgcheck -extension /pkg/extension -udd /root/udd -pair -version "$prev_v" -vault unlocked \
+  -pages /pkg/pages -fill checkout.html
 
 step "upgrade to $cur_v with apt while the $prev_v app runs"
 apt-get install -y -qq --no-install-recommends /pkg/cur.deb > /tmp/apt-cur.log || { cat /tmp/apt-cur.log >&2; fail "apt upgrade"; }
 tessera version | grep -qx "tessera $cur_v (protocol [0-9]*)" || fail "after upgrade: $(tessera version)"
 kill -0 "$app_pid" || fail "the running app died during the upgrade"
 echo "the $prev_v app is still running (pid $app_pid); the browser meets the new host:"
-if /pkg/pkgcheck -extension /pkg/extension -state unpaired -vault unlocked > /tmp/old-app.log 2>&1; then
+if /pkg/pkgcheck -extension /pkg/extension -udd /root/udd -state connected -vault unlocked > /tmp/old-app.log 2>&1; then
   echo "  served by the old app until it restarts"
 else
   # Known: the new host verifies the app as its sibling file, which the
@@ -67,12 +79,13 @@ else
   grep -q 'updated while it ran; quit Tessera and start it again' /tmp/old-app.log || fail "the extension is not told to restart Tessera"
 fi
 
-step "the person restarts Tessera: the same vault opens with its passphrase"
+step "the person restarts Tessera: the vault opens with its passphrase, the browser is still paired"
 stop_app
 start_app "$cur_v"
 tessera vault unlock --passphrase-file /tmp/pw > /dev/null
 tessera profile list | grep -q . || fail "no profile after the upgrade"
-/pkg/pkgcheck -extension /pkg/extension -state unpaired -version "$cur_v" -vault unlocked
+/pkg/pkgcheck -extension /pkg/extension -udd /root/udd -state connected -version "$cur_v" -vault unlocked \
+  -pages /pkg/pages -fill checkout.html
 stop_app
 
 step "remove: no manifest, link, entry or file of Tessera's outside the data directory"

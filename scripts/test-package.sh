@@ -6,8 +6,11 @@
 #     entered with bubblewrap (/proc, /dev and /dev/shm its own, never this
 #     machine's /usr or /etc), scripts/pkgtest-root.sh: lintian, apt install
 #     of the previous version, a vault, the root's Chromium reaching the
-#     installed app through the system-wide manifest, the upgrade to this
-#     version with the vault in place, removal and purge.
+#     installed app (with its window, on the root's Xvfb) through the
+#     system-wide manifest: hello, pairing and a fill, both approved in the
+#     app's window with the keyboard; the upgrade to this version with the
+#     vault in place (it opens, the browser is still paired, a fill works);
+#     removal and purge.
 #
 # The root is an overlay on the cached one, thrown away after the run.
 # Packages: dist/ (DEB=..., RPM=...) when given, else built here with
@@ -68,6 +71,7 @@ CGO_ENABLED=0 go build -tags e2e -o "$work/pkg/pkgcheck" ./e2e/cmd/pkgcheck
 cp "$DEB" "$work/pkg/cur.deb"
 cp "$PREV" "$work/pkg/prev.deb"
 cp e2e/testdata/profile.json scripts/pkgtest-root.sh "$work/pkg/"
+rm -rf "$work/pkg/pages" && cp -r e2e/testdata/pages "$work/pkg/pages"
 
 base=$(scripts/pkgroot.sh)
 cache=$(dirname "$base")
