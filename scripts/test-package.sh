@@ -8,7 +8,7 @@
 #     of the previous version, a vault, the root's Chromium reaching the
 #     installed app (with its window, on the root's Xvfb) through the
 #     system-wide manifest: hello, pairing and a fill, both approved in the
-#     app's window with the keyboard; the upgrade to this version with the
+#     app's window with a click (xdotool); the upgrade to this version with the
 #     vault in place (it opens, the browser is still paired, a fill works);
 #     removal and purge.
 #
