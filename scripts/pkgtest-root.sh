@@ -105,4 +105,13 @@ apt-get purge -y -qq tessera > /dev/null
 nothing_left purge
 [ "$(find "$data" -type f -exec sha256sum {} + | sort)" = "$before" ] || fail "purge changed the data directory"
 [ -n "$before" ] || fail "the data directory is empty"
+step "the portable tar.gz as INSTALL.txt says: tessera install --system, then uninstall --system"
+mkdir -p /tmp/portable && tar -xzf /pkg/portable.tar.gz -C /tmp/portable
+install -d -m 0755 /opt/tessera
+install -m 0755 /tmp/portable/tessera-*/tessera /tmp/portable/tessera-*/tessera-host /opt/tessera/
+/opt/tessera/tessera install --system
+grep -q '"path": "/opt/tessera/tessera-host"' /etc/chromium/native-messaging-hosts/dev.tessera.host.json || fail "install --system did not register /opt/tessera/tessera-host for Chromium"
+/opt/tessera/tessera uninstall --system > /dev/null
+rm -r /opt/tessera
+nothing_left "uninstall --system"
 step "ok"

@@ -13,7 +13,7 @@
 #     removal and purge.
 #
 # The root is an overlay on the cached one, thrown away after the run.
-# Packages: dist/ (DEB=..., RPM=...) when given, else built here with
+# Packages: dist/ (DEB=..., RPM=..., TAR=...) when given, else built here with
 # scripts/dist.sh (this version, and the same tree as version 0.1.0 for the
 # previous one; PREV=... to give it). Needs root, debootstrap, bubblewrap and rpm.
 set -euo pipefail
@@ -31,10 +31,12 @@ done
 mkdir -p "$work"
 DEB=${DEB:-}
 RPM=${RPM:-}
-if [ -z "$DEB" ] || [ -z "$RPM" ]; then
-  OUT=$work/cur TARGETS="deb rpm" scripts/dist.sh
+TAR=${TAR:-}
+if [ -z "$DEB" ] || [ -z "$RPM" ] || [ -z "$TAR" ]; then
+  OUT=$work/cur TARGETS="deb rpm tar" scripts/dist.sh
   DEB=$work/cur/tessera_${cur_v}_amd64.deb
   RPM=$work/cur/tessera-${cur_v}-1.x86_64.rpm
+  TAR=$work/cur/tessera-${cur_v}-linux-amd64.tar.gz
 fi
 # The previous release, as its package would have been built: this tree,
 # stamped with the previous version (the vault format and the paths are
@@ -70,6 +72,7 @@ echo "=== the pieces the root needs"
 CGO_ENABLED=0 go build -tags e2e -o "$work/pkg/pkgcheck" ./e2e/cmd/pkgcheck
 cp "$DEB" "$work/pkg/cur.deb"
 cp "$PREV" "$work/pkg/prev.deb"
+cp "$TAR" "$work/pkg/portable.tar.gz"
 cp e2e/testdata/profile.json scripts/pkgtest-root.sh "$work/pkg/"
 rm -rf "$work/pkg/pages" && cp -r e2e/testdata/pages "$work/pkg/pages"
 
