@@ -1,6 +1,6 @@
 # The README's two commands are `make run` and `make test`; the scripts they
 # call work without make too.
-.PHONY: run test build desktop extension fuzz bench bench-roundtrip score install clean
+.PHONY: run test build desktop extension dist test-package fuzz bench bench-roundtrip score install clean
 
 run:
 	scripts/run.sh $(ARGS)
@@ -17,6 +17,16 @@ build:
 
 desktop:
 	scripts/build-desktop.sh
+
+# Every release artifact and SHA256SUMS in dist/ (scripts/dist.sh; VERSION,
+# TARGETS and OUT as it says).
+dist:
+	scripts/dist.sh
+
+# The .deb installed, used, upgraded and purged in a clean Debian root, and
+# the .rpm's contents and requirements (scripts/test-package.sh).
+test-package:
+	scripts/test-package.sh
 
 extension:
 	cd extension && npm install --no-audit --no-fund && npm run build
@@ -59,4 +69,4 @@ install: desktop
 	build/bin/tessera install
 
 clean:
-	rm -rf build extension/dist
+	rm -rf build dist extension/dist

@@ -71,8 +71,17 @@ var commands = map[string]command{
 	"mcp":       {runMCP, "serve the browser's forms to an AI agent over MCP (stdio)"},
 }
 
-// Version is the tessera version, set at build time with -ldflags -X.
-var Version = "0.1.0-dev"
+// Version, Commit and Date describe the build; scripts/dist.sh sets them
+// with -ldflags -X (Date from the commit, so that a rebuild of the same
+// commit is byte-identical). A plain `go build` leaves the defaults.
+var (
+	// Version is the release version, such as "0.2.0".
+	Version = "0.1.0-dev"
+	// Commit is the git commit the build was made from.
+	Commit = "unknown"
+	// Date is the commit's date, RFC 3339 in UTC.
+	Date = "unknown"
+)
 
 // Run runs tessera with the command-line arguments args (without the program
 // name).
@@ -133,7 +142,7 @@ func runDesktop(ctx context.Context, env *Env, args []string) error {
 }
 
 func runVersion(ctx context.Context, env *Env, args []string) error {
-	fmt.Fprintf(env.Stdout, "tessera %s (protocol %d)\n", Version, ProtocolVersion)
+	fmt.Fprintf(env.Stdout, "tessera %s (protocol %d)\ncommit %s\ndate %s\n", Version, ProtocolVersion, Commit, Date)
 	return nil
 }
 

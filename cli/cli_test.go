@@ -172,3 +172,21 @@ func TestProductionRefusals(t *testing.T) {
 		t.Errorf("a refused command created the vault: %v", err)
 	}
 }
+
+// --user is the default made explicit (the portable archive's INSTALL.txt
+// names it); with --system it is a usage error.
+func TestInstallUserFlag(t *testing.T) {
+	udd := t.TempDir()
+	var out, errOut bytes.Buffer
+	env := testEnv(&out, &errOut, nil)
+	env.Executable = filepath.Join(t.TempDir(), "tessera")
+	if err := Run(context.Background(), []string{"install", "--user", "--system"}, env); !errors.Is(err, ErrUsage) {
+		t.Errorf("install --user --system = %v, want ErrUsage", err)
+	}
+	if err := Run(context.Background(), []string{"install", "--user", "--user-data-dir", udd}, env); err != nil {
+		t.Fatalf("install --user: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(udd, "NativeMessagingHosts", nativemsg.HostName+".json")); err != nil {
+		t.Errorf("install --user wrote no manifest: %v", err)
+	}
+}

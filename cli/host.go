@@ -52,9 +52,10 @@ func installFlags(name string, env *Env, args []string) (nativemsg.InstallEnv, [
 	fs.Var(&browsers, "browser", "browser to register with (repeatable): "+strings.Join(nativemsg.Browsers, ", "))
 	udd := fs.String("user-data-dir", "", "register for a browser started with --user-data-dir=DIR")
 	system := fs.Bool("system", false, "register machine-wide (needs administrator rights)")
+	user := fs.Bool("user", false, "register for this user only (the default)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(env.Stdout, "usage: tessera %s [--browser NAME]... [--user-data-dir DIR] [--system]\n", name)
+			fmt.Fprintf(env.Stdout, "usage: tessera %s [--browser NAME]... [--user-data-dir DIR] [--user|--system]\n", name)
 			fs.SetOutput(env.Stdout)
 			fs.PrintDefaults()
 			return nativemsg.InstallEnv{}, nil, errHelpShown
@@ -63,6 +64,9 @@ func installFlags(name string, env *Env, args []string) (nativemsg.InstallEnv, [
 	}
 	if fs.NArg() > 0 {
 		return nativemsg.InstallEnv{}, nil, fmt.Errorf("%w: %s: unexpected argument %q", ErrUsage, name, fs.Arg(0))
+	}
+	if *user && *system {
+		return nativemsg.InstallEnv{}, nil, fmt.Errorf("%w: %s: --user and --system exclude each other", ErrUsage, name)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {

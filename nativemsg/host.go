@@ -88,7 +88,13 @@ func RunHost(ctx context.Context, stdin io.Reader, stdout io.Writer, cfg HostCon
 		}
 		if conn, err = h.connect(ctx, false); err != nil {
 			_, id, _ := Decode(frame)
-			h.reply(id, NewError(CodeAppUnavailable, "the Tessera app is not running"))
+			msg := "the Tessera app is not running"
+			if errors.Is(err, ErrAppReplaced) {
+				// An upgrade replaced the running app's file: say so, so
+				// the person restarts it rather than wonders.
+				msg = ErrAppReplaced.Error()
+			}
+			h.reply(id, NewError(CodeAppUnavailable, "%s", msg))
 			continue
 		}
 		if err := WriteFrameLimit(conn, frame, MaxIncoming); err != nil {

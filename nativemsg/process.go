@@ -24,6 +24,12 @@ var ErrNotVerified = errors.New("peer process not verified")
 // and say the peer is not verified.
 var ErrVerifyUnsupported = errors.New("process verification is not available on this platform yet")
 
+// ErrAppReplaced is returned (wrapped, with ErrNotVerified) by VerifyApp
+// when the refused app looks like a Tessera whose executable was replaced
+// after it started, as a package upgrade does: the person must restart it.
+// It only chooses the words of the refusal; it never makes one.
+var ErrAppReplaced = errors.New("the Tessera app was updated while it ran; quit Tessera and start it again")
+
 // A Process is a local process as the OS reports it.
 type Process struct {
 	PID  int
@@ -53,6 +59,12 @@ type Process struct {
 	// its executable's code. It is a likeness, not an identity: only
 	// VerifyApp accepts it.
 	SameImage bool
+	// Replaced reports whether it looks like the app of this one's pair
+	// started from a file that has since been replaced (an upgrade): its
+	// executable is that path marked deleted or, Hidden, it has the app's
+	// command name and the app's file changed after it started. VerifyApp
+	// uses it only to say why it refuses.
+	Replaced bool
 }
 
 // A PeerInfo is what the app knows of a connection's process.
@@ -140,11 +152,17 @@ func VerifyApp(c net.Conn) error {
 	}
 	if p.Hidden {
 		if !p.SameImage {
+			if p.Replaced {
+				return fmt.Errorf("%w: %w", ErrNotVerified, ErrAppReplaced)
+			}
 			return fmt.Errorf("%w: the channel is served by a process that hides itself and does not look like this Tessera (%s)", ErrNotVerified, selfExe())
 		}
 		return nil
 	}
 	if !p.SameExe && !(p.Sibling && siblingIsApp(Sibling(selfExe()))) {
+		if p.Replaced {
+			return fmt.Errorf("%w: %w (it runs %s)", ErrNotVerified, ErrAppReplaced, p.Exe)
+		}
 		return fmt.Errorf("%w: the channel is served by %s, not by this Tessera (%s)", ErrNotVerified, p.Exe, selfExe())
 	}
 	return nil

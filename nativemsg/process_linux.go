@@ -152,16 +152,41 @@ func processInfo(pid int) (Process, error) {
 	if errors.Is(err, os.ErrPermission) && hidden(dir) {
 		code, cerr := codeSize(dir)
 		same := cerr == nil && code != "" && (looksLikeSelf(comm, code) || siblingIsApp(sib) && looksLike(sib, comm, code))
-		return Process{PID: pid, PPID: ppid, Start: start, Hidden: true, SameImage: same}, nil
+		return Process{PID: pid, PPID: ppid, Start: start, Hidden: true, SameImage: same,
+			Replaced: !same && siblingIsApp(sib) && comm == commName(sib) && changedSince(sib, dir)}, nil
 	}
 	if err != nil {
 		return Process{}, fmt.Errorf("%w: process %d: %v", ErrNotVerified, pid, err)
 	}
+	old, deleted := strings.CutSuffix(exe, " (deleted)")
 	return Process{
 		PID: pid, PPID: ppid, Start: start, Exe: exe,
-		SameExe: sameFile(dir+"/exe", "/proc/self/exe"),
-		Sibling: sib != "" && trustedSibling(sib) && sameFile(dir+"/exe", sib),
+		SameExe:  sameFile(dir+"/exe", "/proc/self/exe"),
+		Sibling:  sib != "" && trustedSibling(sib) && sameFile(dir+"/exe", sib),
+		Replaced: deleted && siblingIsApp(sib) && old == sib,
 	}, nil
+}
+
+// commName is the command name the kernel keeps for a process of the
+// executable at path: its file name, at most 15 bytes.
+func commName(path string) string {
+	name := filepath.Base(path)
+	if len(name) > 15 {
+		name = name[:15]
+	}
+	return name
+}
+
+// changedSince reports whether the file at path changed (its inode's
+// change time) after the process whose /proc directory is dir started
+// (the directory's own change time, which the kernel sets when it makes
+// the process's entry).
+func changedSince(path, dir string) bool {
+	var f, p unix.Stat_t
+	if unix.Stat(path, &f) != nil || unix.Stat(dir, &p) != nil {
+		return false
+	}
+	return f.Ctim.Sec > p.Ctim.Sec || f.Ctim.Sec == p.Ctim.Sec && f.Ctim.Nsec > p.Ctim.Nsec
 }
 
 // looksLikeSelf reports whether a hidden process's command name and code
@@ -177,11 +202,7 @@ func looksLikeSelf(comm, code string) bool {
 // the kernel keeps it (at most 15 bytes) and the size of the code its
 // executable segments map. exe must be a trusted sibling.
 func looksLike(exe, comm, code string) bool {
-	name := filepath.Base(exe)
-	if len(name) > 15 {
-		name = name[:15]
-	}
-	if comm != name || !trustedSibling(exe) {
+	if comm != commName(exe) || !trustedSibling(exe) {
 		return false
 	}
 	want, err := elfCodeSize(exe)

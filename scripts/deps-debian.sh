@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
       chromium chromium-driver firefox-esr xvfb xauth x11-utils xdotool imagemagick
-      gnome-keyring dbus dbus-x11 libsecret-tools syncthing)
+      gnome-keyring dbus dbus-x11 libsecret-tools syncthing
+      debootstrap bubblewrap rpm nsis zip)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

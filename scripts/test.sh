@@ -83,6 +83,11 @@ webmcp_browser() { go test -count=1 -tags browser -run TestChromiumWebMCPGoldens
 
 ui() { scripts/ui-selftest.sh; }
 
+# make dist's .deb and .rpm: the rpm's contents and requirements, and the
+# .deb installed, used, upgraded and purged in a clean Debian root
+# (debootstrap, cached under ~/.cache/tessera/pkgtest).
+package() { scripts/test-package.sh; }
+
 # Nothing Tessera starts may outlive its owner: no orphaned D-Bus or keyring
 # daemon (parent 1) started since this script began may survive the stages.
 # A bus whose session just ended is reparented to init for the moment it
@@ -109,5 +114,6 @@ stage "end-to-end: real Chromium + extension + host + app" e2e
 stage "end-to-end: real Firefox ESR + extension + host + app" e2e_firefox
 stage "WebMCP synthesis vs Chromium's native WebMCP" webmcp_browser
 stage "UI self-test under Xvfb" ui
+stage "packages: .rpm contents, .deb install/upgrade/purge in a clean Debian root" package
 stage "no daemon outlives the tests" survivors
 echo "tessera test stages: $passed passed, 0 failed"
