@@ -88,6 +88,11 @@ ui() { scripts/ui-selftest.sh; }
 # (debootstrap, cached under ~/.cache/tessera/pkgtest).
 package() { scripts/test-package.sh; }
 
+# Two and three Tessera vaults kept in step through real Syncthing
+# instances on 127.0.0.1 (discovery, relays and reporting off), with the
+# network between them paused and resumed (devsync/syncthing_test.go).
+sync_engine() { TESSERA_TEST_SYNCTHING=1 go test -count=1 -run 'TestSyncthing' ./devsync/; }
+
 # Nothing Tessera starts may outlive its owner: no orphaned D-Bus or keyring
 # daemon (parent 1) started since this script began may survive the stages.
 # A bus whose session just ended is reparented to init for the moment it
@@ -114,6 +119,7 @@ stage "end-to-end: real Chromium + extension + host + app" e2e
 stage "end-to-end: real Firefox ESR + extension + host + app" e2e_firefox
 stage "WebMCP synthesis vs Chromium's native WebMCP" webmcp_browser
 stage "UI self-test under Xvfb" ui
+stage "devices kept in step through real Syncthing" sync_engine
 stage "packages: .rpm contents, .deb install/upgrade/purge in a clean Debian root" package
 stage "no daemon outlives the tests" survivors
 echo "tessera test stages: $passed passed, 0 failed"
