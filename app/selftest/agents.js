@@ -17,6 +17,9 @@ async ({ check, text, until, open }) => {
   site(A.close).querySelector(":scope > button").click();
   check("settings: Close to agents closes the site, the other stays open",
     await until(() => !site(A.close) && site(A.keep)) && (await window.go.app.SelfTest.AgentState()).sites.join(" ") === A.keep, text("#agent-sites"));
+  check("settings: starting Tessera at log-in is offered, and off until the person turns it on",
+    await until(() => document.getElementById("autostart-card") && !document.getElementById("autostart-card").hidden && !document.getElementById("autostart").checked),
+    String(document.getElementById("autostart")?.checked));
   // Sync between devices: not set up, then set up through a folder.
   check("settings: the sync card says the vault is not kept in step, and offers a folder",
     await until(() => /not kept in step/.test(text("#sync-line")) && document.getElementById("sync-folder") && !document.getElementById("sync-folder").closest("form").hidden), text("#sync-line"));

@@ -15,6 +15,7 @@ import { ProfilesView } from "./profiles";
 import { SettingsView } from "./settings";
 import { SecurityCards } from "./security";
 import { SyncCard } from "./synccard";
+import { AutostartCard } from "./autostart";
 import { AgentAccessCard } from "./agentaccess";
 import { TransferPanels } from "./transfer";
 import { loadPickers } from "./pickers";
@@ -157,6 +158,7 @@ function main(): void {
   new SecurityCards(el("view-settings").querySelector<HTMLElement>(".settings")!);
   new AgentAccessCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
   new SyncCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
+  new AutostartCard(el("view-settings").querySelector<HTMLElement>(".settings")!);
   backupCard = new BackupCard();
   passwdCard = new PasswdCard();
   void new ConfirmDialog().connect(showBanner);
