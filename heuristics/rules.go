@@ -265,7 +265,7 @@ var rules = []rule{
 		{"lt", []string{`gatve (ir )?namo numeris`}},
 	}},
 	{id: "house-number", kind: kindVeto, langs: []lang{
-		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
+		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
 		{"de", []string{`hausnummer`, `hausnr`, `haus nr`}},
 		{"fr", []string{`numero de (rue|voie)`, `n de rue`}},
 		{"es", []string{`numero exterior`, `numero de (la )?calle`, `^numero$`}},
