@@ -244,11 +244,11 @@ var rules = []rule{
 	// street name, not a line).
 	{id: "street-with-number", token: "address-line1", langs: []lang{
 		// Indian forms lead the first line with the flat and building.
-		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`}},
+		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`}},
 		{"de", []string{`strasse (und|mit|&|\+|/) ?(hausnummer|hausnr|nr)`, `strasse nr`, `strasse hausnummer`}},
 		{"fr", []string{`(numero|n) et (nom de )?(la )?rue`}},
 		{"es", []string{`calle y numero`}},
-		{"it", []string{`via e (numero )?civico`}},
+		{"it", []string{`via e (numero )?civico`, `indirizzo (con|e) (il )?(numero )?civico`}},
 		{"pt", []string{`rua e numero`}},
 		{"nl", []string{`straat (en|\+|&) huisnummer`, `straatnaam en huisnummer`}},
 		{"pl", []string{`ulica i (numer|nr)`}},
