@@ -97,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		for _, e := range m.Why {
 			why = append(why, e.Signal+":"+e.Rule+"="+fmt.Sprintf("%q", e.Text))
 		}
-		fmt.Fprintf(stdout, "MISS %s %s #%d want=%q got=%q label=%q %s\n", m.Variant, m.File, m.Index, m.Want, m.Got, m.Label, strings.Join(why, " "))
+		fmt.Fprintf(stdout, "MISS %s %s %s #%d want=%q got=%q label=%q %s\n", m.Variant, m.Half, m.File, m.Index, m.Want, m.Got, m.Label, strings.Join(why, " "))
 	}
 	if err := writeTable(stdout, len(pages), scores); err != nil {
 		return err

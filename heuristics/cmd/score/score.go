@@ -112,6 +112,7 @@ func newScore(source, half, variant, system string, c Counts) Score {
 type Miss struct {
 	File    string                `json:"file"`
 	Variant string                `json:"variant"`
+	Half    string                `json:"half"`
 	Index   int                   `json:"control_index"`
 	Want    string                `json:"want"`
 	Got     string                `json:"got"`
@@ -482,7 +483,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 			var onMiss func(t corpus.Truth, got string)
 			if misses != nil {
 				onMiss = func(t corpus.Truth, got string) {
-					m := Miss{File: p.Rel, Variant: v, Index: t.Index, Want: t.Token, Got: got, Label: t.Label}
+					m := Miss{File: p.Rel, Variant: v, Half: half, Index: t.Index, Want: t.Token, Got: got, Label: t.Label}
 					if t.Index >= 0 && t.Index < len(rs) {
 						m.Why = rs[t.Index].Evidence
 					}
