@@ -26,7 +26,7 @@ func main() {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv: os.Getenv, Executable: exe,
 		Desktop: func(ctx context.Context, opts cli.DesktopOptions) error {
-			return app.RunDesktop(ctx, assets, app.DesktopOptions{Hidden: opts.Hidden, Headless: opts.Headless, Version: cli.Version})
+			return app.RunDesktop(ctx, assets, app.DesktopOptions{Hidden: opts.Hidden, Headless: opts.Headless, Version: cli.Version, Build: cli.Commit + ", " + cli.Date})
 		},
 	}
 	err := cli.Run(ctx, os.Args[1:], env)

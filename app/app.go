@@ -22,8 +22,10 @@ type Config struct {
 	// SocketDir is the 0700 per-user channel directory; empty means
 	// nativemsg.ChannelDir.
 	SocketDir string
-	// Version is the app version reported in session.hello.
+	// Version is the app version reported in session.hello; Build the
+	// commit and date it was built from, for the window's About.
 	Version string
+	Build   string
 	// Vault reports the vault's state; nil means no vault is configured
 	// ("uninitialized").
 	Vault VaultState
@@ -82,6 +84,7 @@ type Client struct {
 // Status is what the window shows at a glance.
 type Status struct {
 	Version string   `json:"version"`
+	Build   string   `json:"build,omitempty"`
 	Vault   string   `json:"vault"` // "uninitialized", "locked", "unlocked"
 	Socket  string   `json:"socket"`
 	Clients []Client `json:"clients"`
@@ -148,7 +151,7 @@ type App struct {
 func (a *App) Status() Status {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	st := Status{Version: a.cfg.Version, Vault: a.vaultState(), Socket: a.socket, Clients: []Client{}}
+	st := Status{Version: a.cfg.Version, Build: a.cfg.Build, Vault: a.vaultState(), Socket: a.socket, Clients: []Client{}}
 	for _, c := range a.clients {
 		st.Clients = append(st.Clients, c)
 	}

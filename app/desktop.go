@@ -22,8 +22,10 @@ type DesktopOptions struct {
 	// Headless runs the broker only, with no window at all.
 	Headless bool
 	// Version is the app version shown in the window and in session.hello;
-	// empty means "dev".
+	// empty means "dev". Build is the commit and date it was built from,
+	// shown beside it.
 	Version string
+	Build   string
 }
 
 // ErrNoWindow is returned (wrapped) by RunDesktop when the window cannot be
@@ -88,7 +90,7 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		// A person started the app: browsers may start it again from now on.
 		nativemsg.ClearUserQuit(dir)
 	}
-	cfg := Config{Home: home, SocketDir: dir, Version: version, Log: env.stderr, Getenv: env.getenv, IdleLock: vaultIdleLock}
+	cfg := Config{Home: home, SocketDir: dir, Version: version, Build: opts.Build, Log: env.stderr, Getenv: env.getenv, IdleLock: vaultIdleLock}
 	if err := applyPrefs(&cfg); err != nil {
 		fmt.Fprintf(env.stderr, "tessera: %v; the defaults apply\n", err)
 	}

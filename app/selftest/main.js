@@ -5,7 +5,7 @@
     check("status screen shows the vault state",
       await until(() => $("#vault-card").dataset.vaultState === exp.status.vault && text("#vault-title") !== "" && text("#vault-title") !== "Checking…" && text("#vault-text") !== ""),
       $("#vault-card")?.dataset.vaultState + ": " + text("#vault-title"));
-    check("status screen shows the version", await until(() => text("#version") === exp.status.version), text("#version"));
+    check("status screen shows the version and the build", await until(() => text("#version") === (exp.status.build ? exp.status.version + " (" + exp.status.build + ")" : exp.status.version)), text("#version"));
     check("status screen shows the browser channel", !exp.status.socket || text("#socket") === exp.status.socket, text("#socket"));
     check("no browser listed before one connects", $("#clients").childElementCount === 0 && shown($("#clients-empty")), text("#clients"));
     check("no error banner", $("#banner").hidden, text("#banner"));

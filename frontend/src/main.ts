@@ -125,7 +125,7 @@ function render(s: Status): void {
   list.replaceChildren(...(s.clients ?? []).map((c) => clientItem(c, now)));
   el("clients-empty").hidden = list.childElementCount > 0;
 
-  el("version").textContent = s.version;
+  el("version").textContent = s.build ? `${s.version} (${s.build})` : s.version;
   const sock = el("socket");
   sock.textContent = s.socket || "not serving — browsers cannot connect (see the app log)";
   sock.classList.toggle("warn", !s.socket);

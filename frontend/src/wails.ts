@@ -28,6 +28,8 @@ export type VaultState = "uninitialized" | "locked" | "unlocked";
 /** What the status screen shows (app.Status). */
 export interface Status {
   version: string;
+  /** build is the commit and date the app was built from. */
+  build?: string;
   vault: VaultState;
   socket: string;
   clients: Client[];
