@@ -516,42 +516,11 @@ func (a *App) handle(method string, h handler) {
 	a.handlers[method] = h
 }
 
-// HelloParams are the params of session.hello.
-type HelloParams struct {
-	Protocol []int `json:"protocol"`
-	Client   struct {
-		Kind      string `json:"kind"`
-		Name      string `json:"name"`
-		Version   string `json:"version"`
-		Extension string `json:"extension"`
-	} `json:"client"`
-}
-
-// HelloResult is the result of session.hello.
-type HelloResult struct {
-	Protocol int `json:"protocol"`
-	App      struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	} `json:"app"`
-	Vault struct {
-		State string `json:"state"`
-	} `json:"vault"`
-	Session string `json:"session"`
-	// Verified reports whether the app verified the caller; an unverified
-	// session can do nothing but hello (NOT_VERIFIED), and Why says why.
-	Verified bool   `json:"verified"`
-	Why      string `json:"why,omitempty"`
-	// Challenge is, for a browser session, the random challenge its
-	// extension signs to prove its paired key (base64; pairing.go).
-	Challenge string `json:"challenge,omitempty"`
-}
-
 func (a *App) hello(s *session, params json.RawMessage) outcome {
 	if s.hello.Load() {
 		return outcome{err: nativemsg.NewError(nativemsg.CodeHelloRepeated, "session.hello was already said")}
 	}
-	var p HelloParams
+	var p nativemsg.HelloParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return outcome{err: nativemsg.NewError(nativemsg.CodeInvalidParams, "session.hello: %v", err)}
 	}
@@ -586,7 +555,7 @@ func (a *App) hello(s *session, params json.RawMessage) outcome {
 	a.mu.Unlock()
 	s.hello.Store(true)
 	a.changed()
-	var r HelloResult
+	var r nativemsg.HelloResult
 	r.Protocol = nativemsg.ProtocolVersion
 	r.App.Name = "tessera"
 	r.App.Version = a.cfg.Version

@@ -30,24 +30,10 @@ const (
 	PairRequestMethod = "pair.request"
 )
 
-// PairParams are the params of pair.prove and pair.request: the install's
-// public key and its signature of the session's challenge, base64.
-type PairParams struct {
-	Key       string `json:"key"`
-	Signature string `json:"signature"`
-}
-
-// PairResult is the result of pair.prove and pair.request.
-type PairResult struct {
-	Paired bool `json:"paired"`
-	// ID is the key's fingerprint.
-	ID string `json:"id"`
-}
-
 // checkProof decodes params and checks the signature against s's
 // challenge. It returns the raw key.
 func checkProof(s *session, method string, params json.RawMessage) ([]byte, *nativemsg.Error) {
-	var p PairParams
+	var p nativemsg.PairParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
 	}
@@ -96,7 +82,7 @@ func pairProve(ctx context.Context, a *App, s *session, params json.RawMessage) 
 		return nil, notPaired(PairProveMethod, "this browser is not paired with Tessera: pair it from the extension's popup", "unknown")
 	}
 	a.markPaired(s, p.ID)
-	return PairResult{Paired: true, ID: p.ID}, nil
+	return nativemsg.PairResult{Paired: true, ID: p.ID}, nil
 }
 
 // pairRequest answers pair.request: the person is asked in the app, with
@@ -113,7 +99,7 @@ func pairRequest(ctx context.Context, a *App, s *session, params json.RawMessage
 	id := trust.KeyID(raw)
 	if p, ok := a.pairs.Find(raw); ok && p.Origin == s.origin {
 		a.markPaired(s, p.ID)
-		return PairResult{Paired: true, ID: p.ID}, nil
+		return nativemsg.PairResult{Paired: true, ID: p.ID}, nil
 	}
 	if !s.pairAsking.CompareAndSwap(false, true) {
 		return nil, nativemsg.NewError(nativemsg.CodeBusy, "%s: a pairing request of this session is waiting already", PairRequestMethod)
@@ -137,7 +123,7 @@ func pairRequest(ctx context.Context, a *App, s *session, params json.RawMessage
 	}
 	a.markPaired(s, id)
 	a.changed()
-	return PairResult{Paired: true, ID: id}, nil
+	return nativemsg.PairResult{Paired: true, ID: id}, nil
 }
 
 // browserWords names a verified browser family for the dialog's headline.

@@ -61,7 +61,7 @@ func (k testInstall) sign(t testing.TB, msg []byte) []byte {
 // session sid with challenge.
 func (k testInstall) params(t testing.TB, challenge []byte, sid string) string {
 	t.Helper()
-	b, _ := json.Marshal(PairParams{
+	b, _ := json.Marshal(nativemsg.PairParams{
 		Key:       base64.StdEncoding.EncodeToString(k.raw),
 		Signature: base64.StdEncoding.EncodeToString(k.sign(t, trust.SignedMessage(challenge, sid))),
 	})
@@ -102,9 +102,9 @@ func (c *pairedConn) Read(b []byte) (int, error) {
 
 func (c *pairedConn) Write(b []byte) (int, error) {
 	var m struct {
-		ID     string      `json:"id"`
-		Method string      `json:"method"`
-		Params HelloParams `json:"params"`
+		ID     string                `json:"id"`
+		Method string                `json:"method"`
+		Params nativemsg.HelloParams `json:"params"`
 	}
 	if len(b) < 4 || json.Unmarshal(b[4:], &m) != nil || m.Method != "session.hello" || (m.Params.Client.Kind != KindBrowser && m.Params.Client.Kind != "") {
 		return c.Conn.Write(b)
@@ -116,7 +116,7 @@ func (c *pairedConn) Write(b []byte) (int, error) {
 		return n, err
 	}
 	// Read up to hello's answer, holding every frame for the test.
-	var hello HelloResult
+	var hello nativemsg.HelloResult
 	for {
 		f, err := nativemsg.ReadFrame(c.Conn, nativemsg.MaxIncoming)
 		if err != nil {
@@ -124,8 +124,8 @@ func (c *pairedConn) Write(b []byte) (int, error) {
 		}
 		c.hold(f)
 		var r struct {
-			ID     string       `json:"id"`
-			Result *HelloResult `json:"result"`
+			ID     string                 `json:"id"`
+			Result *nativemsg.HelloResult `json:"result"`
 		}
 		if json.Unmarshal(f, &r) == nil && r.ID == m.ID {
 			if r.Result != nil {
@@ -164,7 +164,7 @@ func (c *pairedConn) hold(f []byte) {
 
 // browserHello says hello as a browser through its host and returns the
 // answer, with the challenge decoded.
-func browserHello(t *testing.T, c net.Conn) (HelloResult, []byte) {
+func browserHello(t *testing.T, c net.Conn) (nativemsg.HelloResult, []byte) {
 	t.Helper()
 	r := helloAnswer(t, c, KindBrowser)
 	ch, err := base64.StdEncoding.DecodeString(r.Challenge)
@@ -311,11 +311,11 @@ func TestPairProofAttacks(t *testing.T) {
 	c := dial()
 	r, ch := browserHello(t, c)
 	mallory := newInstall(t)
-	forged, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(mallory.sign(t, trust.SignedMessage(ch, r.Session)))})
-	otherSession, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(k.sign(t, trust.SignedMessage(ch, "s999")))})
+	forged, _ := json.Marshal(nativemsg.PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(mallory.sign(t, trust.SignedMessage(ch, r.Session)))})
+	otherSession, _ := json.Marshal(nativemsg.PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(k.sign(t, trust.SignedMessage(ch, "s999")))})
 	flipped := k.sign(t, trust.SignedMessage(ch, r.Session))
 	flipped[10] ^= 1
-	flippedP, _ := json.Marshal(PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(flipped)})
+	flippedP, _ := json.Marshal(nativemsg.PairParams{Key: base64.StdEncoding.EncodeToString(k.raw), Signature: base64.StdEncoding.EncodeToString(flipped)})
 	notOnCurve := append([]byte{4}, bytes.Repeat([]byte{1}, 64)...)
 	for _, tc := range []struct{ name, params, code string }{
 		{"another key's signature", string(forged), nativemsg.CodeNotPaired},

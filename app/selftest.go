@@ -321,7 +321,7 @@ func (st *selfTest) connectBrowser() error {
 	}
 	c.SetDeadline(time.Now().Add(5 * time.Second))
 	attach, _ := nativemsg.Notification(nativemsg.AttachMethod, nativemsg.AttachParams{Origin: selfTestClientOrigin})
-	var hello HelloParams
+	var hello nativemsg.HelloParams
 	hello.Protocol = []int{nativemsg.ProtocolVersion}
 	hello.Client.Kind = "browser"
 	hello.Client.Name = selfTestClientName

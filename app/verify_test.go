@@ -42,11 +42,11 @@ func serveBrowser(t *testing.T, cfg Config) (*App, func() net.Conn) {
 	}
 }
 
-func helloAnswer(t *testing.T, c net.Conn, kind string) HelloResult {
+func helloAnswer(t *testing.T, c net.Conn, kind string) nativemsg.HelloResult {
 	t.Helper()
 	send(t, c, `{"jsonrpc":"2.0","id":"h","method":"session.hello","params":{"protocol":[1],"client":{"kind":"`+kind+`","name":"Chromium"}}}`)
 	m := recv(t, c)
-	var r HelloResult
+	var r nativemsg.HelloResult
 	b, _ := json.Marshal(m["result"])
 	if err := json.Unmarshal(b, &r); err != nil || m["result"] == nil {
 		t.Fatalf("hello = %v", m)

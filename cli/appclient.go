@@ -100,17 +100,10 @@ func newAppClient(conn net.Conn, dir string, timeout time.Duration, onNotify fun
 // hello says session.hello as a client of kind, and refuses an app that
 // does not serve it.
 func (c *appClient) hello(ctx context.Context, kind, name, version string) error {
-	hello := map[string]any{
-		"protocol": []int{nativemsg.ProtocolVersion},
-		"client":   map[string]string{"kind": kind, "name": name, "version": version},
-	}
-	var res struct {
-		Vault struct {
-			State string `json:"state"`
-		} `json:"vault"`
-		Verified bool   `json:"verified"`
-		Why      string `json:"why"`
-	}
+	var hello nativemsg.HelloParams
+	hello.Protocol = []int{nativemsg.ProtocolVersion}
+	hello.Client.Kind, hello.Client.Name, hello.Client.Version = kind, name, version
+	var res nativemsg.HelloResult
 	if err := c.call(ctx, "session.hello", hello, &res); err != nil {
 		c.Close()
 		return fmt.Errorf("the Tessera app on %s: %w", c.dir, err)
