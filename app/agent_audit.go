@@ -48,7 +48,7 @@ type releaseRecorder interface{ RecordRelease(vault.Release) error }
 // recordAgent writes r to the audit log, after whatever waits; while the
 // vault is locked r waits too (a refusal only up to the bound, see above).
 func (a *App) recordAgent(r vault.Release, ran bool) {
-	v, ok := a.cfg.Vault.(releaseRecorder)
+	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return
 	}
@@ -77,7 +77,7 @@ func (a *App) recordAgent(r vault.Release, ran bool) {
 
 // flushAudit writes the records that wait, if the vault is unlocked now.
 func (a *App) flushAudit() {
-	v, ok := a.cfg.Vault.(releaseRecorder)
+	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return
 	}

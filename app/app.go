@@ -26,9 +26,9 @@ type Config struct {
 	// commit and date it was built from, for the window's About.
 	Version string
 	Build   string
-	// Vault reports the vault's state; nil means no vault is configured
+	// Vault is the vault; nil means no vault is configured
 	// ("uninitialized").
-	Vault VaultState
+	Vault Vault
 	// PeerCheck decides which socket peers are served; nil means the
 	// current-user check (nativemsg.SameUser).
 	PeerCheck func(net.Conn) error
@@ -54,12 +54,6 @@ type Config struct {
 	// ExportWorkFactor is the scrypt work factor of a passphrase-encrypted
 	// export (zero: vault.DefaultScryptWorkFactor).
 	ExportWorkFactor int
-}
-
-// VaultState is the part of the vault the broker needs to say hello.
-type VaultState interface {
-	// State returns "uninitialized", "locked" or "unlocked".
-	State() string
 }
 
 // A Client is one connected browser (or agent) as the UI shows it.
@@ -227,7 +221,7 @@ func (a *App) personActed() {
 // when the person has not acted for Config.IdleLock, and tells the window
 // and every connected browser when the state changes.
 func (a *App) watchVault(ctx context.Context, interval time.Duration) {
-	l, ok := a.cfg.Vault.(vaultLocker)
+	l, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return
 	}

@@ -592,7 +592,7 @@ func listProfiles(ctx context.Context, a *App, s *session, params json.RawMessag
 			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.list: %v", err)
 		}
 	}
-	if v, ok := a.cfg.Vault.(summaryLister); ok {
+	if v, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
 		// Counted without decrypting a single value.
 		ps, err := v.ProfileSummaries()
 		if err != nil {
@@ -604,7 +604,7 @@ func listProfiles(ctx context.Context, a *App, s *session, params json.RawMessag
 		}
 		return out, nil
 	}
-	v, ok := a.cfg.Vault.(profileLister)
+	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "profile.list: this app has no vault")
 	}

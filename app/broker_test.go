@@ -16,11 +16,29 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/nativemsg"
+	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
 
-type fixedVault string
+// fixedVault is a vault that reports state and has nothing else: any
+// other call panics (the embedded Vault is nil), which a test would see.
+func fixedVault(state string) Vault { return stateVault{state: state} }
 
-func (v fixedVault) State() string { return string(v) }
+type stateVault struct {
+	Vault
+	state string
+}
+
+func (v stateVault) State() string { return v.state }
+
+// SyncState says sync is not set up.
+func (v stateVault) SyncState() ([]byte, error) { return nil, nil }
+
+func (v stateVault) Info() (vault.Info, error) { return vault.Info{State: v.state}, nil }
+
+// Profiles and ProfileSummaries: a vault with no profile.
+func (v stateVault) Profiles() ([]profile.UserProfile, error)          { return nil, nil }
+func (v stateVault) ProfileSummaries() ([]vault.ProfileSummary, error) { return nil, nil }
 
 // serve starts an App on a private socket and returns a dialer for it.
 func serve(t *testing.T, cfg Config) (*App, func() net.Conn) {
@@ -244,9 +262,15 @@ func TestOversizedFromPeer(t *testing.T) {
 
 // idleVault is an unlocked vault that Lock locks.
 type idleVault struct {
+	Vault
 	mu     sync.Mutex
 	locked bool
 }
+
+// SyncState says sync is not set up.
+func (v *idleVault) SyncState() ([]byte, error) { return nil, nil }
+
+func (v *idleVault) Info() (vault.Info, error) { return vault.Info{State: v.State()}, nil }
 
 func (v *idleVault) State() string {
 	v.mu.Lock()

@@ -216,7 +216,7 @@ type cliVault interface {
 }
 
 func (a *App) cliVault() (cliVault, error) {
-	v, ok := a.cfg.Vault.(cliVault)
+	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}

@@ -67,7 +67,7 @@ type fillVault interface {
 }
 
 func (a *App) fillVault() (fillVault, *nativemsg.Error) {
-	v, ok := a.cfg.Vault.(fillVault)
+	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeVaultUninitialized, "no vault yet: set one up in the Tessera app")
 	}
@@ -776,7 +776,7 @@ func (a *App) fill(ctx context.Context, s, rcpt *session, params json.RawMessage
 	if hasRule && rule.Profile == prof.ID && !agent {
 		if d, ok := rememberedDecision(rule, c); ok {
 			remembered = &d
-			if st, ok := a.cfg.Vault.(siteRuleStore); ok {
+			if st, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
 				st.TouchSiteRule(an.origin)
 			}
 		}
@@ -985,7 +985,7 @@ func vaultStatus(ctx context.Context, a *App, s *session, params json.RawMessage
 	a.mu.Unlock()
 	st.Window = a.hasWindow()
 	if st.State == "unlocked" {
-		if v, ok := a.cfg.Vault.(profileLister); ok {
+		if v, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
 			if ps, err := v.Profiles(); err == nil {
 				st.Profiles = len(ps)
 			}

@@ -455,7 +455,7 @@ func (u *UI) edit(id, op string, change func(editVault, profile.UserProfile) err
 }
 
 func (u *UI) editVault() (editVault, error) {
-	v, ok := u.app.cfg.Vault.(editVault)
+	v, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}

@@ -27,7 +27,7 @@ type siteRuleStore interface {
 // remembered returns the rule for an origin, if the vault keeps rules and
 // has one.
 func (a *App) remembered(origin string) (vault.SiteRule, bool) {
-	st, ok := a.cfg.Vault.(siteRuleStore)
+	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return vault.SiteRule{}, false
 	}
@@ -59,7 +59,7 @@ func rememberedDecision(r vault.SiteRule, c Confirmation) (Decision, bool) {
 // the rows approved. A decision that ticked an attention row is an
 // exception the person made once; it is not remembered.
 func (a *App) remember(an *analysis, pf *pendingFill, d Decision) {
-	st, ok := a.cfg.Vault.(siteRuleStore)
+	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok || !d.Remember || !d.Approve {
 		return
 	}
@@ -90,13 +90,13 @@ func (a *App) remember(an *analysis, pf *pendingFill, d Decision) {
 
 // canRemember reports whether the dialog may offer "remember for this site".
 func (a *App) canRemember() bool {
-	_, ok := a.cfg.Vault.(siteRuleStore)
+	_, ok := a.cfg.Vault, a.cfg.Vault != nil
 	return ok
 }
 
 // SiteRules lists the sites the person let fill without asking.
 func (u *UI) SiteRules() ([]vault.SiteRule, error) {
-	st, ok := u.app.cfg.Vault.(siteRuleStore)
+	st, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}
@@ -109,7 +109,7 @@ func (u *UI) SiteRules() ([]vault.SiteRule, error) {
 
 // ForgetSite revokes the rule of an origin: its next fill asks again.
 func (u *UI) ForgetSite(origin string) error {
-	st, ok := u.app.cfg.Vault.(siteRuleStore)
+	st, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
 	if !ok {
 		return ErrNoVault
 	}

@@ -58,7 +58,7 @@ func (st *selfTest) keyboardChecks() []SelfTestCheck {
 		OK:     err == nil && view.State == "unlocked" && view.HasPassphrase,
 		Detail: fmt.Sprintf("%+v, %v", view, err),
 	}}
-	v, ok := st.app.cfg.Vault.(editVault)
+	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
 		return append(checks, SelfTestCheck{Name: "keys only: the profiles are in the vault", Detail: ErrNoVault.Error()})
 	}

@@ -104,7 +104,7 @@ func (st *selfTest) transferChecks() []SelfTestCheck {
 		return []SelfTestCheck{{Name: "transfer: the page asked for the file to import", Detail: "never asked"}}
 	}
 	defer os.RemoveAll(dir)
-	v, ok := st.app.cfg.Vault.(transferVault)
+	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
 		return []SelfTestCheck{{Name: "transfer: the vault", Detail: ErrNoVault.Error()}}
 	}

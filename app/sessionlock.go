@@ -28,7 +28,7 @@ type vaultLocker interface {
 // watchSessionLock locks the vault on every event from events until ctx is
 // done or events is closed.
 func (a *App) watchSessionLock(ctx context.Context, events <-chan lockEvent) {
-	v, ok := a.cfg.Vault.(vaultLocker)
+	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return
 	}

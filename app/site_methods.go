@@ -20,7 +20,7 @@ func cliSiteList(ctx context.Context, a *App, s *session, params json.RawMessage
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "site.list: %v", err)
 	}
-	st, ok := a.cfg.Vault.(siteRuleStore)
+	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "site.list: this app has no vault")
 	}
@@ -42,7 +42,7 @@ func cliSiteForget(ctx context.Context, a *App, s *session, params json.RawMessa
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "site.forget: %v", err)
 	}
-	st, ok := a.cfg.Vault.(siteRuleStore)
+	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "site.forget: this app has no vault")
 	}

@@ -35,7 +35,7 @@ type syncCtl struct {
 
 // syncStore is the vault as sync needs it (*vault.Vault is one).
 func (a *App) syncStore() (devsync.Store, bool) {
-	st, ok := a.cfg.Vault.(devsync.Store)
+	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	return st, ok
 }
 

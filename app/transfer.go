@@ -130,7 +130,7 @@ type transferVault interface {
 }
 
 func (u *UI) transferVault() (transferVault, error) {
-	v, ok := u.app.cfg.Vault.(transferVault)
+	v, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}

@@ -42,11 +42,10 @@ var (
 	ErrPassphraseSet = errors.New("the vault already has a passphrase")
 )
 
-// vaultControl is what the window needs of the vault. The app's
-// Config.Vault (a *vault.Vault in the desktop app) is asserted to it, so the
-// broker keeps depending on VaultState only.
+// vaultControl is what the window needs of the vault (Config.Vault has
+// it: see Vault).
 type vaultControl interface {
-	VaultState
+	State() string
 	Init(vault.InitOptions) error
 	UnlockPassphrase([]byte) error
 	UnlockKeyring() error
@@ -242,7 +241,7 @@ func summarize(p profile.UserProfile) ProfileSummary {
 
 // vault returns the app's vault as the window controls it.
 func (u *UI) vault() (vaultControl, error) {
-	v, ok := u.app.cfg.Vault.(vaultControl)
+	v, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}

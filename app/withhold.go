@@ -67,7 +67,7 @@ func (r *releasedValues) all() []string {
 // value of every profile and the values released to pages.
 func (a *App) secretValues() []string {
 	out := a.released.all()
-	if v, ok := a.cfg.Vault.(profileLister); ok {
+	if v, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
 		if ps, err := v.Profiles(); err == nil {
 			for i := range ps {
 				out = appendEntries(out, ps[i].Concepts)
