@@ -241,7 +241,6 @@ func (a *App) tabsOf(ctx context.Context, b *session) ([]BrowserTab, *nativemsg.
 type pageSnapshot struct {
 	id     string
 	params pageParams
-	raw    json.RawMessage
 	origin string
 	// closed are the frames left out: their origins are not open to agents.
 	closed []ClosedFrame
@@ -269,11 +268,7 @@ func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativem
 	if e := a.askBrowser(ctx, b, browserTimeout, "browser.snapshot", map[string]int{"tab": tab}, &res); e != nil {
 		return nil, e
 	}
-	raw, err := json.Marshal(pageParams{Page: res.Page, Frames: res.Frames})
-	if err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInternal, "snapshot: encode")
-	}
-	p, e := parsePage("browser.snapshot", raw)
+	p, e := checkPage("browser.snapshot", pageParams{Page: res.Page, Frames: res.Frames})
 	if e != nil {
 		return nil, e
 	}
@@ -285,10 +280,7 @@ func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativem
 	if len(p.Frames) == 0 {
 		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "the tab's top frame could not be read")
 	}
-	if raw, err = json.Marshal(p); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInternal, "snapshot: encode")
-	}
-	return &pageSnapshot{id: res.Snapshot, params: p, raw: raw, origin: origin, closed: closed, browser: b}, nil
+	return &pageSnapshot{id: res.Snapshot, params: p, origin: origin, closed: closed, browser: b}, nil
 }
 
 // agentTab is the tab an agent works on and its browser: the one it chose
@@ -311,14 +303,10 @@ func (a *App) agentTab(ctx context.Context, s *session) (int, *session, bool) {
 }
 
 // withProfile adds the agent's profile choice to a snapshot's params.
-func (ps *pageSnapshot) withProfile(profile string) json.RawMessage {
-	if profile == "" {
-		return ps.raw
-	}
+func (ps *pageSnapshot) withProfile(profile string) pageParams {
 	p := ps.params
 	p.Profile = profile
-	b, _ := json.Marshal(p)
-	return b
+	return p
 }
 
 // An MCPTool is one tool as MCP's tools/list shows it.

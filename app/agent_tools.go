@@ -223,11 +223,11 @@ func runReadForm(ctx context.Context, a *App, s *session, args map[string]any) (
 	if e != nil {
 		return browserProblem(e), "", nil
 	}
-	res, e := analyseForm(ctx, a, s, snap.raw)
+	an, e := analyseFields(snap.params)
 	if e != nil {
 		return errorResult("%s", e.Message), snap.origin, nil
 	}
-	if an, ok := res.(Analysis); ok && len(snap.closed) > 0 {
+	if len(snap.closed) > 0 {
 		// The frames left out, by origin only, so that the agent can ask
 		// the person to open one (tessera.tabs.select with its frame).
 		return jsonResult(struct {
@@ -235,7 +235,7 @@ func runReadForm(ctx context.Context, a *App, s *session, args map[string]any) (
 			ClosedFrames []ClosedFrame `json:"closedFrames"`
 		}{an, snap.closed}), snap.origin, nil
 	}
-	return jsonResult(res), snap.origin, nil
+	return jsonResult(an), snap.origin, nil
 }
 
 func profileArg(args map[string]any) string {
@@ -248,7 +248,7 @@ func runPropose(ctx context.Context, a *App, s *session, args map[string]any) (T
 	if e != nil {
 		return browserProblem(e), "", nil
 	}
-	res, e := proposeFill(ctx, a, s, snap.withProfile(profileArg(args)))
+	res, e := a.propose(s, snap.withProfile(profileArg(args)))
 	if e != nil {
 		return errorResult("%s", e.Message), snap.origin, nil
 	}
@@ -278,8 +278,7 @@ func runFillApply(ctx context.Context, a *App, s *session, args map[string]any) 
 	if e != nil {
 		return errorResult("the values could not be applied: %s", e.Message), snap.origin, nil
 	}
-	report, _ := json.Marshal(map[string]any{"fill": fr.Fill, "fields": outcomes})
-	reportFill(ctx, a, s, report)
+	a.report(s, fr.Fill, outcomes)
 	labels := fieldLabels(snap)
 	out := []AppliedField{}
 	for _, o := range outcomes {

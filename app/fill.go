@@ -111,11 +111,16 @@ var nonceRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
 
 func parsePage(method string, params json.RawMessage) (pageParams, *nativemsg.Error) {
 	var p pageParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return p, nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
+	}
+	return checkPage(method, p)
+}
+
+// checkPage checks page p against the limits of PROTOCOL.md §4.1.
+func checkPage(method string, p pageParams) (pageParams, *nativemsg.Error) {
 	bad := func(format string, args ...any) (pageParams, *nativemsg.Error) {
 		return p, nativemsg.NewError(nativemsg.CodeInvalidParams, method+": "+format, args...)
-	}
-	if err := strictUnmarshal(params, &p); err != nil {
-		return bad("%v", err)
 	}
 	if len(p.Frames) == 0 || len(p.Frames) > maxFrames {
 		return bad("between 1 and %d frames required, got %d", maxFrames, len(p.Frames))
@@ -257,9 +262,15 @@ func analyseForm(ctx context.Context, a *App, s *session, params json.RawMessage
 	if e != nil {
 		return nil, e
 	}
+	return analyseFields(p)
+}
+
+// analyseFields is what Tessera understands of page p's fields: labels,
+// concepts, confidence, whether the person can see them; no value.
+func analyseFields(p pageParams) (Analysis, *nativemsg.Error) {
 	an, e := analyse(p)
 	if e != nil {
-		return nil, e
+		return Analysis{}, e
 	}
 	out := Analysis{Site: an.site, Fields: []AnalysedField{}}
 	for _, fa := range an.frames {
@@ -496,14 +507,11 @@ type pageRequest struct {
 	an   *analysis
 }
 
-// preparePage parses params, picks the profile (pick names it from the
+// preparePage picks the profile (pick names it from the
 // params; "" is the first) and analyses the page.
-func (a *App) preparePage(method string, params json.RawMessage, pick func(pageParams) string) (pageRequest, *nativemsg.Error) {
+func (a *App) preparePage(method string, p pageParams, pick func(pageParams) string) (pageRequest, *nativemsg.Error) {
 	var r pageRequest
-	p, e := parsePage(method, params)
-	if e != nil {
-		return r, e
-	}
+	var e *nativemsg.Error
 	if r.v, e = a.fillVault(); e != nil {
 		return r, e
 	}
@@ -518,9 +526,20 @@ func (a *App) preparePage(method string, params json.RawMessage, pick func(pageP
 func askedProfile(p pageParams) string { return p.Profile }
 
 func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-	r, e := a.preparePage("fill.propose", params, askedProfile)
+	p, e := parsePage("fill.propose", params)
 	if e != nil {
 		return nil, e
+	}
+	return a.propose(s, p)
+}
+
+// propose says which fields of page p the profile holds a value for (by
+// kind only), for s: a browser's fill.propose, an agent's
+// tessera.fill.propose.
+func (a *App) propose(s *session, p pageParams) (Proposal, *nativemsg.Error) {
+	r, e := a.preparePage("fill.propose", p, askedProfile)
+	if e != nil {
+		return Proposal{}, e
 	}
 	v, prof, an := r.v, r.prof, r.an
 	out := Proposal{Site: an.site, Profile: prof.ID, Fields: []ProposedField{}}
@@ -734,15 +753,20 @@ func declined(method string, d Decision) *nativemsg.Error {
 }
 
 func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-	return a.fill(ctx, s, s, params)
+	p, e := parsePage("fill.request", params)
+	if e != nil {
+		return nil, e
+	}
+	return a.fill(ctx, s, s, p)
 }
 
-// fill answers a fill request of requester s whose values go to browser
-// session rcpt: the browser itself, or the browser an agent acts in.
-func (a *App) fill(ctx context.Context, s, rcpt *session, params json.RawMessage) (FillResult, *nativemsg.Error) {
+// fill answers a fill request of requester s for page p whose values go
+// to browser session rcpt: the browser itself, or the browser an agent
+// acts in.
+func (a *App) fill(ctx context.Context, s, rcpt *session, page pageParams) (FillResult, *nativemsg.Error) {
 	var rule vault.SiteRule
 	var hasRule bool
-	r, e := a.preparePage("fill.request", params, func(p pageParams) string {
+	r, e := a.preparePage("fill.request", page, func(p pageParams) string {
 		// A remembered site fills from the profile it was remembered with.
 		rule, hasRule = a.remembered(originOf(p.Page.URL))
 		if p.Profile == "" && hasRule {
@@ -934,25 +958,34 @@ func reportFill(ctx context.Context, a *App, s *session, params json.RawMessage)
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: %v", err)
 	}
-	if len(p.Fields) > maxValues {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: too many fields")
+	if e := a.report(s, p.Fill, p.Fields); e != nil {
+		return nil, e
+	}
+	return struct{}{}, nil
+}
+
+// report records what the page did with fill id's values, for s, and ends
+// the fill.
+func (a *App) report(s *session, id string, fields []FieldOutcome) *nativemsg.Error {
+	if len(fields) > maxValues {
+		return nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: too many fields")
 	}
 	counts := map[string]int{}
-	for _, f := range p.Fields {
+	for _, f := range fields {
 		if !outcomes[f.Outcome] {
-			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: unknown outcome %q", f.Outcome)
+			return nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: unknown outcome %q", f.Outcome)
 		}
 		counts[f.Outcome]++
 	}
-	st, ok := a.fills.get(p.Fill, s)
+	st, ok := a.fills.get(id, s)
 	if !ok {
-		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "fill.report: no fill %q in progress", p.Fill)
+		return nativemsg.NewError(nativemsg.CodeNotFound, "fill.report: no fill %q in progress", id)
 	}
 	a.fills.remove(st.id)
-	if v, e := a.fillVault(); e == nil && len(p.Fields) > 0 {
+	if v, e := a.fillVault(); e == nil && len(fields) > 0 {
 		a.audit(v, vault.Release{Event: vault.EventReport, Origin: st.origin, Site: st.site, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Outcomes: counts})
 	}
-	return struct{}{}, nil
+	return nil
 }
 
 // audit appends r to the audit log; a failure is logged, not returned: the

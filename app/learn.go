@@ -50,7 +50,11 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	if !gesture {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, errNoGesture)
 	}
-	r, e := a.preparePage("learn.request", params, askedProfile)
+	p, e := parsePage("learn.request", params)
+	if e != nil {
+		return nil, e
+	}
+	r, e := a.preparePage("learn.request", p, askedProfile)
 	if e != nil {
 		return nil, e
 	}
