@@ -1,8 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -164,14 +162,9 @@ func parseAgentAccess(b []byte) (AgentAccess, error) {
 	if len(b) > safefile.MaxState {
 		return AgentAccess{}, fmt.Errorf("over %d bytes", safefile.MaxState)
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
 	var doc agentAccessDoc
-	if err := d.Decode(&doc); err != nil {
+	if err := safefile.DecodeStrict(b, &doc); err != nil {
 		return AgentAccess{}, err
-	}
-	if d.More() {
-		return AgentAccess{}, errors.New("data after the JSON object")
 	}
 	if doc.Version != agentAccessVersion {
 		return AgentAccess{}, fmt.Errorf("version %d, want %d", doc.Version, agentAccessVersion)
@@ -278,14 +271,7 @@ func (h *agentHub) saveLocked() {
 		h.logf("agent access: not saved: over %d sites or %d trusted tools; close some in Settings", maxAgentSites, maxAgentTools)
 		return
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err == nil && len(b) > safefile.MaxState {
-		err = fmt.Errorf("over %d bytes", safefile.MaxState)
-	}
-	if err == nil {
-		err = safefile.Replace(h.file.path, b)
-	}
-	if err != nil {
+	if err := safefile.WriteJSON(h.file.path, "agent access", doc); err != nil {
 		h.logf("agent access: not saved: %v", err)
 	}
 }

@@ -99,7 +99,7 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 		"tool on closed site": {content: `{"version":1,"sites":[],"tools":[{"site":"https://shop.example","tool":"search"}]}`, want: "not open to agents"},
 		"too many":            {content: many, want: "over 1024 sites"},
 		"oversized":           {content: good + strings.Repeat(" ", safefile.MaxState), want: "over 1048576 bytes"},
-		"trailing data":       {content: good + `{}`, want: "after the JSON object"},
+		"trailing data":       {content: good + `{}`, want: "after the JSON document"},
 		"symlink":             {content: good, link: true, want: "not a regular file"},
 	}
 	for name, c := range cases {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/passphrase"
 )
 
@@ -76,7 +77,7 @@ func TestAutoLockIsConfigurableAndPersisted(t *testing.T) {
 	if err := applyPrefs(&next); err != nil || next.IdleLock != 0 {
 		t.Errorf("never: idle lock %v, %v; want 0", next.IdleLock, err)
 	}
-	for _, bad := range []string{`{"autoLockMinutes": 3}`, `{"autoLockMinutes": "x"}`, `not json`, strings.Repeat(" ", maxPrefsSize+1)} {
+	for _, bad := range []string{`{"autoLockMinutes": 3}`, `{"autoLockMinutes": "x"}`, `not json`, strings.Repeat(" ", safefile.MaxState+1)} {
 		if err := os.WriteFile(filepath.Join(home, prefsFile), []byte(bad), 0o600); err != nil {
 			t.Fatal(err)
 		}

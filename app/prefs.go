@@ -1,10 +1,8 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -19,9 +17,6 @@ import (
 
 // prefsFile is the preferences file's name in Config.Home.
 const prefsFile = "prefs.json"
-
-// maxPrefsSize bounds what is read of the preferences file.
-const maxPrefsSize = 64 << 10
 
 // Prefs are the person's preferences. A field that is nil was never set:
 // its default applies.
@@ -47,15 +42,8 @@ func loadPrefs(home string) (Prefs, error) {
 	if home == "" {
 		return p, nil
 	}
-	b, err := safefile.Read(filepath.Join(home, prefsFile), maxPrefsSize)
-	if errors.Is(err, os.ErrNotExist) {
-		return p, nil
-	}
-	if err != nil {
-		return Prefs{}, fmt.Errorf("read preferences: %w", err)
-	}
-	if err := json.Unmarshal(b, &p); err != nil {
-		return Prefs{}, fmt.Errorf("read preferences: %s: %w", prefsFile, err)
+	if _, err := safefile.ReadJSON(filepath.Join(home, prefsFile), "preferences", &p); err != nil {
+		return Prefs{}, err
 	}
 	if p.AutoLockMinutes != nil && !slices.Contains(AutoLockChoices, *p.AutoLockMinutes) {
 		return Prefs{}, fmt.Errorf("read preferences: %s: auto-lock %d minutes: %w", prefsFile, *p.AutoLockMinutes, ErrBadAutoLock)
@@ -69,14 +57,7 @@ func savePrefs(home string, p Prefs) error {
 	if home == "" {
 		return errors.New("save preferences: no data directory")
 	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save preferences: %w", err)
-	}
-	if err := safefile.Replace(filepath.Join(home, prefsFile), append(b, '\n')); err != nil {
-		return fmt.Errorf("save preferences: %w", err)
-	}
-	return nil
+	return safefile.WriteJSON(filepath.Join(home, prefsFile), "preferences", p)
 }
 
 // applyPrefs sets cfg from the preferences in its home, and returns why
