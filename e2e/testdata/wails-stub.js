@@ -68,6 +68,9 @@
     PassphraseStrength: (p) => Promise.resolve(p.length < 8 ? { score: 0, acceptable: false, words: "too short", advice: "Use at least 8 characters." } : { score: 4, acceptable: true, words: "very strong" }),
     SuggestPassphrase: ok("orbit lantern meadow velvet quartz harbour"),
     SetAutoLock: ok(null),
+    Autostart: ok({ supported: true, enabled: false }), SetAutostart: ok({ supported: true, enabled: true }),
+    SyncStatus: ok({ enabled: true, running: true, status: { folder: "/home/you/Sync/tessera", name: "Laptop", lastSync: t, devices: [{ device: "d1", name: "Laptop", self: true, seq: 12, lastChange: t }, { device: "d2", name: "Desktop", seq: 9, lastChange: t }], conflicts: [{ profile: "home", key: "concept:https://schema.org/email", values: 2, devices: ["d1", "d2"] }] } }),
+    SetUpSync: ok(null), SyncNow: ok(null), RemoveSyncDevice: ok(null), StopSync: ok(null),
     Locale: ok({ tag: "en", countries: [{ code: "FR", name: "France" }, { code: "GB", name: "United Kingdom" }], languages: [{ code: "en", name: "English" }] }),
     PreviewImport: ok({
       token: "t", format: "vcf", formatLabel: "vCard file", profiles: [home, work],

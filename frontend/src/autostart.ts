@@ -42,10 +42,15 @@ export class AutostartCard {
     );
     settings.append(card);
     this.box.addEventListener("change", () => void this.set(this.box.checked));
-    void binding()
-      .Autostart()
-      .then((v) => this.render(v, card))
-      .catch(() => {});
+    void this.load(card);
+  }
+
+  private async load(card: HTMLElement): Promise<void> {
+    try {
+      this.render(await binding().Autostart(), card);
+    } catch {
+      // No bridge, or no answer: the card stays hidden.
+    }
   }
 
   private render(v: AutostartView, card: HTMLElement): void {
