@@ -44,6 +44,7 @@ func (a *App) registerCLIMethods() {
 		"site.forget":    cliSiteForget,
 		"sync.status":    cliSyncStatus,
 		"sync.now":       cliSyncNow,
+		"sync.setup":     cliSyncSetup,
 	} {
 		a.handle(method, cliOnly(method, h))
 	}

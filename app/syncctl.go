@@ -144,30 +144,60 @@ func (u *UI) SyncStatus() (SyncView, error) { return u.app.syncView(), nil }
 // set the folder up when it already holds a group.
 func (u *UI) SetUpSync(folder, name, passphrase string) (SyncView, error) {
 	u.app.personActed()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := u.app.setUpSync(ctx, folder, name, passphrase); err != nil {
+		return SyncView{}, err
+	}
+	return u.app.syncView(), nil
+}
+
+// setUpSync sets up sync of the unlocked vault through folder and starts
+// it (SetUpSync, and the command line's sync.setup).
+func (a *App) setUpSync(ctx context.Context, folder, name, passphrase string) error {
 	folder, name = strings.TrimSpace(folder), strings.TrimSpace(name)
 	if folder == "" || name == "" {
-		return SyncView{}, errors.New("set up sync: choose a folder and name this device")
+		return errors.New("set up sync: choose a folder and name this device")
 	}
-	store, ok := u.app.syncStore()
+	store, ok := a.syncStore()
 	if !ok {
-		return SyncView{}, ErrNoVault
+		return ErrNoVault
 	}
 	pp := []byte(passphrase)
 	defer clear(pp)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	s, err := devsync.Setup(ctx, store, folder, name, pp, devsync.Options{})
 	if err != nil {
-		return SyncView{}, plainErr("set up sync", err)
+		return plainErr("set up sync", err)
 	}
-	c := &u.app.syncing
+	c := &a.syncing
 	c.mu.Lock()
 	c.stopLocked()
 	c.err = ""
 	c.startLocked(s)
 	c.mu.Unlock()
-	u.app.changed()
-	return u.app.syncView(), nil
+	a.changed()
+	return nil
+}
+
+// SyncSetupParams are the params of sync.setup: the folder, this device's
+// name, and the recovery passphrase (this vault's for a new folder, the
+// vault's that set it up otherwise).
+type SyncSetupParams struct {
+	Folder     string `json:"folder"`
+	Name       string `json:"name"`
+	Passphrase string `json:"passphrase"`
+}
+
+// cliSyncSetup answers sync.setup for the command line.
+func cliSyncSetup(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+	var p SyncSetupParams
+	if err := strictUnmarshal(params, &p); err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.setup: %v", err)
+	}
+	if err := a.setUpSync(ctx, p.Folder, p.Name, p.Passphrase); err != nil {
+		return nil, cliError("sync.setup", err)
+	}
+	return a.syncView().Status, nil
 }
 
 // SyncNow reads and writes the sync folder now.

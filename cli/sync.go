@@ -128,6 +128,22 @@ func syncSetup(ctx context.Context, env *Env, args []string) error {
 	if fi, err := os.Stat(folder); err != nil || !fi.IsDir() {
 		return fmt.Errorf("sync setup: %s is not a folder", folder)
 	}
+	if app, err := dialApp(ctx, env); err == nil {
+		// The running app holds the vault: it sets sync up, and syncs.
+		defer app.Close()
+		pass, err := readPassphrase(env, groupPass)
+		if err != nil {
+			return err
+		}
+		defer clear(pass)
+		var st devsync.SyncStatus
+		if err := app.call(ctx, "sync.setup", map[string]string{"folder": folder, "name": name, "passphrase": string(pass)}, &st); err != nil {
+			return err
+		}
+		return printSyncStatus(env, c, st)
+	} else if !errors.Is(err, errNoApp) {
+		return err
+	}
 	var pass []byte
 	if groupPass == c.passphraseFile && groupPass == "-" {
 		// One stdin line serves both.
