@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,136 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/devsync/syncthingtest"
 	"github.com/tessera-app/tessera/vault"
 )
-
-// A syncthing is one Syncthing instance of the test: listening on
-// 127.0.0.1 only, with global discovery, local discovery, relays, NAT
-// traversal, usage and crash reporting and upgrades all off, sharing one
-// folder with the test's other instances.
-type syncthing struct {
-	home, folder string
-	id           string
-	listen, gui  int
-	apiKey       string
-	cmd          *exec.Cmd
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startSyncthings starts n instances that share one folder each.
-func startSyncthings(t *testing.T, n int) []*syncthing {
-	t.Helper()
-	var sts []*syncthing
-	for i := range n {
-		s := &syncthing{home: t.TempDir(), folder: t.TempDir(), listen: freePort(t), gui: freePort(t), apiKey: fmt.Sprintf("tessera-test-key-%d", i)}
-		out, err := exec.Command("syncthing", "generate", "--home="+s.home, "--no-default-folder", "--skip-port-probing").CombinedOutput()
-		if err != nil {
-			t.Fatalf("syncthing generate: %v\n%s", err, out)
-		}
-		for _, l := range strings.Split(string(out), "\n") {
-			if id, ok := strings.CutPrefix(strings.TrimSpace(l), "Device ID: "); ok {
-				s.id = id
-			}
-		}
-		if s.id == "" {
-			t.Fatalf("syncthing generate printed no device id:\n%s", out)
-		}
-		os.Mkdir(filepath.Join(s.folder, ".stfolder"), 0o700)
-		sts = append(sts, s)
-	}
-	for _, s := range sts {
-		var devs, folderDevs strings.Builder
-		for j, o := range sts {
-			addr := fmt.Sprintf("tcp://127.0.0.1:%d", o.listen)
-			fmt.Fprintf(&devs, `<device id="%s" name="h%d" compression="metadata"><address>%s</address><paused>false</paused></device>`+"\n", o.id, j, addr)
-			fmt.Fprintf(&folderDevs, `<device id="%s"></device>`, o.id)
-		}
-		cfg := fmt.Sprintf(`<configuration version="36">
-<folder id="tessera" label="tessera" path="%s" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1" ignorePerms="false">
-%s<minDiskFree unit="%%">0</minDiskFree>
-</folder>
-%s<gui enabled="true" tls="false"><address>127.0.0.1:%d</address><apikey>%s</apikey></gui>
-<options>
-<listenAddress>tcp://127.0.0.1:%d</listenAddress>
-<globalAnnounceServer></globalAnnounceServer>
-<globalAnnounceEnabled>false</globalAnnounceEnabled>
-<localAnnounceEnabled>false</localAnnounceEnabled>
-<relaysEnabled>false</relaysEnabled>
-<natEnabled>false</natEnabled>
-<urAccepted>-1</urAccepted>
-<crashReportingEnabled>false</crashReportingEnabled>
-<autoUpgradeIntervalH>0</autoUpgradeIntervalH>
-<startBrowser>false</startBrowser>
-<reconnectionIntervalS>1</reconnectionIntervalS>
-<stunKeepaliveStartS>0</stunKeepaliveStartS>
-<stunServer></stunServer>
-<announceLANAddresses>false</announceLANAddresses>
-<minHomeDiskFree unit="%%">0</minHomeDiskFree>
-</options>
-</configuration>
-`, s.folder, folderDevs.String(), devs.String(), s.gui, s.apiKey, s.listen)
-		if err := os.WriteFile(filepath.Join(s.home, "config.xml"), []byte(cfg), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		s.cmd = exec.Command("syncthing", "serve", "--home="+s.home, "--no-browser", "--no-restart", "--no-upgrade", "--logfile="+filepath.Join(s.home, "log.txt"))
-		s.cmd.Env = append(os.Environ(), "STNOUPGRADE=1", "STNORESTART=1", "HOME="+s.home)
-		if err := s.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			s.cmd.Process.Kill()
-			s.cmd.Wait()
-		})
-	}
-	for _, s := range sts {
-		deadline := time.Now().Add(30 * time.Second)
-		for s.rest(t, "GET", "/rest/system/ping") != nil {
-			if time.Now().After(deadline) {
-				log, _ := os.ReadFile(filepath.Join(s.home, "log.txt"))
-				t.Fatalf("syncthing did not answer:\n%s", log)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	return sts
-}
-
-func (s *syncthing) rest(t *testing.T, method, path string) error {
-	req, _ := http.NewRequest(method, fmt.Sprintf("http://127.0.0.1:%d%s", s.gui, path), nil)
-	req.Header.Set("X-API-Key", s.apiKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		return fmt.Errorf("%s %s: %s", method, path, resp.Status)
-	}
-	return nil
-}
-
-// cut pauses (or resumes) the connection between a and b, on both sides.
-func cut(t *testing.T, a, b *syncthing, pause bool) {
-	t.Helper()
-	verb := "/rest/system/resume?device="
-	if pause {
-		verb = "/rest/system/pause?device="
-	}
-	for _, p := range [][2]*syncthing{{a, b}, {b, a}} {
-		if err := p[0].rest(t, "POST", verb+p[1].id); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // content is a vault's profiles and values, comparable across homes.
 func content(t *testing.T, v *vault.Vault) string {
@@ -197,7 +68,7 @@ func TestSyncthing(t *testing.T) {
 
 func syncthingHomes(t *testing.T, n int) {
 	ctx := context.Background()
-	sts := startSyncthings(t, n)
+	sts := syncthingtest.Start(t, n)
 	homes := make([]*home, n)
 	pass := "recovery passphrase of home 0"
 	for i := range n {
@@ -207,15 +78,15 @@ func syncthingHomes(t *testing.T, n int) {
 		}
 	}
 	var err error
-	if homes[0].s, err = Setup(ctx, homes[0].v, sts[0].folder, "home 0", []byte(pass), testOpts); err != nil {
+	if homes[0].s, err = Setup(ctx, homes[0].v, sts[0].Folder, "home 0", []byte(pass), testOpts); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i < n; i++ {
 		waitFor(t, 30*time.Second, "group file on home "+fmt.Sprint(i), func() bool {
-			_, err := os.Stat(filepath.Join(sts[i].folder, GroupFileName))
+			_, err := os.Stat(filepath.Join(sts[i].Folder, GroupFileName))
 			return err == nil
 		})
-		if homes[i].s, err = Setup(ctx, homes[i].v, sts[i].folder, fmt.Sprintf("home %d", i), []byte(pass), testOpts); err != nil {
+		if homes[i].s, err = Setup(ctx, homes[i].v, sts[i].Folder, fmt.Sprintf("home %d", i), []byte(pass), testOpts); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -245,7 +116,7 @@ func syncthingHomes(t *testing.T, n int) {
 	}
 	for round := range 4 {
 		if round == 1 {
-			cut(t, sts[0], sts[1], true)
+			syncthingtest.Cut(t, sts[0], sts[1], true)
 		}
 		for i := range n {
 			set(i, fmt.Sprintf("p%d", i), vault.FieldKey(fmt.Sprintf("r%d", round)), fmt.Sprintf("home %d round %d", i, round))
@@ -256,7 +127,7 @@ func syncthingHomes(t *testing.T, n int) {
 		time.Sleep(1500 * time.Millisecond)
 		syncAllHomes()
 		if round == 2 {
-			cut(t, sts[0], sts[1], false)
+			syncthingtest.Cut(t, sts[0], sts[1], false)
 		}
 	}
 	// The values the last round wrote on every home stay until settled;

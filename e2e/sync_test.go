@@ -5,39 +5,43 @@ package e2e
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tessera-app/tessera/devsync/syncthingtest"
 )
 
 // Two devices, each its own Tessera home with its own app and its own
-// browser, kept in step through one sync folder (issue 26; the sync tool
-// itself, Syncthing, is the devsync stage's). A detail changed on one
+// browser, each sync folder kept in step with the other by its own real
+// Syncthing instance on 127.0.0.1 (issue 26). A detail changed on one
 // device reaches the other through the running apps (`tessera sync setup`
-// and `sync now` ask them), and both apps still fill a page in the real
-// browser, the second with the value the first wrote.
+// and `sync now` ask them) and Syncthing, and both apps still fill a page
+// in the real browser, the second with the value the first wrote.
 func TestSyncedDevicesBothFill(t *testing.T) {
+	sts := syncthingtest.Start(t, 2)
 	laptop := newFillEnv(t, "approve", "")
 	desktop := newFillEnv(t, "approve", "")
-	folder, err := os.MkdirTemp("", "tsr-sync-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(folder) })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	for _, d := range []struct {
-		f    *fillEnv
-		name string
-	}{{laptop, "laptop"}, {desktop, "desktop"}} {
-		if out, err := d.f.w.CLI(ctx, "sync", "setup", "--name", d.name, "--passphrase-file", d.f.w.Passphrase, folder); err != nil {
-			t.Fatalf("sync setup on the %s: %v", d.name, err)
-		} else if !strings.Contains(out, d.name) {
-			t.Errorf("sync setup on the %s printed %q, want its name", d.name, out)
+	setup := func(f *fillEnv, name, folder string) {
+		t.Helper()
+		if out, err := f.w.CLI(ctx, "sync", "setup", "--name", name, "--passphrase-file", f.w.Passphrase, folder); err != nil {
+			t.Fatalf("sync setup on the %s: %v", name, err)
+		} else if !strings.Contains(out, name) {
+			t.Errorf("sync setup on the %s printed %q, want its name", name, out)
 		}
 	}
+	setup(laptop, "laptop", sts[0].Folder)
+	// The desktop joins once Syncthing brought the folder's group file.
+	waitUntil(t, time.Minute, "the group file to reach the desktop's folder", func() bool {
+		_, err := os.Stat(filepath.Join(sts[1].Folder, "tessera-sync.age"))
+		return err == nil
+	})
+	setup(desktop, "desktop", sts[1].Folder)
 	const moved = "ada.new@example.org"
-	valueFile := folder + ".value"
+	valueFile := filepath.Join(t.TempDir(), "value")
 	if err := os.WriteFile(valueFile, []byte(moved), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +49,16 @@ func TestSyncedDevicesBothFill(t *testing.T) {
 	if _, err := laptop.w.CLI(ctx, "profile", "set", "--value-file", valueFile, "home", "https://schema.org/email"); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []*fillEnv{laptop, desktop} {
-		if _, err := f.w.CLI(ctx, "sync", "now"); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := laptop.w.CLI(ctx, "sync", "now"); err != nil {
+		t.Fatal(err)
 	}
+	waitUntil(t, time.Minute, "the laptop's change to reach the desktop's vault", func() bool {
+		if _, err := desktop.w.CLI(ctx, "sync", "now"); err != nil {
+			t.Logf("sync now on the desktop: %v", err)
+		}
+		p, err := desktop.w.ProfileJSON(ctx, "home")
+		return err == nil && strings.Contains(string(p), moved)
+	})
 	out, err := desktop.w.CLI(ctx, "sync", "status")
 	if err != nil || !strings.Contains(out, "laptop") || !strings.Contains(out, "desktop") {
 		t.Errorf("sync status on the desktop = %q, %v; want both devices", out, err)
@@ -62,5 +71,16 @@ func TestSyncedDevicesBothFill(t *testing.T) {
 		if got := readPage(t, tab).Values["email"]; got != moved {
 			t.Errorf("email filled on the %s = %q, want %q (written on the laptop, brought by sync)", name, got, moved)
 		}
+	}
+}
+
+// waitUntil polls f every half second for up to d.
+func waitUntil(t *testing.T, d time.Duration, what string, f func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !f(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }
