@@ -52,7 +52,7 @@ func (env *Env) minWorkFactor() int {
 }
 
 type command struct {
-	run     func(ctx context.Context, env *Env, args []string) error
+	run     runFunc
 	summary string
 }
 
@@ -158,4 +158,28 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintf(w, "  %-10s %s\n", "help", "COMMAND: its usage; --definition FILE ... PATH: Formspec field help")
+}
+
+// A runFunc runs one command or subcommand with its arguments.
+type runFunc func(ctx context.Context, env *Env, args []string) error
+
+// dispatch runs the subcommand of group (tessera GROUP SUB ARGS...) that
+// args name from table; help prints usage to stdout, a missing or unknown
+// subcommand prints it to stderr and is ErrUsage.
+func dispatch(ctx context.Context, env *Env, group string, usage func(io.Writer), table map[string]runFunc, args []string) error {
+	if len(args) == 0 {
+		usage(env.Stderr)
+		return fmt.Errorf("%w: %s: missing subcommand", ErrUsage, group)
+	}
+	sub, args := args[0], args[1:]
+	run, ok := table[sub]
+	if !ok {
+		if sub == "help" || sub == "-h" || sub == "--help" {
+			usage(env.Stdout)
+			return nil
+		}
+		usage(env.Stderr)
+		return fmt.Errorf("%w: %s: unknown subcommand %q", ErrUsage, group, sub)
+	}
+	return run(ctx, env, args)
 }

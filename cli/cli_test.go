@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/tessera-app/tessera/nativemsg"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tessera-app/tessera/nativemsg"
 )
 
 func testEnv(stdout, stderr *bytes.Buffer, env map[string]string) *Env {

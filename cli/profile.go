@@ -29,12 +29,7 @@ const schemaOrg = "https://schema.org/"
 // passphrase or the person's approval in the running app's window. While the app runs every subcommand acts through it;
 // otherwise each unlocks the vault for itself (see runVault).
 func runProfile(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 {
-		profileUsage(env.Stderr)
-		return fmt.Errorf("%w: profile: missing subcommand", ErrUsage)
-	}
-	sub, args := args[0], args[1:]
-	run, ok := map[string]func(context.Context, *Env, []string) error{
+	return dispatch(ctx, env, "profile", profileUsage, map[string]runFunc{
 		"list":   profileList,
 		"show":   profileShow,
 		"set":    profileSet,
@@ -42,16 +37,7 @@ func runProfile(ctx context.Context, env *Env, args []string) error {
 		"delete": profileDelete,
 		"import": profileImport,
 		"export": profileExport,
-	}[sub]
-	if !ok {
-		if sub == "help" || sub == "-h" || sub == "--help" {
-			profileUsage(env.Stdout)
-			return nil
-		}
-		profileUsage(env.Stderr)
-		return fmt.Errorf("%w: profile: unknown subcommand %q", ErrUsage, sub)
-	}
-	return run(ctx, env, args)
+	}, args)
 }
 
 func profileUsage(w io.Writer) {

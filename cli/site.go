@@ -15,24 +15,10 @@ import (
 // vault file.
 
 func runSite(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 {
-		siteUsage(env.Stderr)
-		return fmt.Errorf("%w: site: missing subcommand", ErrUsage)
-	}
-	sub, args := args[0], args[1:]
-	run, ok := map[string]func(context.Context, *Env, []string) error{
+	return dispatch(ctx, env, "site", siteUsage, map[string]runFunc{
 		"list":   siteList,
 		"forget": siteForget,
-	}[sub]
-	if !ok {
-		if sub == "help" || sub == "-h" || sub == "--help" {
-			siteUsage(env.Stdout)
-			return nil
-		}
-		siteUsage(env.Stderr)
-		return fmt.Errorf("%w: site: unknown subcommand %q", ErrUsage, sub)
-	}
-	return run(ctx, env, args)
+	}, args)
 }
 
 func siteUsage(w io.Writer) {

@@ -19,12 +19,7 @@ import (
 // tool carries (see package devsync). Each command opens and unlocks the
 // vault itself, so the app must not be running.
 func runSync(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 {
-		syncUsage(env.Stderr)
-		return fmt.Errorf("%w: sync: missing subcommand", ErrUsage)
-	}
-	sub, args := args[0], args[1:]
-	run, ok := map[string]func(context.Context, *Env, []string) error{
+	return dispatch(ctx, env, "sync", syncUsage, map[string]runFunc{
 		"setup":         syncSetup,
 		"status":        syncStatus,
 		"now":           syncNow,
@@ -32,16 +27,7 @@ func runSync(ctx context.Context, env *Env, args []string) error {
 		"request":       syncRequest,
 		"pending":       syncPending,
 		"approve":       syncApprove,
-	}[sub]
-	if !ok {
-		if sub == "help" || sub == "-h" || sub == "--help" {
-			syncUsage(env.Stdout)
-			return nil
-		}
-		syncUsage(env.Stderr)
-		return fmt.Errorf("%w: sync: unknown subcommand %q", ErrUsage, sub)
-	}
-	return run(ctx, env, args)
+	}, args)
 }
 
 func syncUsage(w io.Writer) {

@@ -158,30 +158,14 @@ func explainUnlock(err error) error {
 // after a passphrase unlock, puts the key back into the keyring so later
 // commands need no passphrase; "lock" changes nothing and says so.
 func runVault(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 {
-		vaultUsage(env.Stderr)
-		return fmt.Errorf("%w: vault: missing subcommand", ErrUsage)
-	}
-	sub, args := args[0], args[1:]
-	switch sub {
-	case "init":
-		return vaultInit(ctx, env, args)
-	case "unlock":
-		return vaultUnlock(ctx, env, args)
-	case "lock":
-		return vaultLock(ctx, env, args)
-	case "status":
-		return vaultStatus(ctx, env, args)
-	case "passwd":
-		return vaultPasswd(ctx, env, args)
-	case "rekey":
-		return vaultRekey(ctx, env, args)
-	case "help", "-h", "--help":
-		vaultUsage(env.Stdout)
-		return nil
-	}
-	vaultUsage(env.Stderr)
-	return fmt.Errorf("%w: vault: unknown subcommand %q", ErrUsage, sub)
+	return dispatch(ctx, env, "vault", vaultUsage, map[string]runFunc{
+		"init":   vaultInit,
+		"unlock": vaultUnlock,
+		"lock":   vaultLock,
+		"status": vaultStatus,
+		"passwd": vaultPasswd,
+		"rekey":  vaultRekey,
+	}, args)
 }
 
 func vaultUsage(w io.Writer) {
