@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -108,4 +109,19 @@ func openEntry(k *keys, at place, rec []byte) (entryRec, error) {
 func uvarintLen(n uint64) int {
 	var buf [binary.MaxVarintLen64]byte
 	return binary.PutUvarint(buf[:], n)
+}
+
+// scanEntry reads one row of SELECT id, profile, rank, ver, rec FROM
+// entries: the row is checked against the manifest and its record opened.
+func (o *op) scanEntry(rows *sql.Rows) (row, prow int64, e entryRec, err error) {
+	var rank, ver int64
+	var rec []byte
+	if err = rows.Scan(&row, &prow, &rank, &ver, &rec); err != nil {
+		return 0, 0, entryRec{}, sqlErr(err)
+	}
+	if err = o.check(rowRef{tabEntries, row}, uint64(ver), prow, rank); err != nil {
+		return 0, 0, entryRec{}, err
+	}
+	e, err = openEntry(o.k, entryPlace(row, prow, rank, uint64(ver)), rec)
+	return row, prow, e, err
 }

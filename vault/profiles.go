@@ -516,15 +516,7 @@ func loadEntries(o *op, where string, args []any, want int, dest func(prow int64
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		var row, prow, rank, ver int64
-		var rec []byte
-		if err := rows.Scan(&row, &prow, &rank, &ver, &rec); err != nil {
-			return sqlErr(err)
-		}
-		if err := o.check(rowRef{tabEntries, row}, uint64(ver), prow, rank); err != nil {
-			return err
-		}
-		e, err := openEntry(o.k, entryPlace(row, prow, rank, uint64(ver)), rec)
+		row, prow, e, err := o.scanEntry(rows)
 		if err != nil {
 			return err
 		}
