@@ -169,6 +169,17 @@ func setupWith(ctx context.Context, env *Env, c *syncCmd, v *vault.Vault, folder
 	return printSyncStatus(env, c, s.Status())
 }
 
+// withSyncer runs f with the Syncer of the vault the command opens itself
+// (the app not running), and closes the vault after.
+func withSyncer(env *Env, c *syncCmd, f func(*devsync.Syncer) error) error {
+	v, s, err := openSyncer(env, c)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	return f(s)
+}
+
 func openSyncer(env *Env, c *syncCmd) (*vault.Vault, *devsync.Syncer, error) {
 	v, err := c.open(env)
 	if err != nil {
@@ -199,15 +210,12 @@ func syncStatus(ctx context.Context, env *Env, args []string) error {
 		}
 		return printSyncStatus(env, c, st)
 	}, func() error {
-		v, s, err := openSyncer(env, c)
-		if err != nil {
-			return err
-		}
-		defer v.Close()
-		if err := s.Refresh(); err != nil {
-			return err
-		}
-		return printSyncStatus(env, c, s.Status())
+		return withSyncer(env, c, func(s *devsync.Syncer) error {
+			if err := s.Refresh(); err != nil {
+				return err
+			}
+			return printSyncStatus(env, c, s.Status())
+		})
 	})
 }
 
@@ -232,16 +240,13 @@ func syncNow(ctx context.Context, env *Env, args []string) error {
 		}
 		return report(out.Result, out.Status)
 	}, func() error {
-		v, s, err := openSyncer(env, c)
-		if err != nil {
-			return err
-		}
-		defer v.Close()
-		res, err := s.SyncNow(ctx)
-		if err != nil {
-			return err
-		}
-		return report(res, s.Status())
+		return withSyncer(env, c, func(s *devsync.Syncer) error {
+			res, err := s.SyncNow(ctx)
+			if err != nil {
+				return err
+			}
+			return report(res, s.Status())
+		})
 	})
 }
 
@@ -250,15 +255,12 @@ func syncRemoveDevice(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	v, s, err := openSyncer(env, c)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	if err := s.RemoveDevice(ctx, c.args[0]); err != nil {
-		return err
-	}
-	return printSyncStatus(env, c, s.Status())
+	return withSyncer(env, c, func(s *devsync.Syncer) error {
+		if err := s.RemoveDevice(ctx, c.args[0]); err != nil {
+			return err
+		}
+		return printSyncStatus(env, c, s.Status())
+	})
 }
 
 func printSyncStatus(env *Env, c *syncCmd, st devsync.SyncStatus) error {
@@ -359,26 +361,23 @@ func syncPending(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	v, s, err := openSyncer(env, c)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	p, err := s.PendingJoins()
-	if err != nil {
-		return err
-	}
-	if c.json {
-		return jsonOut(env.Stdout, p)
-	}
-	for _, r := range p {
-		code := r.Code
-		if code == "" {
-			code = "(waiting for the new device)"
+	return withSyncer(env, c, func(s *devsync.Syncer) error {
+		p, err := s.PendingJoins()
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(env.Stdout, "%s code %s\n", r.ID, code)
-	}
-	return nil
+		if c.json {
+			return jsonOut(env.Stdout, p)
+		}
+		for _, r := range p {
+			code := r.Code
+			if code == "" {
+				code = "(waiting for the new device)"
+			}
+			fmt.Fprintf(env.Stdout, "%s code %s\n", r.ID, code)
+		}
+		return nil
+	})
 }
 
 func syncApprove(ctx context.Context, env *Env, args []string) error {
@@ -386,14 +385,11 @@ func syncApprove(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	v, s, err := openSyncer(env, c)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	if err := s.ApproveJoin(c.args[0], c.args[1]); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "approved %s\n", c.args[0])
-	return nil
+	return withSyncer(env, c, func(s *devsync.Syncer) error {
+		if err := s.ApproveJoin(c.args[0], c.args[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "approved %s\n", c.args[0])
+		return nil
+	})
 }
