@@ -4,9 +4,8 @@
 // kept in agent-access.json until taken back. Added to the Settings
 // section from here, so the section's own file stays as it is. Tool names are the pages' words: set
 // as text only.
-import { sentence } from "./format";
-import { errorText, uiBinding } from "./wails";
-import { make, pollWhileShown } from "./dom";
+import { uiBinding } from "./wails";
+import { CardMessages, make, pollWhileShown } from "./dom";
 
 /** AgentAccess is UI.AgentAccess's answer. */
 export interface AgentAccess {
@@ -28,22 +27,19 @@ const pollMs = 3000;
 /** The card, appended to the Settings section's cards. */
 export class AgentAccessCard {
   private readonly sites = make("ul", "sites");
-  private readonly status = make("p", "settings-done");
-  private readonly error = make("p", "field-error");
+  private readonly msg = new CardMessages<AgentAccess>((v) => this.render(v));
   private shown = "";
 
   constructor(settings: HTMLElement) {
     const card = make("section", "card");
     card.id = "agents-card";
     this.sites.id = "agent-sites";
-    this.status.setAttribute("role", "status");
-    this.error.hidden = true;
     card.append(
       make("h2", "", "Agents"),
       make("p", "hint", "AI agents (through tessera mcp) may use the pages of the sites you opened to them, each call still waiting for your approval, except the read-only tools you let run without asking. Close a site, and agents must ask again. Tessera keeps these choices until you take them back here."),
       this.sites,
-      this.status,
-      this.error,
+      this.msg.status,
+      this.msg.error,
     );
     settings.append(card);
     pollWhileShown(settings, pollMs, () => this.load());
@@ -53,20 +49,16 @@ export class AgentAccessCard {
     try {
       this.render(await binding().AgentAccess());
     } catch (e) {
-      this.fail(e);
+      this.msg.fail(e);
     }
   }
 
-  private fail(e: unknown): void {
-    this.error.textContent = sentence(errorText(e));
-    this.error.hidden = false;
-  }
 
   private render(a: AgentAccess): void {
     const key = JSON.stringify(a);
     if (key === this.shown) return;
     this.shown = key;
-    this.error.hidden = true;
+    this.msg.error.hidden = true;
     const sites = a.sites ?? [];
     const tools = a.tools ?? [];
     if (sites.length === 0) {
@@ -90,7 +82,7 @@ export class AgentAccessCard {
             const ask = make("button", "button", "Ask again");
             ask.type = "button";
             ask.setAttribute("aria-label", `Ask again before the tool ${t.tool} runs on ${site}`);
-            ask.addEventListener("click", () => void this.act(() => binding().UntrustAgentTool(site, t.tool), `The page's tool ${t.tool} asks you again on ${site}.`));
+            ask.addEventListener("click", () => void this.msg.act(() => binding().UntrustAgentTool(site, t.tool), `The page's tool ${t.tool} asks you again on ${site}.`));
             item.append(make("span", "meta", `Runs without asking: the page's read-only tool "${t.tool}"`), ask);
             list.append(item);
           }
@@ -99,19 +91,12 @@ export class AgentAccessCard {
         const close = make("button", "button", "Close to agents");
         close.type = "button";
         close.setAttribute("aria-label", `Close ${site} to agents`);
-        close.addEventListener("click", () => void this.act(() => binding().CloseAgentSite(site), `${site} is closed to agents.`));
+        close.addEventListener("click", () => void this.msg.act(() => binding().CloseAgentSite(site), `${site} is closed to agents.`));
         li.append(grow, close);
         return li;
       }),
     );
   }
 
-  private async act(f: () => Promise<AgentAccess>, done: string): Promise<void> {
-    try {
-      this.render(await f());
-      this.status.textContent = done;
-    } catch (e) {
-      this.fail(e);
-    }
-  }
+
 }

@@ -1,3 +1,6 @@
+import { sentence } from "./format";
+import { errorText } from "./wails";
+
 // The DOM helpers the views share.
 
 /** el returns the element of index.html with id, or throws: a missing one is a bug. */
@@ -21,4 +24,36 @@ export function pollWhileShown(view: HTMLElement, ms: number, load: () => Promis
     if (view.getClientRects().length > 0) void load();
   }, ms);
   void load();
+}
+
+/**
+ * CardMessages are a Settings card's status line and error line, and act,
+ * which runs a change, renders its answer and says it was done, or shows
+ * why not.
+ */
+export class CardMessages<T> {
+  readonly status = make("p", "settings-done");
+  readonly error = make("p", "field-error");
+
+  constructor(private readonly render: (v: T) => void) {
+    this.status.setAttribute("role", "status");
+    this.error.setAttribute("role", "alert");
+    this.error.hidden = true;
+  }
+
+  /** fail shows why a read or a change did not happen. */
+  fail(e: unknown): void {
+    this.error.textContent = sentence(errorText(e));
+    this.error.hidden = false;
+  }
+
+  /** act runs f; its answer is rendered and done is said, or the error shown. */
+  async act(f: () => Promise<T>, done: string): Promise<void> {
+    try {
+      this.render(await f());
+      this.status.textContent = done;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
 }

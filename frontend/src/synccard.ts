@@ -4,9 +4,9 @@
 // from each device, any problem in words, conflicts to settle in the
 // editor, and Sync now. Device names and problems come from the folder:
 // set as text only.
-import { ago, sentence } from "./format";
-import { errorText, uiBinding } from "./wails";
-import { make, pollWhileShown } from "./dom";
+import { ago } from "./format";
+import { uiBinding } from "./wails";
+import { CardMessages, make, pollWhileShown } from "./dom";
 
 /** SyncView is UI.SyncStatus's answer. */
 export interface SyncView {
@@ -57,8 +57,7 @@ export class SyncCard {
   private readonly name = make("input");
   private readonly pass = make("input");
   private readonly actions = make("div", "actions");
-  private readonly status = make("p", "settings-done");
-  private readonly error = make("p", "field-error");
+  private readonly msg = new CardMessages<SyncView>((v) => this.render(v));
   private shown = "";
 
   constructor(settings: HTMLElement) {
@@ -66,9 +65,6 @@ export class SyncCard {
     card.id = "sync-card";
     this.line.id = "sync-line";
     this.devices.id = "sync-devices";
-    this.status.setAttribute("role", "status");
-    this.error.setAttribute("role", "alert");
-    this.error.hidden = true;
     this.form.noValidate = true;
     const field = (id: string, label: string, input: HTMLInputElement, type: string, hint = "") => {
       input.id = id;
@@ -93,7 +89,7 @@ export class SyncCard {
     );
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.act(() => binding().SetUpSync(this.folder.value, this.name.value, this.pass.value), "This vault is kept in step through the folder now.");
+      void this.msg.act(() => binding().SetUpSync(this.folder.value, this.name.value, this.pass.value), "This vault is kept in step through the folder now.");
       this.pass.value = "";
     });
     card.append(
@@ -104,8 +100,8 @@ export class SyncCard {
       this.devices,
       this.form,
       this.actions,
-      this.status,
-      this.error,
+      this.msg.status,
+      this.msg.error,
     );
     settings.append(card);
     pollWhileShown(settings, pollMs, () => this.load());
@@ -115,21 +111,17 @@ export class SyncCard {
     try {
       this.render(await binding().SyncStatus());
     } catch (e) {
-      this.fail(e);
+      this.msg.fail(e);
     }
   }
 
-  private fail(e: unknown): void {
-    this.error.textContent = sentence(errorText(e));
-    this.error.hidden = false;
-  }
 
   private render(v: SyncView): void {
     const now = Date.now();
     const key = JSON.stringify([v, syncWords(v, now)]);
     if (key === this.shown) return;
     this.shown = key;
-    this.error.hidden = true;
+    this.msg.error.hidden = true;
     this.line.textContent = syncWords(v, now);
     this.form.hidden = v.running;
     const st = v.status;
@@ -154,7 +146,7 @@ export class SyncCard {
           const rm = make("button", "button", "Remove");
           rm.type = "button";
           rm.setAttribute("aria-label", `Remove ${d.name || d.device} from sync`);
-          rm.addEventListener("click", () => void this.act(() => binding().RemoveSyncDevice(d.device), `${d.name || d.device} is removed: what it writes is ignored.`));
+          rm.addEventListener("click", () => void this.msg.act(() => binding().RemoveSyncDevice(d.device), `${d.name || d.device} is removed: what it writes is ignored.`));
           li.append(rm);
         }
         return li;
@@ -163,19 +155,12 @@ export class SyncCard {
     const now_ = make("button", "button", "Sync now");
     now_.type = "button";
     now_.id = "sync-now";
-    now_.addEventListener("click", () => void this.act(() => binding().SyncNow(), "Synced."));
+    now_.addEventListener("click", () => void this.msg.act(() => binding().SyncNow(), "Synced."));
     const stop = make("button", "button", "Stop syncing");
     stop.type = "button";
-    stop.addEventListener("click", () => void this.act(() => binding().StopSync(), "This vault is no longer kept in step; the folder and the other devices keep their copies."));
+    stop.addEventListener("click", () => void this.msg.act(() => binding().StopSync(), "This vault is no longer kept in step; the folder and the other devices keep their copies."));
     this.actions.replaceChildren(...(v.running ? [now_, stop] : []));
   }
 
-  private async act(f: () => Promise<SyncView>, done: string): Promise<void> {
-    try {
-      this.render(await f());
-      this.status.textContent = done;
-    } catch (e) {
-      this.fail(e);
-    }
-  }
+
 }
