@@ -20,25 +20,16 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	second.page = framedPage("reserve")
 	second.mu.Unlock()
 
-	res, text := w.call(t, "tessera.tabs.list", map[string]any{})
-	if res.IsError {
-		t.Fatalf("tabs.list: %s", text)
-	}
-	var list struct {
-		Tabs []AgentTab `json:"tabs"`
-	}
-	if err := json.Unmarshal([]byte(text), &list); err != nil {
-		t.Fatal(err)
-	}
+	tabs, text := w.listTabs(t)
 	byURL := map[string]AgentTab{}
 	browsers := map[string]string{}
-	for _, tb := range list.Tabs {
+	for _, tb := range tabs {
 		byURL[tb.URL] = tb
 		browsers[tb.Browser] = tb.BrowserName
 	}
 	// No site is open to agents yet: tabs show their origins only.
 	shop, lib := byURL["https://shop.example"], byURL["https://library.example"]
-	if len(list.Tabs) != 4 || len(browsers) != 2 || shop.Browser == "" || lib.Browser == "" || shop.Browser == lib.Browser ||
+	if len(tabs) != 4 || len(browsers) != 2 || shop.Browser == "" || lib.Browser == "" || shop.Browser == lib.Browser ||
 		!strings.HasPrefix(shop.BrowserName, "chromium (") || !strings.HasSuffix(lib.BrowserName, "("+lib.Browser+")") || shop.Tab != lib.Tab {
 		t.Fatalf("tabs of two browsers = %s", text)
 	}
@@ -52,8 +43,8 @@ func TestAgentTwoBrowsers(t *testing.T) {
 		}
 	}
 	// The browser that connected last comes first.
-	if list.Tabs[0].Browser != lib.Browser {
-		t.Errorf("first tab listed is in %q, want the browser that connected last (%q)", list.Tabs[0].Browser, lib.Browser)
+	if tabs[0].Browser != lib.Browser {
+		t.Errorf("first tab listed is in %q, want the browser that connected last (%q)", tabs[0].Browser, lib.Browser)
 	}
 
 	// Tab 7 is in both browsers: the agent must say which.
@@ -84,11 +75,8 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	if len(second.appliedCalls()) != 1 || len(first.appliedCalls()) != 0 {
 		t.Errorf("applied: second browser %d, first %d; want the call in the second only", len(second.appliedCalls()), len(first.appliedCalls()))
 	}
-	res, text = w.call(t, "tessera.tabs.list", map[string]any{})
-	if err := json.Unmarshal([]byte(text), &list); res.IsError || err != nil {
-		t.Fatal(text)
-	}
-	for _, tb := range list.Tabs {
+	tabs, _ = w.listTabs(t)
+	for _, tb := range tabs {
 		if want := tb.Browser == lib.Browser && tb.Tab == 7; tb.Selected != want {
 			t.Errorf("tab %d of %s selected = %v, want %v", tb.Tab, tb.Browser, tb.Selected, want)
 		}
@@ -134,4 +122,20 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	if res, text := w.call(t, "tessera.form.read", map[string]any{}); !res.IsError || !strings.Contains(text, "no longer connected") {
 		t.Errorf("form.read after the chosen browser left = %v %q, want an error saying so", res.IsError, text)
 	}
+}
+
+// listTabs calls tessera.tabs.list and returns its tabs and its text.
+func (w *agentWorld) listTabs(t *testing.T) ([]AgentTab, string) {
+	t.Helper()
+	res, text := w.call(t, "tessera.tabs.list", map[string]any{})
+	if res.IsError {
+		t.Fatalf("tabs.list: %s", text)
+	}
+	var list struct {
+		Tabs []AgentTab `json:"tabs"`
+	}
+	if err := json.Unmarshal([]byte(text), &list); err != nil {
+		t.Fatal(err)
+	}
+	return list.Tabs, text
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -45,18 +44,9 @@ func TestUnpairedBrowserGetsNothing(t *testing.T) {
 	clone.page = framedPage("subscribe")
 	clone.mu.Unlock()
 
-	res, text := w.call(t, "tessera.tabs.list", map[string]any{})
-	if res.IsError {
-		t.Fatalf("tabs.list: %s", text)
-	}
-	var list struct {
-		Tabs []AgentTab `json:"tabs"`
-	}
-	if err := json.Unmarshal([]byte(text), &list); err != nil {
-		t.Fatal(err)
-	}
+	tabs, text := w.listTabs(t)
 	browsers := map[string]bool{}
-	for _, tb := range list.Tabs {
+	for _, tb := range tabs {
 		browsers[tb.Browser] = true
 	}
 	if len(browsers) != 1 {
