@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
@@ -54,7 +55,7 @@ const (
 // agentHub is what the app keeps for agent sessions.
 type agentHub struct {
 	mu   sync.Mutex
-	byS  map[*session]*agentState
+	byS  map[*broker.Session]*agentState
 	open map[string]bool // origins the person exposed to agents
 	// trusted are the read-only page tools (origin NUL page's name) the
 	// person let run without asking.
@@ -89,11 +90,11 @@ type agentState struct {
 	browser, pair string
 }
 
-func (h *agentHub) state(s *session) *agentState {
+func (h *agentHub) state(s *broker.Session) *agentState {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.byS == nil {
-		h.byS = map[*session]*agentState{}
+		h.byS = map[*broker.Session]*agentState{}
 	}
 	st := h.byS[s]
 	if st == nil {
@@ -103,24 +104,24 @@ func (h *agentHub) state(s *session) *agentState {
 	return st
 }
 
-func (h *agentHub) drop(s *session) {
+func (h *agentHub) drop(s *broker.Session) {
 	h.mu.Lock()
 	delete(h.byS, s)
 	h.mu.Unlock()
 }
 
-func (h *agentHub) selected(s *session) (int, bool) {
+func (h *agentHub) selected(s *broker.Session) (int, bool) {
 	st := h.state(s)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return st.tab, st.hasTab
 }
 
-func (h *agentHub) sel(s *session, tab int, b *session) {
+func (h *agentHub) sel(s *broker.Session, tab int, b *broker.Session) {
 	st := h.state(s)
 	h.mu.Lock()
 	st.tab, st.hasTab = tab, true
-	st.browser, st.pair = b.id, b.pairID
+	st.browser, st.pair = b.ID(), b.PairID()
 	h.mu.Unlock()
 }
 
@@ -142,10 +143,10 @@ func (h *agentHub) expose(origin string) {
 
 // watching returns the agent sessions whose tab is tab of browser b, and
 // those that follow the active tab.
-func (h *agentHub) watching(b *session, tab int) []*session {
+func (h *agentHub) watching(b *broker.Session, tab int) []*broker.Session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []*session
+	var out []*broker.Session
 	for s, st := range h.byS {
 		if !st.hasTab || st.tab == tab && st.inBrowser(b) {
 			out = append(out, s)
@@ -161,8 +162,8 @@ func (a *App) registerAgentMethods() {
 
 // agentOnly serves h to agent sessions only.
 func agentOnly(h handler) handler {
-	return func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-		if s.client.Kind != KindAgent {
+	return func(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+		if s.Client().Kind != KindAgent {
 			return nil, nativemsg.NewError(nativemsg.CodeForbidden, "agent methods are served to agents only")
 		}
 		return h(ctx, a, s, params)
@@ -170,19 +171,19 @@ func agentOnly(h handler) handler {
 }
 
 // askBrowser sends method to browser b, bounded by timeout.
-func (a *App) askBrowser(ctx context.Context, b *session, timeout time.Duration, method string, params, out any) *nativemsg.Error {
+func (a *App) askBrowser(ctx context.Context, b *broker.Session, timeout time.Duration, method string, params, out any) *nativemsg.Error {
 	if b == nil {
 		return nativemsg.NewError(nativemsg.CodeNoBrowser, "no browser with Tessera's extension is connected")
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return b.request(ctx, method, params, out)
+	return b.Request(ctx, method, params, out)
 }
 
 // browserChanged handles the browser's browser.changed: agents working on
 // that tab are told to list their tools again.
-func (a *App) browserChanged(s *session, params json.RawMessage) {
-	if !s.hello.Load() || !s.verified || s.client.Kind != KindBrowser {
+func (a *App) browserChanged(s *broker.Session, params json.RawMessage) {
+	if !s.MayAct() || s.Kind() != KindBrowser {
 		return
 	}
 	var p struct {
@@ -191,12 +192,8 @@ func (a *App) browserChanged(s *session, params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	msg, err := nativemsg.Notification(agentToolsChangedMethod, map[string]int{"tab": p.Tab})
-	if err != nil {
-		return
-	}
 	for _, as := range a.agents.watching(s, p.Tab) {
-		as.send(msg)
+		as.Notify(agentToolsChangedMethod, map[string]int{"tab": p.Tab})
 	}
 }
 
@@ -211,11 +208,11 @@ type BrowserTab struct {
 	// (agent_browsers.go); the extension does not send them.
 	Browser     string `json:"browser,omitempty"`
 	BrowserName string `json:"browserName,omitempty"`
-	b           *session
+	b           *broker.Session
 }
 
 // tabsOf lists the tabs of browser b.
-func (a *App) tabsOf(ctx context.Context, b *session) ([]BrowserTab, *nativemsg.Error) {
+func (a *App) tabsOf(ctx context.Context, b *broker.Session) ([]BrowserTab, *nativemsg.Error) {
 	var res struct {
 		Tabs []BrowserTab `json:"tabs"`
 	}
@@ -230,7 +227,7 @@ func (a *App) tabsOf(ctx context.Context, b *session) ([]BrowserTab, *nativemsg.
 		if len(res.Tabs[i].URL) > maxURLLen {
 			res.Tabs[i].URL = ""
 		}
-		res.Tabs[i].Browser, res.Tabs[i].BrowserName, res.Tabs[i].b = b.id, browserLabel(b), b
+		res.Tabs[i].Browser, res.Tabs[i].BrowserName, res.Tabs[i].b = b.ID(), browserLabel(b), b
 	}
 	return res.Tabs, nil
 }
@@ -246,13 +243,13 @@ type pageSnapshot struct {
 	closed []ClosedFrame
 	// browser is the browser measured; every later request about this
 	// measurement goes to it.
-	browser *session
+	browser *broker.Session
 }
 
 // snapshot measures the agent's tab, which must be on a site the person
 // exposed; the frames on origins the person did not open are left out
 // (agent_frames.go).
-func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativemsg.Error) {
+func (a *App) snapshot(ctx context.Context, s *broker.Session) (*pageSnapshot, *nativemsg.Error) {
 	tab, b, ok := a.agentTab(ctx, s)
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "no tab chosen: call tessera.tabs.select first")
@@ -289,7 +286,7 @@ func (a *App) snapshot(ctx context.Context, s *session) (*pageSnapshot, *nativem
 // connected last first (so the active tab needs one approval, and a client
 // that starts a new session per call, as the MCP Inspector CLI does, finds
 // it again).
-func (a *App) agentTab(ctx context.Context, s *session) (int, *session, bool) {
+func (a *App) agentTab(ctx context.Context, s *broker.Session) (int, *broker.Session, bool) {
 	if tab, ok := a.agents.selected(s); ok {
 		return tab, a.agentBrowser(s), true
 	}
@@ -364,7 +361,7 @@ func jsonResult(v any) ToolResult {
 	return textResult(string(b), v)
 }
 
-func listAgentTools(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func listAgentTools(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if len(params) > 0 {
 		var p struct{}
 		if err := strictUnmarshal(params, &p); err != nil {
@@ -403,7 +400,7 @@ type AgentCall struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
-func callAgentTool(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func callAgentTool(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p AgentCall
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "agent.call: %v", err)
@@ -471,12 +468,12 @@ func argumentObject(raw json.RawMessage) (map[string]any, string) {
 // auditAgent records an agent's call in the audit log; it holds the tool's
 // name and what came of it, never an argument.
 // A record the vault cannot take now waits for the unlock (agent_audit.go).
-func (a *App) auditAgent(s *session, origin, tool, outcome string) {
+func (a *App) auditAgent(s *broker.Session, origin, tool, outcome string) {
 	site := ""
 	if origin != "" {
 		site = siteOf(origin)
 	}
-	r := vault.Release{Event: vault.EventAgent, Origin: origin, Site: site, Concepts: []string{}, Client: s.client.Name, Tool: tool, Reason: outcome}
+	r := vault.Release{Event: vault.EventAgent, Origin: origin, Site: site, Concepts: []string{}, Client: s.Client().Name, Tool: tool, Reason: outcome}
 	a.recordAgent(r, outcome != nativemsg.CodeVaultLocked)
 }
 
@@ -486,7 +483,7 @@ func (a *App) askAgent(ctx context.Context, c Confirmation) Decision {
 }
 
 // agentConfirmation is a dialog of kind about page (url, title), asked by s.
-func agentConfirmation(kind, url, title string, s *session, ask *AgentAsk, rows []Row) Confirmation {
+func agentConfirmation(kind, url, title string, s *broker.Session, ask *AgentAsk, rows []Row) Confirmation {
 	origin := originOf(url)
 	return Confirmation{
 		Kind: kind, Site: siteOf(origin), Origin: origin, URL: url, Title: clipRunes(title, 200),

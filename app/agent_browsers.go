@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -28,71 +28,45 @@ const maxBrowsers = 8
 // pairing the person declined, is never asked anything on an agent's
 // behalf: it could answer with a page of its own making and receive the
 // values the person approves for it.
-func (a *App) browsers() []*session {
-	a.mu.Lock()
-	var out []*session
-	for s := range a.sessions {
-		if s.client.Kind == KindBrowser && s.mayAct() {
-			out = append(out, s)
-		}
-	}
-	a.mu.Unlock()
-	slices.SortFunc(out, func(x, y *session) int {
-		if c := y.client.Connected.Compare(x.client.Connected); c != 0 {
-			return c
-		}
-		// Sessions are numbered in the order they connected.
-		return cmp.Compare(sessionNumber(y.id), sessionNumber(x.id))
-	})
-	return out
+func (a *App) browsers() []*broker.Session {
+	return a.broker.Browsers()
 }
 
 // browserSession returns the browser an agent acts in when it chose no
 // tab: the paired browser session that connected last.
-func (a *App) browserSession() *session {
+func (a *App) browserSession() *broker.Session {
 	if bs := a.browsers(); len(bs) > 0 {
 		return bs[0]
 	}
 	return nil
 }
 
-func sessionNumber(id string) int {
-	n := 0
-	for _, r := range strings.TrimPrefix(id, "s") {
-		if r < '0' || r > '9' || n > 1<<40 {
-			return n
-		}
-		n = n*10 + int(r-'0')
-	}
-	return n
-}
-
 // browserLabel names browser b for agents: its verified family, else the
 // name its extension gave, and its session id.
-func browserLabel(b *session) string {
-	name := firstNonEmpty(b.client.Browser, clipRunes(b.client.Name, 64), "browser")
-	return fmt.Sprintf("%s (%s)", name, b.id)
+func browserLabel(b *broker.Session) string {
+	name := firstNonEmpty(b.Client().Browser, clipRunes(b.Client().Name, 64), "browser")
+	return fmt.Sprintf("%s (%s)", name, b.ID())
 }
 
 // inBrowser reports whether st's tab is in browser b.
-func (st *agentState) inBrowser(b *session) bool {
-	return st.browser == b.id || st.pair != "" && st.pair == b.pairID
+func (st *agentState) inBrowser(b *broker.Session) bool {
+	return st.browser == b.ID() || st.pair != "" && st.pair == b.PairID()
 }
 
 // agentBrowser returns the browser of the tab agent s chose: the same
 // session, else a connected one with the same paired key (the extension
 // reconnected); nil when it is gone.
-func (a *App) agentBrowser(s *session) *session {
+func (a *App) agentBrowser(s *broker.Session) *broker.Session {
 	st := a.agents.state(s)
 	a.agents.mu.Lock()
 	want := *st
 	a.agents.mu.Unlock()
-	var again *session
+	var again *broker.Session
 	for _, b := range a.browsers() {
-		if b.id == want.browser {
+		if b.ID() == want.browser {
 			return b
 		}
-		if again == nil && want.pair != "" && b.pairID == want.pair {
+		if again == nil && want.pair != "" && b.PairID() == want.pair {
 			again = b
 		}
 	}

@@ -36,10 +36,8 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	// The test world pairs every fake browser with one key; two browsers
 	// (two profiles, or Chromium and Firefox) have an install key each.
 	for _, b := range w.a.browsers() {
-		if b.id == lib.Browser {
-			w.a.mu.Lock()
-			b.pairID = "second-install"
-			w.a.mu.Unlock()
+		if b.ID() == lib.Browser {
+			w.a.broker.MarkPaired(b, "second-install")
 		}
 	}
 	// The browser that connected last comes first.

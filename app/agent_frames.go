@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tessera-app/tessera/app/broker"
 )
 
 // Agents and the frames of a page (PROTOCOL.md §4.3, "Frames"; SECURITY.md,
@@ -148,7 +150,7 @@ func inFrame(c Confirmation, id int, origin string) Confirmation {
 // openFrame asks the person whether agents may use the site of frame id of
 // tab (the agent's tab, just chosen). It returns the frame's origin, and a
 // result when the frame was not opened.
-func (a *App) openFrame(ctx context.Context, s *session, tab *BrowserTab, id int) (string, *ToolResult) {
+func (a *App) openFrame(ctx context.Context, s *broker.Session, tab *BrowserTab, id int) (string, *ToolResult) {
 	fail := func(origin string, r ToolResult) (string, *ToolResult) { return origin, &r }
 	snap, e := a.snapshot(ctx, s)
 	if e != nil {

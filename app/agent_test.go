@@ -521,22 +521,6 @@ func TestAgentMethodsAreForAgentsOnly(t *testing.T) {
 	}
 }
 
-// A browser answering a request the app never sent changes nothing.
-func TestStrayResponsesAreDropped(t *testing.T) {
-	var o outbound
-	id := "a1"
-	o.deliver(&nativemsg.Message{ID: &id, Result: json.RawMessage(`{}`)})
-	got, ch, ok := o.start()
-	if !ok || got != "a1" {
-		t.Fatalf("start = %q %v", got, ok)
-	}
-	select {
-	case <-ch:
-		t.Fatal("an answer that came before the request was delivered")
-	default:
-	}
-}
-
 func TestCheckArgsNamesEveryBadParameter(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer","maximum":3},"c":{"enum":["x","y"]}},"required":["a","c"],"additionalProperties":false}`)
 	for _, tt := range []struct {

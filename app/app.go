@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -56,24 +57,16 @@ type Config struct {
 	ExportWorkFactor int
 }
 
-// A Client is one connected browser (or agent) as the UI shows it.
-type Client struct {
-	ID        string    `json:"id"`
-	Kind      string    `json:"kind"`   // "browser" or "agent"
-	Name      string    `json:"name"`   // e.g. "chromium", from session.hello
-	Origin    string    `json:"origin"` // extension origin the host verified
-	Connected time.Time `json:"connected"`
-	// Verified reports whether the app verified the peer process: Tessera's
-	// own host started by a trusted browser (Browser names its family), or
-	// Tessera's own executable for the CLI and agents.
-	Verified bool   `json:"verified"`
-	Browser  string `json:"browser,omitempty"`
-	// Paired reports whether a browser session proved a key the person
-	// paired (pairing.go).
-	Paired bool `json:"paired,omitempty"`
-	// Why says why a peer is not verified.
-	Why string `json:"why,omitempty"`
-}
+// A Client is one connected browser, agent or command line as the UI
+// shows it (package broker).
+type Client = broker.Client
+
+// Session kinds (package broker).
+const (
+	KindBrowser = broker.KindBrowser
+	KindAgent   = broker.KindAgent
+	KindCLI     = broker.KindCLI
+)
 
 // Status is what the window shows at a glance.
 type Status struct {
@@ -90,14 +83,10 @@ type App struct {
 	cfg Config
 
 	mu       sync.Mutex
-	clients  map[string]Client
-	sessions map[*session]struct{}
 	onChange func()
-	socket   string
-	nextID   uint64
-	// handlers maps each method (after hello) to its handler (handle adds
-	// them); tableErr is what went wrong building the table.
-	handlers map[string]handler
+	// broker serves the app channel and holds the method table; tableErr
+	// is what went wrong building the table.
+	broker   *broker.Broker
 	tableErr error
 
 	// pairs are the extension installs the person paired.
@@ -117,8 +106,6 @@ type App struct {
 	fills fills
 	// scripted reports whether a test build's presenter answers dialogs.
 	scripted bool
-	// strangers counts connections from processes that are not Tessera.
-	strangers int
 	// lastAction is when the person last acted (see personActed), and
 	// idleLimit how long the vault stays unlocked without that (Settings
 	// changes it; Config.IdleLock is where it starts).
@@ -143,14 +130,7 @@ type App struct {
 
 // Status returns a snapshot of the app state.
 func (a *App) Status() Status {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	st := Status{Version: a.cfg.Version, Build: a.cfg.Build, Vault: a.vaultState(), Socket: a.socket, Clients: []Client{}}
-	for _, c := range a.clients {
-		st.Clients = append(st.Clients, c)
-	}
-	sortClients(st.Clients)
-	return st
+	return Status{Version: a.cfg.Version, Build: a.cfg.Build, Vault: a.vaultState(), Socket: a.broker.Socket(), Clients: a.broker.Clients()}
 }
 
 // OnChange registers f to be called (from any goroutine) whenever Status may

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/passphrase"
@@ -52,8 +53,8 @@ func (a *App) registerCLIMethods() {
 
 // cliOnly serves h to cli sessions and answers FORBIDDEN to any other.
 func cliOnly(method string, h handler) handler {
-	return func(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-		if s.client.Kind != KindCLI {
+	return func(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+		if s.Client().Kind != KindCLI {
 			return nil, forbidden(method)
 		}
 		return h(ctx, a, s, params)
@@ -63,8 +64,8 @@ func cliOnly(method string, h handler) handler {
 // vaultUnlock answers vault.unlock: a cli session unlocks with the
 // passphrase (or the app's keyring); a browser's or an agent's request only
 // brings the window's unlock screen forward, whatever it sends.
-func vaultUnlock(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
-	if s.client.Kind == KindCLI {
+func vaultUnlock(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+	if s.Client().Kind == KindCLI {
 		return cliVaultUnlock(ctx, a, s, params)
 	}
 	return a.requestUnlockScreen(s)
@@ -85,7 +86,7 @@ type PassphraseParams struct {
 	Passphrase string `json:"passphrase,omitempty"`
 }
 
-func cliVaultInit(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultInit(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PassphraseParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.init: %v", err)
@@ -108,7 +109,7 @@ func cliVaultInit(ctx context.Context, a *App, s *session, params json.RawMessag
 	return StateResult{a.vaultState()}, nil
 }
 
-func cliVaultUnlock(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultUnlock(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PassphraseParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.unlock: %v", err)
@@ -126,7 +127,7 @@ func cliVaultUnlock(ctx context.Context, a *App, s *session, params json.RawMess
 	return StateResult{a.vaultState()}, nil
 }
 
-func cliVaultLock(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultLock(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if len(params) > 0 {
 		var p struct{}
 		if err := strictUnmarshal(params, &p); err != nil {
@@ -152,7 +153,7 @@ type DoneResult struct {
 	Done bool `json:"done"`
 }
 
-func cliVaultPasswd(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PasswdParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.passwd: %v", err)
@@ -186,7 +187,7 @@ func cliVaultPasswd(ctx context.Context, a *App, s *session, params json.RawMess
 	return DoneResult{true}, nil
 }
 
-func cliVaultRekey(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultRekey(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PassphraseParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.rekey: %v", err)
@@ -240,7 +241,7 @@ type ImportResult struct {
 	vault.ImportResult
 }
 
-func cliProfileImport(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileImport(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p ImportParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.import: %v", err)
@@ -309,7 +310,7 @@ func parseKey(s string) vault.Key {
 	return vault.ConceptKey(strings.TrimPrefix(s, "concept:"))
 }
 
-func cliProfileSet(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileSet(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p SetParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.set: %v", err)
@@ -366,7 +367,7 @@ type UnsetParams struct {
 	Key     string `json:"key"`
 }
 
-func cliProfileUnset(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileUnset(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p UnsetParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.unset: %v", err)
@@ -387,7 +388,7 @@ type DeleteParams struct {
 	Profile string `json:"profile"`
 }
 
-func cliProfileDelete(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileDelete(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p DeleteParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.delete: %v", err)
@@ -412,7 +413,7 @@ type ShowParams struct {
 	Passphrase string `json:"passphrase,omitempty"`
 }
 
-func cliProfileShow(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileShow(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p ShowParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.show: %v", err)
@@ -441,7 +442,7 @@ type ExportResult struct {
 	Profiles []profile.UserProfile `json:"profiles"`
 }
 
-func cliProfileExport(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileExport(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p ExportParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.export: %v", err)
@@ -465,7 +466,7 @@ func cliProfileExport(ctx context.Context, a *App, s *session, params json.RawMe
 // person decides in the app's window (askReveal), and only the profiles
 // approved may be revealed; an app without a window refuses with
 // FORBIDDEN.
-func (a *App) reveal(ctx context.Context, s *session, method, pass string, ids []string) (cliVault, []string, *nativemsg.Error) {
+func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string, ids []string) (cliVault, []string, *nativemsg.Error) {
 	if pass == "" && !a.hasWindow() {
 		return nil, nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE); this app has no window to approve it in", method)
 	}
@@ -494,7 +495,7 @@ type revealer interface {
 // and waits. Approved, it returns the profiles whose rows the person left
 // checked; a decline, or an approval of none, is DECLINED. Either way the
 // audit log records it.
-func (a *App) askReveal(ctx context.Context, s *session, v cliVault, method string, ids []string) ([]string, *nativemsg.Error) {
+func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, method string, ids []string) ([]string, *nativemsg.Error) {
 	rv, ok := v.(revealer)
 	if !ok {
 		return nil, cliError(method, ErrNoVault)

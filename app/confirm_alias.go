@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -43,14 +44,14 @@ const (
 var ErrNoConfirmation = confirm.ErrNoConfirmation
 
 // peerOf is session s as the gate knows it.
-func peerOf(s *session) confirm.Peer {
-	name := s.client.Name
-	if s.client.Browser != "" {
-		name = s.client.Browser
+func peerOf(s *broker.Session) confirm.Peer {
+	name := s.Client().Name
+	if s.Client().Browser != "" {
+		name = s.Client().Browser
 	}
-	p := confirm.Peer{Kind: s.client.Kind, Name: name, Session: s.id, Origin: s.origin, Verified: s.verified, Claimed: s.client.Kind == KindAgent}
-	if s.client.Kind == KindBrowser && s.paired.Load() {
-		p.Paired = s.pairID
+	p := confirm.Peer{Kind: s.Client().Kind, Name: name, Session: s.ID(), Origin: s.Origin(), Verified: s.Verified(), Claimed: s.Kind() == KindAgent}
+	if s.Kind() == KindBrowser {
+		p.Paired = s.PairID()
 	}
 	return p
 }

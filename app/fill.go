@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
@@ -23,13 +24,6 @@ import (
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
-)
-
-// Client kinds a session.hello may claim.
-const (
-	KindBrowser = "browser"
-	KindAgent   = "agent"
-	KindCLI     = "cli"
 )
 
 // Limits on what a page snapshot may hold (PROTOCOL.md §4.1). The frame
@@ -257,7 +251,7 @@ type Analysis struct {
 	Fields []AnalysedField `json:"fields"`
 }
 
-func analyseForm(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func analyseForm(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	p, e := parsePage("form.analyse", params)
 	if e != nil {
 		return nil, e
@@ -525,7 +519,7 @@ func (a *App) preparePage(method string, p pageParams, pick func(pageParams) str
 // askedProfile picks the profile the params name.
 func askedProfile(p pageParams) string { return p.Profile }
 
-func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func proposeFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	p, e := parsePage("fill.propose", params)
 	if e != nil {
 		return nil, e
@@ -536,7 +530,7 @@ func proposeFill(ctx context.Context, a *App, s *session, params json.RawMessage
 // propose says which fields of page p the profile holds a value for (by
 // kind only), for s: a browser's fill.propose, an agent's
 // tessera.fill.propose.
-func (a *App) propose(s *session, p pageParams) (Proposal, *nativemsg.Error) {
+func (a *App) propose(s *broker.Session, p pageParams) (Proposal, *nativemsg.Error) {
 	r, e := a.preparePage("fill.propose", p, askedProfile)
 	if e != nil {
 		return Proposal{}, e
@@ -557,7 +551,7 @@ func (a *App) propose(s *session, p pageParams) (Proposal, *nativemsg.Error) {
 			out.Fields = append(out.Fields, pf)
 		}
 	}
-	a.audit(v, vault.Release{Event: vault.EventProposal, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name})
+	a.audit(v, vault.Release{Event: vault.EventProposal, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.Client().Name})
 	return out, nil
 }
 
@@ -589,7 +583,7 @@ type FillResult struct {
 // fillState is an approved fill that may still be continued and reported.
 type fillState struct {
 	id        string
-	sess      *session
+	sess      *broker.Session
 	profile   string
 	origin    string
 	site      string
@@ -623,7 +617,7 @@ func (f *fills) add(st *fillState) {
 }
 
 // get returns fill id when it belongs to session s.
-func (f *fills) get(id string, s *session) (*fillState, bool) {
+func (f *fills) get(id string, s *broker.Session) (*fillState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st, ok := f.byID[id]
@@ -640,7 +634,7 @@ func (f *fills) remove(id string) {
 }
 
 // dropSession forgets the fills of a session that ended.
-func (f *fills) dropSession(s *session) {
+func (f *fills) dropSession(s *broker.Session) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for id, st := range f.byID {
@@ -661,7 +655,7 @@ type pendingFill struct {
 
 // newConfirmation is a dialog of kind about page an, asked by s, with the
 // rows still to add.
-func newConfirmation(kind string, an *analysis, s *session, profileID string, sums []ProfileSummary) Confirmation {
+func newConfirmation(kind string, an *analysis, s *broker.Session, profileID string, sums []ProfileSummary) Confirmation {
 	c := Confirmation{
 		Kind: kind, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
 		Client:         clientInfo(s),
@@ -689,7 +683,7 @@ func numberRows(cands []fillCandidate) ([]Row, map[string]fillCandidate) {
 }
 
 // fillConfirmation is a fill or continuation dialog offering cands.
-func fillConfirmation(kind string, an *analysis, s *session, profileID string, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
+func fillConfirmation(kind string, an *analysis, s *broker.Session, profileID string, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
 	c := newConfirmation(kind, an, s, profileID, sums)
 	var targets map[string]fillCandidate
 	c.Rows, targets = numberRows(cands)
@@ -752,7 +746,7 @@ func declined(method string, d Decision) *nativemsg.Error {
 	return e
 }
 
-func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func requestFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	p, e := parsePage("fill.request", params)
 	if e != nil {
 		return nil, e
@@ -763,7 +757,7 @@ func requestFill(ctx context.Context, a *App, s *session, params json.RawMessage
 // fill answers a fill request of requester s for page p whose values go
 // to browser session rcpt: the browser itself, or the browser an agent
 // acts in.
-func (a *App) fill(ctx context.Context, s, rcpt *session, page pageParams) (FillResult, *nativemsg.Error) {
+func (a *App) fill(ctx context.Context, s, rcpt *broker.Session, page pageParams) (FillResult, *nativemsg.Error) {
 	var rule vault.SiteRule
 	var hasRule bool
 	r, e := a.preparePage("fill.request", page, func(p pageParams) string {
@@ -793,7 +787,7 @@ func (a *App) fill(ctx context.Context, s, rcpt *session, page pageParams) (Fill
 	c, targets := fillConfirmation(ConfirmFill, an, s, prof.ID, sums, append(fill, attention...))
 	// An agent's fill is always asked: a site remembered for the browser
 	// is not remembered for every program the person runs.
-	agent := s.client.Kind == KindAgent
+	agent := s.Client().Kind == KindAgent
 	c.Rememberable = a.canRemember() && !agent
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
 	var remembered *Decision
@@ -823,7 +817,7 @@ func (a *App) fill(ctx context.Context, s, rcpt *session, page pageParams) (Fill
 // release offers the rows of c, pending as pf, through the gate: asked by
 // s, received by rcpt. It returns the fields to fill with the values the
 // person approved, and adds them to st's grant.
-func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Confirmation, s, rcpt *session, remembered *Decision) ([]FillField, Decision, error) {
+func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Confirmation, s, rcpt *broker.Session, remembered *Decision) ([]FillField, Decision, error) {
 	offer := confirm.Offer{
 		Requester: peerOf(s), Recipient: peerOf(rcpt), Dialog: c, Remembered: remembered,
 		Values: func(id string) ([]string, string) {
@@ -881,7 +875,7 @@ func markSeen(an *analysis, seen map[string]bool) {
 	}
 }
 
-func continueFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func continueFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	p, e := parsePage("fill.continue", params)
 	if e != nil {
 		return nil, e
@@ -950,7 +944,7 @@ type FieldOutcome struct {
 
 var outcomes = map[string]bool{"filled": true, "rejected": true, "gone": true, "changed": true, "hidden": true}
 
-func reportFill(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func reportFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct {
 		Fill   string         `json:"fill"`
 		Fields []FieldOutcome `json:"fields"`
@@ -966,7 +960,7 @@ func reportFill(ctx context.Context, a *App, s *session, params json.RawMessage)
 
 // report records what the page did with fill id's values, for s, and ends
 // the fill.
-func (a *App) report(s *session, id string, fields []FieldOutcome) *nativemsg.Error {
+func (a *App) report(s *broker.Session, id string, fields []FieldOutcome) *nativemsg.Error {
 	if len(fields) > maxValues {
 		return nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: too many fields")
 	}
@@ -983,7 +977,7 @@ func (a *App) report(s *session, id string, fields []FieldOutcome) *nativemsg.Er
 	}
 	a.fills.remove(st.id)
 	if v, e := a.fillVault(); e == nil && len(fields) > 0 {
-		a.audit(v, vault.Release{Event: vault.EventReport, Origin: st.origin, Site: st.site, ProfileID: st.profile, Client: s.client.Name, Fill: st.id, Outcomes: counts})
+		a.audit(v, vault.Release{Event: vault.EventReport, Origin: st.origin, Site: st.site, ProfileID: st.profile, Client: s.Client().Name, Fill: st.id, Outcomes: counts})
 	}
 	return nil
 }
@@ -1006,7 +1000,7 @@ type VaultStatus struct {
 	Window   bool   `json:"window"`
 }
 
-func vaultStatus(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func vaultStatus(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if len(params) > 0 {
 		var p struct{}
 		if err := strictUnmarshal(params, &p); err != nil {
@@ -1036,7 +1030,7 @@ type UnlockShown struct {
 
 // requestUnlockScreen brings the window forward on its unlock screen, for
 // a browser's vault.unlock.
-func (a *App) requestUnlockScreen(s *session) (any, *nativemsg.Error) {
+func (a *App) requestUnlockScreen(s *broker.Session) (any, *nativemsg.Error) {
 	a.mu.Lock()
 	st := a.vaultState()
 	a.mu.Unlock()
@@ -1088,14 +1082,14 @@ func (a *App) SetPresenter(p Presenter) {
 
 // clientInfo names the session's client for a dialog, saying whether the
 // app verified it.
-func clientInfo(s *session) ClientInfo {
-	name := s.client.Name
-	if s.client.Browser != "" {
-		name = s.client.Browser
+func clientInfo(s *broker.Session) ClientInfo {
+	name := s.Client().Name
+	if s.Client().Browser != "" {
+		name = s.Client().Browser
 	}
 	// An agent's name is what its MCP client said in initialize: the app
 	// verified the `tessera mcp` process, never the name, so the dialog
 	// shows it as a claim.
-	verified := s.client.Verified && s.client.Kind != KindAgent
-	return ClientInfo{Kind: s.client.Kind, Name: name, Origin: s.origin, Verified: verified}
+	verified := s.Client().Verified && s.Client().Kind != KindAgent
+	return ClientInfo{Kind: s.Client().Kind, Name: name, Origin: s.Origin(), Verified: verified}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/formspec"
 	"github.com/tessera-app/tessera/matcher"
@@ -75,21 +76,21 @@ func toolError(method string, err error) *nativemsg.Error {
 // path notes each run (callRegisteredTool: begin around browser.execute).
 type pageToolCalls struct {
 	mu sync.Mutex
-	m  map[pageToolKey][]*session
+	m  map[pageToolKey][]*broker.Session
 }
 
 type pageToolKey struct {
-	browser *session
+	browser *broker.Session
 	tab     int
 }
 
 // begin notes that agent runs a page tool in browser's tab until end is
 // called.
-func (p *pageToolCalls) begin(browser *session, tab int, agent *session) (end func()) {
+func (p *pageToolCalls) begin(browser *broker.Session, tab int, agent *broker.Session) (end func()) {
 	k := pageToolKey{browser, tab}
 	p.mu.Lock()
 	if p.m == nil {
-		p.m = map[pageToolKey][]*session{}
+		p.m = map[pageToolKey][]*broker.Session{}
 	}
 	p.m[k] = append(p.m[k], agent)
 	p.mu.Unlock()
@@ -113,7 +114,7 @@ func (p *pageToolCalls) begin(browser *session, tab int, agent *session) (end fu
 
 // agentIn returns the agent whose page-tool run in browser's tab began
 // last and has not ended, or nil.
-func (p *pageToolCalls) agentIn(browser *session, tab int) *session {
+func (p *pageToolCalls) agentIn(browser *broker.Session, tab int) *broker.Session {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	list := p.m[pageToolKey{browser, tab}]
@@ -125,7 +126,7 @@ func (p *pageToolCalls) agentIn(browser *session, tab int) *session {
 
 // formspecAsker is who asks a Formspec apply or learn from browser s: an
 // agent running the page's tools in that tab, else the browser itself.
-func (a *App) formspecAsker(s *session, tab int) (requester *session, agent bool) {
+func (a *App) formspecAsker(s *broker.Session, tab int) (requester *broker.Session, agent bool) {
 	if ag := a.pageCalls.agentIn(s, tab); ag != nil {
 		return ag, true
 	}
@@ -138,7 +139,7 @@ type FormspecHelp struct {
 	Warnings []string            `json:"warnings"`
 }
 
-func formspecHelp(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecHelp(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct {
 		formspecDocs
 		Path     string `json:"path"`
@@ -248,7 +249,7 @@ func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *n
 			return bad("a measurement is malformed")
 		}
 		if _, dup := fp.measured[m.Path]; dup {
-			return bad("path %q measured twice", truncate(m.Path, 64))
+			return bad("path %q measured twice", broker.Truncate(m.Path, 64))
 		}
 		fp.measured[m.Path] = m
 	}
@@ -282,11 +283,11 @@ func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *n
 	seen := map[string]bool{}
 	for _, lf := range fp.p.Fields {
 		if seen[lf.Path] {
-			return bad("field %q given twice", truncate(lf.Path, 64))
+			return bad("field %q given twice", broker.Truncate(lf.Path, 64))
 		}
 		seen[lf.Path] = true
 		if len(lf.Value) > maxFormspecValue {
-			return bad("the value of %q is over %d bytes", truncate(lf.Path, 64), maxFormspecValue)
+			return bad("the value of %q is over %d bytes", broker.Truncate(lf.Path, 64), maxFormspecValue)
 		}
 		// A path the definition does not have is the page lying.
 		if _, err := res.Help(lf.Path, "both"); err != nil {
@@ -407,7 +408,7 @@ func (fp *formspecPage) offers(prof *profile.UserProfile) []offer {
 	return out
 }
 
-func formspecMatch(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecMatch(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.match", params)
 	if e != nil {
 		return nil, e
@@ -483,7 +484,7 @@ func (fp *formspecPage) helpLines(path string) []string {
 	return lines
 }
 
-func formspecApply(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.apply", params)
 	if e != nil {
 		return nil, e
@@ -655,7 +656,7 @@ type FormspecLearned struct {
 	SavedFields   int `json:"savedFields"`
 }
 
-func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecLearn(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.learn", params)
 	if e != nil {
 		return nil, e
@@ -676,9 +677,9 @@ func formspecLearn(ctx context.Context, a *App, s *session, params json.RawMessa
 	c.PageInitiated = true
 	asker, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
 	c.Client = clientInfo(asker)
-	client := s.client.Name
+	client := s.Client().Name
 	if byAgent {
-		client = asker.client.Name + " via " + clientInfo(s).Name
+		client = asker.Client().Name + " via " + clientInfo(s).Name
 	}
 	c.Notice = "The page's script asks Tessera (Formspec) to save these values from the form. You did not necessarily submit anything."
 	if byAgent {

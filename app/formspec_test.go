@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tessera-app/tessera/app/broker"
 )
 
 func formspecDoc(t testing.TB, name string) json.RawMessage {
@@ -364,9 +366,8 @@ func FuzzFormspecPage(f *testing.F) {
 // receives the values, and the audit names both.
 func TestFormspecApplyNamesTheAgent(t *testing.T) {
 	w := newFillWorld(t, approveDefaults)
-	browser := &session{id: "s1", verified: true, pairID: "k1", client: Client{Kind: KindBrowser, Name: "chromium", Verified: true}}
-	browser.paired.Store(true)
-	agent := &session{id: "s2", verified: true, client: Client{Kind: KindAgent, Name: "e2e-agent", Verified: true}}
+	browser := broker.NewDetached(Client{ID: "s1", Kind: KindBrowser, Name: "chromium", Verified: true}, "k1", nil)
+	agent := broker.NewDetached(Client{ID: "s2", Kind: KindAgent, Name: "e2e-agent", Verified: true}, "", nil)
 	params := func() json.RawMessage {
 		var p map[string]json.RawMessage
 		json.Unmarshal([]byte(formspecCall(t, "formspec.apply", map[string]any{"page": grantPage, "fields": grantLive, "measured": grantSeen})), &p)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nyaruka/phonenumbers"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/matcher"
@@ -42,7 +43,7 @@ const errNoGesture = "learn.request: gesture must be true: only a submit the per
 // extension's evidence that the person made the submit ("gesture": true,
 // content/submit.ts), and is refused without it: the app cannot know of a
 // submit otherwise and claims none.
-func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func requestLearn(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	params, gesture, e := learnGesture(params)
 	if e != nil {
 		return nil, e
@@ -73,7 +74,7 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	c := learnConfirmation(an, s, prof.ID, r.sums, list, gesture)
 	d := a.ask(ctx, c, &pendingFill{an: an, profile: prof.ID})
 	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Reason: d.Reason})
+		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.Client().Name, Reason: d.Reason})
 		return nil, declined("learn.request", d)
 	}
 	var obs []vault.Observation
@@ -96,7 +97,7 @@ func requestLearn(ctx context.Context, a *App, s *session, params json.RawMessag
 	if _, err := v.Learn(prof.ID, obs); err != nil {
 		return nil, vaultError("learn.request", err)
 	}
-	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.client.Name, Concepts: concepts})
+	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.Client().Name, Concepts: concepts})
 	return LearnResult{Saved: len(obs), Asked: true}, nil
 }
 
@@ -124,7 +125,7 @@ func learnGesture(params json.RawMessage) (json.RawMessage, bool, *nativemsg.Err
 // extension's evidence): only then does the dialog say so, and only then
 // may rows start ticked; values a page offers by itself (Formspec's
 // profile.learn) start unticked, under a lede that claims no submit.
-func learnConfirmation(an *analysis, s *session, profileID string, sums []ProfileSummary, rows []Row, submitted bool) Confirmation {
+func learnConfirmation(an *analysis, s *broker.Session, profileID string, sums []ProfileSummary, rows []Row, submitted bool) Confirmation {
 	c := newConfirmation(ConfirmLearn, an, s, profileID, sums)
 	c.Submitted = submitted
 	for _, r := range rows {

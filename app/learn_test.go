@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -75,7 +76,7 @@ func TestLearnNeedsThePersonsSubmit(t *testing.T) {
 func TestLearnConfirmationClaimsNoSubmit(t *testing.T) {
 	an := &analysis{origin: "https://shop.example", site: "shop.example"}
 	rows := []Row{{ID: "r1", Checked: true, Section: SectionFill}, {ID: "r2", Checked: true, Section: SectionFill}}
-	s := &session{}
+	s := broker.NewDetached(Client{}, "", nil)
 	for _, submitted := range []bool{true, false} {
 		t.Run(fmt.Sprint("submitted=", submitted), func(t *testing.T) {
 			c := learnConfirmation(an, s, "p1", nil, rows, submitted)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -106,11 +107,8 @@ func TestStrangersDoNotCrowdOut(t *testing.T) {
 	if m := recv(t, c); m["result"] == nil {
 		t.Fatalf("vault.status = %v", m)
 	}
-	a.mu.Lock()
-	strangers := a.strangers
-	a.mu.Unlock()
-	if strangers > maxStrangers {
-		t.Fatalf("%d stranger connections served, cap %d", strangers, maxStrangers)
+	if strangers := a.broker.Strangers(); strangers > broker.MaxStrangers {
+		t.Fatalf("%d stranger connections served, cap %d", strangers, broker.MaxStrangers)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 )
@@ -24,15 +25,16 @@ import (
 // ConfirmPair is the kind of the dialog that pairs an extension install.
 const ConfirmPair = "pair"
 
-// Pairing methods: the only ones an unpaired browser session may call.
+// Pairing methods: the only ones an unpaired browser session may call
+// (package broker).
 const (
-	PairProveMethod   = "pair.prove"
-	PairRequestMethod = "pair.request"
+	PairProveMethod   = broker.PairProveMethod
+	PairRequestMethod = broker.PairRequestMethod
 )
 
 // checkProof decodes params and checks the signature against s's
 // challenge. It returns the raw key.
-func checkProof(s *session, method string, params json.RawMessage) ([]byte, *nativemsg.Error) {
+func checkProof(s *broker.Session, method string, params json.RawMessage) ([]byte, *nativemsg.Error) {
 	var p nativemsg.PairParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
@@ -46,7 +48,7 @@ func checkProof(s *session, method string, params json.RawMessage) ([]byte, *nat
 	if err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: not a P-256 public key", method)
 	}
-	if len(s.challenge) == 0 || !trust.VerifySignature(key, trust.SignedMessage(s.challenge, s.id), sig) {
+	if len(s.Challenge()) == 0 || !trust.VerifySignature(key, trust.SignedMessage(s.Challenge(), s.ID()), sig) {
 		return nil, notPaired(method, "the signature does not prove the key for this session", "")
 	}
 	return raw, nil
@@ -60,8 +62,8 @@ func notPaired(method, why, reason string) *nativemsg.Error {
 
 // pairable reports whether s is a browser session that may pair at all: a
 // verified browser through Tessera's host.
-func pairable(s *session, method string) *nativemsg.Error {
-	if s.client.Kind != KindBrowser {
+func pairable(s *broker.Session, method string) *nativemsg.Error {
+	if s.Client().Kind != KindBrowser {
 		return nativemsg.NewError(nativemsg.CodeUnsupported, "%s: only browsers pair", method)
 	}
 	return nil
@@ -69,7 +71,7 @@ func pairable(s *session, method string) *nativemsg.Error {
 
 // pairProve answers pair.prove: a key the person paired, proven for this
 // session's challenge, makes the session paired.
-func pairProve(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func pairProve(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if e := pairable(s, PairProveMethod); e != nil {
 		return nil, e
 	}
@@ -78,7 +80,7 @@ func pairProve(ctx context.Context, a *App, s *session, params json.RawMessage) 
 		return nil, e
 	}
 	p, ok := a.pairs.Find(raw)
-	if !ok || p.Origin != s.origin {
+	if !ok || p.Origin != s.Origin() {
 		return nil, notPaired(PairProveMethod, "this browser is not paired with Tessera: pair it from the extension's popup", "unknown")
 	}
 	a.markPaired(s, p.ID)
@@ -88,7 +90,7 @@ func pairProve(ctx context.Context, a *App, s *session, params json.RawMessage) 
 // pairRequest answers pair.request: the person is asked in the app, with
 // the verified browser named and the code shown; approved, the key is
 // stored and the session paired.
-func pairRequest(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func pairRequest(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if e := pairable(s, PairRequestMethod); e != nil {
 		return nil, e
 	}
@@ -97,27 +99,28 @@ func pairRequest(ctx context.Context, a *App, s *session, params json.RawMessage
 		return nil, e
 	}
 	id := trust.KeyID(raw)
-	if p, ok := a.pairs.Find(raw); ok && p.Origin == s.origin {
+	if p, ok := a.pairs.Find(raw); ok && p.Origin == s.Origin() {
 		a.markPaired(s, p.ID)
 		return nativemsg.PairResult{Paired: true, ID: p.ID}, nil
 	}
-	if !s.pairAsking.CompareAndSwap(false, true) {
+	end, ok := s.BeginPairing()
+	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeBusy, "%s: a pairing request of this session is waiting already", PairRequestMethod)
 	}
-	defer s.pairAsking.Store(false)
-	info := PairInfo{Code: trust.Code(s.challenge, raw), Browser: s.client.Browser, Fingerprint: id}
-	if s.peer.Parent != nil {
-		info.Exe = s.peer.Parent.Exe
+	defer end()
+	info := PairInfo{Code: trust.Code(s.Challenge(), raw), Browser: s.Client().Browser, Fingerprint: id}
+	if p := s.Parent(); p != nil {
+		info.Exe = p.Exe
 	}
 	c := Confirmation{
-		Kind: ConfirmPair, Site: browserWords(s.client.Browser), Origin: s.origin, Client: clientInfo(s), Pair: &info,
+		Kind: ConfirmPair, Site: browserWords(s.Client().Browser), Origin: s.Origin(), Client: clientInfo(s), Pair: &info,
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
 	d := a.ask(ctx, c, nil)
 	if !d.Approve {
 		return nil, notPaired(PairRequestMethod, "pairing was declined ("+d.Reason+")", d.Reason)
 	}
-	p := trust.PairedBrowser{ID: id, Key: raw, Origin: s.origin, Browser: s.client.Browser, Exe: info.Exe, Name: s.client.Name, Paired: a.cfg.Now()}
+	p := trust.PairedBrowser{ID: id, Key: raw, Origin: s.Origin(), Browser: s.Client().Browser, Exe: info.Exe, Name: s.Client().Name, Paired: a.cfg.Now()}
 	if err := a.pairs.Add(p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInternal, "%s: %v", PairRequestMethod, err)
 	}
@@ -135,25 +138,9 @@ func browserWords(family string) string {
 }
 
 // markPaired makes s a paired session of install id.
-func (a *App) markPaired(s *session, id string) {
+func (a *App) markPaired(s *broker.Session, id string) {
 	a.pairs.Used(id, a.cfg.Now())
-	a.mu.Lock()
-	s.pairID = id
-	s.paired.Store(true)
-	if c, ok := a.clients[s.id]; ok {
-		c.Paired = true
-		a.clients[s.id] = c
-	}
-	a.mu.Unlock()
-	a.changed()
-}
-
-// needsPairing reports whether s must prove a paired key before method.
-func needsPairing(s *session, method string) bool {
-	if s.client.Kind != KindBrowser || s.paired.Load() {
-		return false
-	}
-	return method != PairProveMethod && method != PairRequestMethod
+	a.broker.MarkPaired(s, id)
 }
 
 // PairedBrowsers lists the paired extension installs, for Settings.
@@ -183,18 +170,6 @@ func (a *App) Unpair(id string) error {
 	if !ok {
 		return fmt.Errorf("unpair: no paired browser %q", id)
 	}
-	a.mu.Lock()
-	var drop []*session
-	for s := range a.sessions {
-		if s.pairID == id {
-			s.paired.Store(false)
-			drop = append(drop, s)
-		}
-	}
-	a.mu.Unlock()
-	for _, s := range drop {
-		s.conn.Close()
-	}
-	a.changed()
+	a.broker.Unpair(id)
 	return nil
 }

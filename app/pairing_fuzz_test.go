@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 )
@@ -20,7 +21,7 @@ func FuzzPairParams(f *testing.F) {
 	f.Add([]byte(`{"key":"!!","signature":"!!","x":1}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"key":"` + string(bytes.Repeat([]byte("A"), 88)) + `","signature":"` + string(bytes.Repeat([]byte("A"), 88)) + `"}`))
-	s := &session{id: "s1", challenge: bytes.Repeat([]byte{5}, trust.ChallengeSize)}
+	s := broker.NewDetached(Client{ID: "s1", Kind: KindBrowser, Verified: true}, "", bytes.Repeat([]byte{5}, trust.ChallengeSize))
 	f.Fuzz(func(t *testing.T, params []byte) {
 		raw, e := checkProof(s, PairProveMethod, json.RawMessage(params))
 		if e == nil && raw == nil {

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/nativemsg"
 )
@@ -469,8 +470,8 @@ const pairCodeVector = "918 152"
 // (decode, parse the key, verify the ECDSA signature).
 func BenchmarkPairProof(b *testing.B) {
 	k := newInstall(b)
-	s := &session{id: "s1", challenge: trust.NewChallenge()}
-	params := json.RawMessage(k.params(b, s.challenge, s.id))
+	s := broker.NewDetached(Client{ID: "s1", Kind: KindBrowser, Verified: true}, "", trust.NewChallenge())
+	params := json.RawMessage(k.params(b, s.Challenge(), s.ID()))
 	for b.Loop() {
 		if _, e := checkProof(s, PairProveMethod, params); e != nil {
 			b.Fatal(e)

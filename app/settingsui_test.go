@@ -204,13 +204,18 @@ func TestBrowsersNoHome(t *testing.T) {
 
 // The connected browsers are those of Status, not agents.
 func TestBrowsersConnected(t *testing.T) {
-	u, _ := browsersUI(t)
-	u.app.mu.Lock()
-	u.app.clients["1"] = Client{ID: "1", Kind: KindBrowser, Name: "Chromium 156", Verified: true, Browser: "chromium"}
-	u.app.clients["2"] = Client{ID: "2", Kind: "agent", Name: "tessera"}
-	u.app.mu.Unlock()
+	home := t.TempDir()
+	a, dial := serveBrowser(t, Config{Version: "test", Getenv: getenvFrom(map[string]string{"HOME": home})})
+	u := a.ui
+	if bv, err := u.Browsers(); err != nil || len(bv.Connected) != 0 {
+		t.Fatalf("Connected before any browser = %+v, %v", bv.Connected, err)
+	}
+	c := dial()
+	helloAnswer(t, c, KindBrowser)
+	agent := dial()
+	helloAnswer(t, agent, KindAgent) // through the host: not verified, and no browser
 	bv, err := u.Browsers()
-	if err != nil || len(bv.Connected) != 1 || bv.Connected[0].Name != "Chromium 156" || !bv.Connected[0].Verified {
+	if err != nil || len(bv.Connected) != 1 || bv.Connected[0].Name != "Chromium" || !bv.Connected[0].Verified {
 		t.Errorf("Connected = %+v, %v; want the verified Chromium only", bv.Connected, err)
 	}
 }

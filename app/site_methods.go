@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -15,7 +16,7 @@ type SiteList struct {
 }
 
 // cliSiteList answers site.list: the sites that fill without asking.
-func cliSiteList(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSiteList(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct{}
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "site.list: %v", err)
@@ -35,7 +36,7 @@ func cliSiteList(ctx context.Context, a *App, s *session, params json.RawMessage
 }
 
 // cliSiteForget answers site.forget: the origin asks again from now on.
-func cliSiteForget(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSiteForget(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct {
 		Origin string `json:"origin"`
 	}

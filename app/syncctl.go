@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
@@ -189,7 +190,7 @@ type SyncSetupParams struct {
 }
 
 // cliSyncSetup answers sync.setup for the command line.
-func cliSyncSetup(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSyncSetup(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p SyncSetupParams
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.setup: %v", err)
@@ -256,7 +257,7 @@ func (a *App) syncNow(ctx context.Context) (devsync.Result, error) {
 }
 
 // cliSyncStatus answers sync.status for the command line.
-func cliSyncStatus(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSyncStatus(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if err := noParams(params); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.status: %v", err)
 	}
@@ -268,7 +269,7 @@ func cliSyncStatus(ctx context.Context, a *App, s *session, params json.RawMessa
 }
 
 // cliSyncNow answers sync.now for the command line.
-func cliSyncNow(ctx context.Context, a *App, s *session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSyncNow(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if err := noParams(params); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.now: %v", err)
 	}

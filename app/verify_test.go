@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -158,7 +159,7 @@ func TestImpostorClient(t *testing.T) {
 func TestUnverifiedFrameLimit(t *testing.T) {
 	_, dial := serve(t, Config{})
 	c := dial()
-	big := `{"jsonrpc":"2.0","id":"1","method":"session.ping","params":{"payload":"` + strings.Repeat("x", maxUnverifiedFrame) + `"}}`
+	big := `{"jsonrpc":"2.0","id":"1","method":"session.ping","params":{"payload":"` + strings.Repeat("x", broker.MaxUnverifiedFrame) + `"}}`
 	send(t, c, big)
 	if m := recv(t, c); code(m) != nativemsg.CodeTooLarge {
 		t.Fatalf("oversized unverified frame = %v, want TOO_LARGE", m)

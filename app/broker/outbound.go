@@ -1,8 +1,6 @@
-package app
+package broker
 
 import (
-	"context"
-	"encoding/json"
 	"strconv"
 	"sync"
 
@@ -74,46 +72,5 @@ func (o *outbound) close() {
 	for id, ch := range o.calls {
 		close(ch)
 		delete(o.calls, id)
-	}
-}
-
-// request sends method to the peer of s and decodes its answer into out.
-// An error answer is returned as the peer sent it; a peer that goes away
-// is NO_BROWSER, and ctx ending is TIMEOUT.
-func (s *session) request(ctx context.Context, method string, params, out any) *nativemsg.Error {
-	id, ch, ok := s.out.start()
-	if !ok {
-		return nativemsg.NewError(nativemsg.CodeBusy, "%s: the browser has too many requests waiting", method)
-	}
-	defer s.out.forget(id)
-	p, err := json.Marshal(params)
-	if err != nil {
-		return nativemsg.NewError(nativemsg.CodeInternal, "%s: encode params", method)
-	}
-	msg, err := json.Marshal(nativemsg.Message{JSONRPC: "2.0", ID: &id, Method: method, Params: p})
-	if err != nil || len(msg) > nativemsg.MaxOutgoing {
-		// The browser's limit: the app never splits its own requests.
-		return nativemsg.NewError(nativemsg.CodeTooLarge, "%s: request over the browser's 1 MiB limit", method)
-	}
-	s.send(msg)
-	select {
-	case m, open := <-ch:
-		if !open {
-			return nativemsg.NewError(nativemsg.CodeNoBrowser, "%s: the browser went away", method)
-		}
-		if m.Error != nil {
-			// The extension's codes are passed on only when they are in the
-			// published table (NewError maps the rest to INTERNAL).
-			e := nativemsg.NewError(m.Error.Data.Code, "%s", truncate(m.Error.Message, 2000))
-			return e
-		}
-		if out != nil {
-			if err := json.Unmarshal(m.Result, out); err != nil {
-				return nativemsg.NewError(nativemsg.CodeInvalidValue, "%s: the browser answered with an unknown shape: %v", method, err)
-			}
-		}
-		return nil
-	case <-ctx.Done():
-		return nativemsg.NewError(nativemsg.CodeTimeout, "%s: no answer from the browser in time", method)
 	}
 }
