@@ -12,6 +12,7 @@ import (
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/trust"
+	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -106,11 +107,9 @@ type App struct {
 	fills fills
 	// scripted reports whether a test build's presenter answers dialogs.
 	scripted bool
-	// lastAction is when the person last acted (see personActed), and
-	// idleLimit how long the vault stays unlocked without that (Settings
-	// changes it; Config.IdleLock is where it starts).
-	lastAction time.Time
-	idleLimit  time.Duration
+	// vaultctl locks the vault when the person steps away (idle, screen
+	// lock, suspend).
+	vaultctl *vaultctl.Controller
 	// agents is what the app keeps for agent sessions (agent.go).
 	agents agentHub
 	// audits are agent records waiting for the vault (agent_audit.go).
@@ -188,52 +187,20 @@ func (a *App) markUserQuit() {
 }
 
 // personActed notes an action of the person: a command typed at the CLI,
-// a decision in a dialog, an unlock. Only these keep the vault unlocked;
-// requests from browsers and agents do not, so background traffic cannot
-// postpone the idle lock.
+// a decision in a dialog, an unlock. Only these keep the vault unlocked
+// (package vaultctl).
 func (a *App) personActed() {
-	a.mu.Lock()
-	a.lastAction = a.cfg.Now()
-	a.mu.Unlock()
+	a.vaultctl.Acted()
 }
 
-// watchVault checks every interval until ctx is done: it locks the vault
-// when the person has not acted for Config.IdleLock, and tells the window
-// and every connected browser when the state changes.
+// watchVault locks the vault when the person has not acted for the idle
+// limit, and tells the window, every connected browser and the sync when
+// its state changes, every interval until ctx is done (package vaultctl).
 func (a *App) watchVault(ctx context.Context, interval time.Duration) {
-	l, ok := a.cfg.Vault, a.cfg.Vault != nil
-	if !ok {
+	if a.cfg.Vault == nil {
 		return
 	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	last := a.Status().Vault
-	if last == "unlocked" {
-		a.personActed()
-	}
-	a.followVaultForSync(last)
+	a.followVaultForSync(a.vaultState())
 	defer a.followVaultForSync("stopped")
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			st := l.State()
-			if st == "unlocked" && last != "unlocked" {
-				a.personActed() // unlocking is the person's doing
-				a.flushAudit()
-			}
-			a.mu.Lock()
-			idle := a.cfg.Now().Sub(a.lastAction)
-			limit := a.idleLimit
-			a.mu.Unlock()
-			if st == "unlocked" && limit > 0 && idle >= limit {
-				l.Lock()
-			}
-			if st := a.Status().Vault; st != last {
-				last = st
-				a.vaultChanged()
-			}
-		}
-	}
+	a.vaultctl.Watch(ctx, interval)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/trust"
+	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -29,7 +30,16 @@ func New(cfg Config) (*App, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	a := &App{cfg: cfg, pending: map[string]*pendingFill{}, idleLimit: cfg.IdleLock}
+	a := &App{cfg: cfg, pending: map[string]*pendingFill{}}
+	var lockable vaultctl.Lockable
+	if cfg.Vault != nil {
+		lockable = cfg.Vault
+	}
+	a.vaultctl = vaultctl.New(vaultctl.Config{
+		Vault: lockable, IdleLimit: cfg.IdleLock, Now: cfg.Now, Log: cfg.Log,
+		Changed:  func(string) { a.vaultChanged() },
+		Unlocked: a.flushAudit,
+	})
 	pairs, err := trust.LoadPairs(cfg.Home)
 	if err != nil {
 		// Nothing is paired then; the person pairs again.

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -108,9 +109,9 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 	}
 	go a.watchVault(ctx, vaultCheckEvery)
 	if env.getenv("TESSERA_LOCK_ON_SESSION") != "off" {
-		evs, err := sessionLockEvents(ctx)
+		evs, err := vaultctl.SessionLockEvents(ctx)
 		if evs != nil {
-			go a.watchSessionLock(ctx, evs)
+			go a.vaultctl.WatchSessionLock(ctx, evs)
 		}
 		if err != nil {
 			fmt.Fprintf(env.stderr, "tessera: %v\n", err)

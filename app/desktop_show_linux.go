@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/godbus/dbus/v5"
+	"github.com/tessera-app/tessera/internal/sessionbus"
 	"github.com/wailsapp/wails/v2/pkg/options"
 )
 
@@ -14,7 +15,7 @@ import (
 // window. It speaks the D-Bus interface of Wails' single-instance lock
 // itself because Wails' own client ends the process with status 1.
 func showRunning(dir string) error {
-	conn, err := connectSessionBus()
+	conn, err := sessionbus.Connect()
 	if err != nil {
 		return fmt.Errorf("session bus: %w", err)
 	}

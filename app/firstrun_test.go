@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/passphrase"
 )
@@ -56,10 +57,10 @@ func TestAutoLockIsConfigurableAndPersisted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vs.AutoLockMinutes != 5 || a.idleLock() != 5*time.Minute {
-		t.Errorf("after SetAutoLock(5): settings %d min, app %v", vs.AutoLockMinutes, a.idleLock())
+	if vs.AutoLockMinutes != 5 || a.vaultctl.IdleLimit() != 5*time.Minute {
+		t.Errorf("after SetAutoLock(5): settings %d min, app %v", vs.AutoLockMinutes, a.vaultctl.IdleLimit())
 	}
-	fi, err := os.Stat(filepath.Join(home, prefsFile))
+	fi, err := os.Stat(filepath.Join(home, vaultctl.PrefsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestAutoLockIsConfigurableAndPersisted(t *testing.T) {
 		t.Errorf("never: idle lock %v, %v; want 0", next.IdleLock, err)
 	}
 	for _, bad := range []string{`{"autoLockMinutes": 3}`, `{"autoLockMinutes": "x"}`, `not json`, strings.Repeat(" ", safefile.MaxState+1)} {
-		if err := os.WriteFile(filepath.Join(home, prefsFile), []byte(bad), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(home, vaultctl.PrefsFile), []byte(bad), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		next = Config{Home: home, IdleLock: vaultIdleLock}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -93,7 +94,7 @@ func (st *selfTest) settingsChecks() []SelfTestCheck {
 	for _, r := range rs {
 		origins = append(origins, r.Origin)
 	}
-	prefs, perr := loadPrefs(st.app.cfg.Home)
+	prefs, perr := vaultctl.LoadPrefs(st.app.cfg.Home)
 	saved := perr == nil && prefs.AutoLockMinutes != nil && *prefs.AutoLockMinutes == selfTestAutoLock
 	return []SelfTestCheck{{
 		Name:   "settings: the site forgotten in the window no longer fills without asking, the other still does",
@@ -101,8 +102,8 @@ func (st *selfTest) settingsChecks() []SelfTestCheck {
 		Detail: fmt.Sprintf("%q, %v", origins, err),
 	}, {
 		Name:   "settings: the auto-lock time chosen in the window applies now and is saved for the next start",
-		OK:     st.app.idleLock() == selfTestAutoLock*time.Minute && saved,
-		Detail: fmt.Sprintf("app %v, prefs %+v %v", st.app.idleLock(), prefs, perr),
+		OK:     st.app.vaultctl.IdleLimit() == selfTestAutoLock*time.Minute && saved,
+		Detail: fmt.Sprintf("app %v, prefs %+v %v", st.app.vaultctl.IdleLimit(), prefs, perr),
 	}}
 }
 

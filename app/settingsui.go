@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -297,7 +298,7 @@ type VaultSettings struct {
 func (u *UI) VaultSettings() (VaultSettings, error) {
 	s := VaultSettings{
 		Dir: u.app.cfg.Home, State: u.app.vaultState(),
-		AutoLockMinutes: int(u.app.idleLock() / time.Minute),
+		AutoLockMinutes: int(u.app.vaultctl.IdleLimit() / time.Minute),
 		AutoLockChoices: AutoLockChoices,
 		LockOnSession:   u.app.cfg.Getenv("TESSERA_LOCK_ON_SESSION") != "off",
 		SessionWatched:  runtime.GOOS == "linux",
@@ -315,4 +316,39 @@ func (u *UI) VaultSettings() (VaultSettings, error) {
 	}
 	s.State, s.HasPassphrase, s.HasKeyring = info.State, info.HasPassphrase, info.HasKeyring
 	return s, nil
+}
+
+// SetAutoLock sets how many minutes the vault stays unlocked while the
+// person does nothing with Tessera (0: never), one of AutoLockChoices,
+// saves it for the next start and applies it now. It returns the vault
+// settings as they are now.
+func (u *UI) SetAutoLock(minutes int) (VaultSettings, error) {
+	if !slices.Contains(AutoLockChoices, minutes) {
+		return VaultSettings{}, fmt.Errorf("auto-lock: %w", ErrBadAutoLock)
+	}
+	u.app.personActed()
+	if err := vaultctl.SaveAutoLock(u.app.cfg.Home, minutes); err != nil {
+		return VaultSettings{}, err
+	}
+	u.app.vaultctl.SetIdleLimit(time.Duration(minutes) * time.Minute)
+	u.app.changed()
+	return u.VaultSettings()
+}
+
+// AutoLockChoices are the auto-lock times Settings offers, in minutes
+// (0: never); ErrBadAutoLock is returned (wrapped) for another
+// (package vaultctl).
+var (
+	AutoLockChoices = vaultctl.AutoLockChoices
+	ErrBadAutoLock  = vaultctl.ErrBadAutoLock
+)
+
+// applyPrefs sets cfg from the preferences in its home, and returns why
+// they could not be read, if they could not.
+func applyPrefs(cfg *Config) error {
+	d, ok, err := vaultctl.AutoLock(cfg.Home)
+	if ok {
+		cfg.IdleLock = d
+	}
+	return err
 }

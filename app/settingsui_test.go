@@ -222,7 +222,7 @@ func TestBrowsersConnected(t *testing.T) {
 
 func TestVaultSettings(t *testing.T) {
 	u, v, _ := editorUI(t)
-	u.app.idleLimit = vaultIdleLock
+	u.app.vaultctl.SetIdleLimit(vaultIdleLock)
 	s, err := u.VaultSettings()
 	if err != nil {
 		t.Fatal(err)

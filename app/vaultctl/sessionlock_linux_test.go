@@ -1,4 +1,4 @@
-package app
+package vaultctl
 
 import (
 	"bufio"
@@ -37,22 +37,20 @@ func privateSessionBus(t *testing.T) {
 // vault; ActiveChanged(false) does not.
 func TestScreenLockLocksVault(t *testing.T) {
 	privateSessionBus(t)
-	v, err := vault.Create(t.TempDir(), vault.Options{ScryptWorkFactor: testWorkFactor}, vault.InitOptions{Passphrase: []byte("screen lock test")})
+	v, err := vault.Create(t.TempDir(), vault.Options{ScryptWorkFactor: 10}, vault.InitOptions{Passphrase: []byte("screen lock test")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	a, err := New(Config{Vault: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	changed := make(chan string, 4)
+	c := New(Config{Vault: v, Changed: func(st string) { changed <- st }})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	evs, err := sessionLockEvents(ctx)
+	evs, err := SessionLockEvents(ctx)
 	if evs == nil {
-		t.Fatalf("sessionLockEvents: %v", err)
+		t.Fatalf("SessionLockEvents: %v", err)
 	}
-	go a.watchSessionLock(ctx, evs)
+	go c.WatchSessionLock(ctx, evs)
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		t.Fatal(err)
@@ -75,5 +73,8 @@ func TestScreenLockLocksVault(t *testing.T) {
 			t.Fatal("vault still unlocked after the screen locked")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if st := <-changed; st != "locked" {
+		t.Errorf("Changed(%q), want locked", st)
 	}
 }

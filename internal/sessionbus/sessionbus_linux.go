@@ -1,13 +1,13 @@
-package app
+package sessionbus
 
 import "github.com/godbus/dbus/v5"
 
-// connectSessionBus connects to the session bus as dbus.ConnectSessionBus
+// Connect connects to the session bus as dbus.ConnectSessionBus
 // does, but never autolaunches one: without DBUS_SESSION_BUS_ADDRESS or
 // $XDG_RUNTIME_DIR/bus it fails, where dbus.ConnectSessionBus would run
 // dbus-launch --autolaunch, whose dbus-daemon outlives the app. Nothing
 // Tessera starts may outlive its owner.
-func connectSessionBus(opts ...dbus.ConnOption) (*dbus.Conn, error) {
+func Connect(opts ...dbus.ConnOption) (*dbus.Conn, error) {
 	conn, err := dbus.SessionBusPrivateNoAutoStartup(opts...)
 	if err != nil {
 		return nil, err

@@ -1,21 +1,22 @@
-package app
+package vaultctl
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/godbus/dbus/v5"
+	"github.com/tessera-app/tessera/internal/sessionbus"
 )
 
-// sessionLockEvents listens on D-Bus for the screen locking (the
+// SessionLockEvents listens on D-Bus for the screen locking (the
 // freedesktop and GNOME ScreenSaver ActiveChanged signals on the session
 // bus, and logind's Lock signal for any session) and for suspend (logind's
 // PrepareForSleep on the system bus). Either bus may be missing; what can
 // be watched is watched, and the error says what could not.
-func sessionLockEvents(ctx context.Context) (<-chan lockEvent, error) {
-	out := make(chan lockEvent, 4)
+func SessionLockEvents(ctx context.Context) (<-chan LockEvent, error) {
+	out := make(chan LockEvent, 4)
 	var errs []error
-	watch := func(connect func(...dbus.ConnOption) (*dbus.Conn, error), rules [][]dbus.MatchOption, decide func(*dbus.Signal) (lockEvent, bool)) {
+	watch := func(connect func(...dbus.ConnOption) (*dbus.Conn, error), rules [][]dbus.MatchOption, decide func(*dbus.Signal) (LockEvent, bool)) {
 		conn, err := connect()
 		if err != nil {
 			errs = append(errs, err)
@@ -48,21 +49,21 @@ func sessionLockEvents(ctx context.Context) (<-chan lockEvent, error) {
 			}
 		}()
 	}
-	watch(connectSessionBus, [][]dbus.MatchOption{
+	watch(sessionbus.Connect, [][]dbus.MatchOption{
 		{dbus.WithMatchInterface("org.freedesktop.ScreenSaver"), dbus.WithMatchMember("ActiveChanged")},
 		{dbus.WithMatchInterface("org.gnome.ScreenSaver"), dbus.WithMatchMember("ActiveChanged")},
-	}, func(s *dbus.Signal) (lockEvent, bool) {
-		return lockScreen, len(s.Body) == 1 && s.Body[0] == true
+	}, func(s *dbus.Signal) (LockEvent, bool) {
+		return LockScreen, len(s.Body) == 1 && s.Body[0] == true
 	})
 	watch(dbus.ConnectSystemBus, [][]dbus.MatchOption{
 		{dbus.WithMatchInterface("org.freedesktop.login1.Manager"), dbus.WithMatchMember("PrepareForSleep")},
 		{dbus.WithMatchInterface("org.freedesktop.login1.Session"), dbus.WithMatchMember("Lock")},
-	}, func(s *dbus.Signal) (lockEvent, bool) {
+	}, func(s *dbus.Signal) (LockEvent, bool) {
 		switch s.Name {
 		case "org.freedesktop.login1.Manager.PrepareForSleep":
-			return lockSuspend, len(s.Body) == 1 && s.Body[0] == true
+			return LockSuspend, len(s.Body) == 1 && s.Body[0] == true
 		case "org.freedesktop.login1.Session.Lock":
-			return lockScreen, true
+			return LockScreen, true
 		}
 		return "", false
 	})
