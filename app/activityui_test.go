@@ -176,12 +176,12 @@ func TestActivity(t *testing.T) {
 // A fill released through the app's own audit path shows in Activity, and
 // no value of the profile is in what the window receives.
 func TestActivityHasNoValues(t *testing.T) {
-	u, v, home := activityUI(t)
+	u, _, home := activityUI(t)
 	secret := "ada@example.org"
 	if _, err := u.AddValue(home, profile.ConceptEmail, secret); err != nil {
 		t.Fatal(err)
 	}
-	u.app.audit(v, vault.Release{Event: vault.EventRelease, Site: "late.example", ProfileID: home, Concepts: []string{profile.ConceptEmail}})
+	u.app.audit(vault.Release{Event: vault.EventRelease, Site: "late.example", ProfileID: home, Concepts: []string{profile.ConceptEmail}})
 	page, err := u.Activity(ActivityQuery{Site: "late.example"})
 	if err != nil || len(page.Entries) != 1 || page.Entries[0].Summary != "Filled 1 detail on late.example from Home" {
 		t.Fatalf("Activity(late.example) = %+v, %v, want the release", page, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
@@ -223,8 +224,8 @@ func (a *App) tabsOf(ctx context.Context, b *broker.Session) ([]BrowserTab, *nat
 		res.Tabs = res.Tabs[:maxTabs]
 	}
 	for i := range res.Tabs {
-		res.Tabs[i].Title = clipRunes(res.Tabs[i].Title, 200)
-		if len(res.Tabs[i].URL) > maxURLLen {
+		res.Tabs[i].Title = fill.ClipRunes(res.Tabs[i].Title, 200)
+		if len(res.Tabs[i].URL) > fill.MaxURLLen {
 			res.Tabs[i].URL = ""
 		}
 		res.Tabs[i].Browser, res.Tabs[i].BrowserName, res.Tabs[i].b = b.ID(), browserLabel(b), b
@@ -237,7 +238,7 @@ func (a *App) tabsOf(ctx context.Context, b *broker.Session) ([]BrowserTab, *nat
 // refers to it).
 type pageSnapshot struct {
 	id     string
-	params pageParams
+	params fill.Page
 	origin string
 	// closed are the frames left out: their origins are not open to agents.
 	closed []ClosedFrame
@@ -258,18 +259,18 @@ func (a *App) snapshot(ctx context.Context, s *broker.Session) (*pageSnapshot, *
 		return nil, nativemsg.NewError(nativemsg.CodeNoBrowser, "the browser of the tab this agent chose is no longer connected: call tessera.tabs.list and tessera.tabs.select again")
 	}
 	var res struct {
-		Snapshot string          `json:"snapshot"`
-		Page     PageInfo        `json:"page"`
-		Frames   []FrameSnapshot `json:"frames"`
+		Snapshot string               `json:"snapshot"`
+		Page     fill.PageInfo        `json:"page"`
+		Frames   []fill.FrameSnapshot `json:"frames"`
 	}
 	if e := a.askBrowser(ctx, b, browserTimeout, "browser.snapshot", map[string]int{"tab": tab}, &res); e != nil {
 		return nil, e
 	}
-	p, e := checkPage("browser.snapshot", pageParams{Page: res.Page, Frames: res.Frames})
+	p, e := fill.CheckPage("browser.snapshot", fill.Page{Page: res.Page, Frames: res.Frames})
 	if e != nil {
 		return nil, e
 	}
-	origin := originOf(p.Page.URL)
+	origin := fill.OriginOf(p.Page.URL)
 	if !a.agents.exposed(origin) {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "the tab is now on %s, which the person has not opened to agents: call tessera.tabs.select again", origin)
 	}
@@ -292,7 +293,7 @@ func (a *App) agentTab(ctx context.Context, s *broker.Session) (int, *broker.Ses
 	}
 	tabs, _ := a.tabs(ctx)
 	for _, t := range tabs {
-		if t.Active && webURL(t.URL) && a.agents.exposed(originOf(t.URL)) {
+		if t.Active && fill.WebURL(t.URL) && a.agents.exposed(fill.OriginOf(t.URL)) {
 			return t.Tab, t.b, true
 		}
 	}
@@ -300,7 +301,7 @@ func (a *App) agentTab(ctx context.Context, s *broker.Session) (int, *broker.Ses
 }
 
 // withProfile adds the agent's profile choice to a snapshot's params.
-func (ps *pageSnapshot) withProfile(profile string) pageParams {
+func (ps *pageSnapshot) withProfile(profile string) fill.Page {
 	p := ps.params
 	p.Profile = profile
 	return p
@@ -471,7 +472,7 @@ func argumentObject(raw json.RawMessage) (map[string]any, string) {
 func (a *App) auditAgent(s *broker.Session, origin, tool, outcome string) {
 	site := ""
 	if origin != "" {
-		site = siteOf(origin)
+		site = fill.SiteOf(origin)
 	}
 	r := vault.Release{Event: vault.EventAgent, Origin: origin, Site: site, Concepts: []string{}, Client: s.Client().Name, Tool: tool, Reason: outcome}
 	a.recordAgent(r, outcome != nativemsg.CodeVaultLocked)
@@ -484,10 +485,10 @@ func (a *App) askAgent(ctx context.Context, c Confirmation) Decision {
 
 // agentConfirmation is a dialog of kind about page (url, title), asked by s.
 func agentConfirmation(kind, url, title string, s *broker.Session, ask *AgentAsk, rows []Row) Confirmation {
-	origin := originOf(url)
+	origin := fill.OriginOf(url)
 	return Confirmation{
-		Kind: kind, Site: siteOf(origin), Origin: origin, URL: url, Title: clipRunes(title, 200),
-		Frames: []FrameInfo{{ID: 0, Origin: origin}}, Client: clientInfo(s), Profiles: []ProfileSummary{},
+		Kind: kind, Site: fill.SiteOf(origin), Origin: origin, URL: url, Title: fill.ClipRunes(title, 200),
+		Frames: []FrameInfo{{ID: 0, Origin: origin}}, Client: s.ClientInfo(), Profiles: []ProfileSummary{},
 		Rows: rows, ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond), Agent: ask,
 	}
 }
@@ -507,7 +508,7 @@ func argumentRows(args map[string]any, order []string) []Row {
 			text = string(b)
 		}
 		rows = append(rows, Row{
-			ID: "r" + strconv.Itoa(len(rows)+1), Label: clipRunes(k, 120), Value: clipRunes(text, 2000),
+			ID: "r" + strconv.Itoa(len(rows)+1), Label: fill.ClipRunes(k, 120), Value: fill.ClipRunes(text, 2000),
 			ConceptLabel: "from the agent", Section: SectionFill, Checked: true, Confidence: 1, Evidence: []string{},
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/internal/safefile"
 )
 
@@ -105,7 +106,7 @@ func (u *UI) AgentAccess() (AgentAccess, error) {
 // CloseAgentSite closes a site to agents (and forgets its trusted tools).
 func (u *UI) CloseAgentSite(origin string) (AgentAccess, error) {
 	if !u.app.agents.closeSite(origin) {
-		return AgentAccess{}, fmt.Errorf("agents: %q is not open to agents", clipRunes(origin, 200))
+		return AgentAccess{}, fmt.Errorf("agents: %q is not open to agents", fill.ClipRunes(origin, 200))
 	}
 	u.app.auditAccessTaken(origin, "", "closed")
 	return u.app.agents.access(), nil
@@ -114,7 +115,7 @@ func (u *UI) CloseAgentSite(origin string) (AgentAccess, error) {
 // UntrustAgentTool makes a trusted read-only tool ask the person again.
 func (u *UI) UntrustAgentTool(origin, tool string) (AgentAccess, error) {
 	if !u.app.agents.untrust(origin, tool) {
-		return AgentAccess{}, fmt.Errorf("agents: %q is not trusted on %q", clipRunes(tool, 200), clipRunes(origin, 200))
+		return AgentAccess{}, fmt.Errorf("agents: %q is not trusted on %q", fill.ClipRunes(tool, 200), fill.ClipRunes(origin, 200))
 	}
 	u.app.auditAccessTaken(origin, tool, "untrusted")
 	return u.app.agents.access(), nil
@@ -175,16 +176,16 @@ func parseAgentAccess(b []byte) (AgentAccess, error) {
 	open := map[string]bool{}
 	for _, o := range doc.Sites {
 		if !validAgentOrigin(o) {
-			return AgentAccess{}, fmt.Errorf("site %q is not a web origin", clipRunes(o, 100))
+			return AgentAccess{}, fmt.Errorf("site %q is not a web origin", fill.ClipRunes(o, 100))
 		}
 		open[o] = true
 	}
 	for _, t := range doc.Tools {
 		if !open[t.Site] {
-			return AgentAccess{}, fmt.Errorf("tool %q is trusted on %q, which is not open to agents", clipRunes(t.Tool, 100), clipRunes(t.Site, 100))
+			return AgentAccess{}, fmt.Errorf("tool %q is trusted on %q, which is not open to agents", fill.ClipRunes(t.Tool, 100), fill.ClipRunes(t.Site, 100))
 		}
 		if t.Tool == "" || len(t.Tool) > maxToolName || !utf8.ValidString(t.Tool) || strings.ContainsRune(t.Tool, 0) {
-			return AgentAccess{}, fmt.Errorf("tool name %q is not valid", clipRunes(t.Tool, 100))
+			return AgentAccess{}, fmt.Errorf("tool name %q is not valid", fill.ClipRunes(t.Tool, 100))
 		}
 	}
 	if doc.Sites == nil {
@@ -199,7 +200,7 @@ func parseAgentAccess(b []byte) (AgentAccess, error) {
 // validAgentOrigin reports whether o is an origin as the app opens it to
 // agents: http(s), lower case, scheme://host[:port] and nothing more.
 func validAgentOrigin(o string) bool {
-	return len(o) <= maxAgentOrigin && webURL(o) && originOf(o) == o && utf8.ValidString(o)
+	return len(o) <= maxAgentOrigin && fill.WebURL(o) && fill.OriginOf(o) == o && utf8.ValidString(o)
 }
 
 // loadAccess reads the hub's state from home ("" keeps it in memory only).

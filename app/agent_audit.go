@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -133,7 +134,7 @@ func (a *App) auditUnwritten() {
 func (a *App) auditAccessTaken(origin, tool, reason string) {
 	r := vault.Release{Event: EventAgentAccess, Origin: origin, Concepts: []string{}, Tool: tool, Reason: reason, Client: "Settings"}
 	if origin != "" {
-		r.Site = siteOf(origin)
+		r.Site = fill.SiteOf(origin)
 	}
 	a.recordAgent(r, true)
 }

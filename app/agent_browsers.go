@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -44,7 +45,7 @@ func (a *App) browserSession() *broker.Session {
 // browserLabel names browser b for agents: its verified family, else the
 // name its extension gave, and its session id.
 func browserLabel(b *broker.Session) string {
-	name := firstNonEmpty(b.Client().Browser, clipRunes(b.Client().Name, 64), "browser")
+	name := firstNonEmpty(b.Client().Browser, fill.ClipRunes(b.Client().Name, 64), "browser")
 	return fmt.Sprintf("%s (%s)", name, b.ID())
 }
 

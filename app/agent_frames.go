@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
 )
 
 // Agents and the frames of a page (PROTOCOL.md §4.3, "Frames"; SECURITY.md,
@@ -78,8 +79,8 @@ func frameOfTool(name string) (int, bool) {
 // person opened to agents. Opaque origins ("null": sandboxed frames,
 // data: documents) are never open: no dialog could name their site.
 func (h *agentHub) frameOpen(top, origin string) bool {
-	o := originOf(origin)
-	if o == "" || o != origin || !webURL(o) {
+	o := fill.OriginOf(origin)
+	if o == "" || o != origin || !fill.WebURL(o) {
 		return false
 	}
 	return o == top || h.exposed(o)
@@ -97,7 +98,7 @@ type ClosedFrame struct {
 // an open origin whose parent is kept. A frame inside a closed one is
 // closed whatever its origin: an unopened site (an ad) cannot put the
 // page's own forms before the agent by framing them.
-func (h *agentHub) splitFrames(p pageParams, top string) (pageParams, []ClosedFrame) {
+func (h *agentHub) splitFrames(p fill.Page, top string) (fill.Page, []ClosedFrame) {
 	kept := map[int]bool{}
 	for _, f := range p.Frames {
 		if f.Frame == 0 {
@@ -113,14 +114,14 @@ func (h *agentHub) splitFrames(p pageParams, top string) (pageParams, []ClosedFr
 			}
 		}
 	}
-	var frames []FrameSnapshot
+	var frames []fill.FrameSnapshot
 	var closed []ClosedFrame
 	for _, f := range p.Frames {
 		if kept[f.Frame] {
 			frames = append(frames, f)
 			continue
 		}
-		closed = append(closed, ClosedFrame{Frame: f.Frame, Origin: clipRunes(f.Origin, 200)})
+		closed = append(closed, ClosedFrame{Frame: f.Frame, Origin: fill.ClipRunes(f.Origin, 200)})
 	}
 	p.Frames = frames
 	return p, closed
@@ -136,7 +137,7 @@ func closedProblem(c ClosedFrame) string {
 // as the page, and the frame is listed with its origin.
 func inFrame(c Confirmation, id int, origin string) Confirmation {
 	top := c.Origin
-	c.Site = siteOf(origin)
+	c.Site = fill.SiteOf(origin)
 	c.Frames = append(c.Frames, FrameInfo{ID: id, Origin: origin, CrossOrigin: origin != top})
 	ask := AgentAsk{}
 	if c.Agent != nil {
@@ -158,15 +159,15 @@ func (a *App) openFrame(ctx context.Context, s *broker.Session, tab *BrowserTab,
 	}
 	for _, f := range snap.params.Frames {
 		if f.Frame == id && id != 0 {
-			return originOf(f.Origin), nil // open already
+			return fill.OriginOf(f.Origin), nil // open already
 		}
 	}
 	for _, c := range snap.closed {
 		if c.Frame != id {
 			continue
 		}
-		o := originOf(c.Origin)
-		if o == "" || o != c.Origin || !webURL(o) {
+		o := fill.OriginOf(c.Origin)
+		if o == "" || o != c.Origin || !fill.WebURL(o) {
 			return fail("", errorResult("frame %d is not on a web origin (%s): its forms cannot be opened to agents", id, c.Origin))
 		}
 		conf := inFrame(agentConfirmation(ConfirmAgentAccess, tab.URL, tab.Title, s, &AgentAsk{}, []Row{}), id, o)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tessera-app/tessera/app/fill"
 )
 
 func TestFrameToolNames(t *testing.T) {
@@ -99,7 +100,7 @@ func framedPage(name string) string {
 func TestAgentFrameForms(t *testing.T) {
 	w := newAgentWorld(t, approveDefaults)
 	w.browser.mu.Lock()
-	w.browser.frames = []FrameSnapshot{
+	w.browser.frames = []fill.FrameSnapshot{
 		{Frame: 3, Parent: 0, Origin: "https://shop.example", URL: "https://shop.example/widget", Nonce: testNonce, HTML: framedPage("subscribe")},
 		{Frame: 5, Parent: 0, Origin: "https://pay.example", URL: "https://pay.example/card", Nonce: testNonce, HTML: framedPage("pay")},
 		{Frame: 6, Parent: 0, Origin: "null", URL: "about:srcdoc", Nonce: testNonce, HTML: framedPage("sandboxed")},
@@ -252,10 +253,10 @@ func TestSplitFramesFollowsNesting(t *testing.T) {
 	top := "https://shop.example"
 	h.expose(top)
 	h.expose("https://pay.example")
-	fr := func(id, parent int, origin string) FrameSnapshot {
-		return FrameSnapshot{Frame: id, Parent: parent, Origin: origin}
+	fr := func(id, parent int, origin string) fill.FrameSnapshot {
+		return fill.FrameSnapshot{Frame: id, Parent: parent, Origin: origin}
 	}
-	p := pageParams{Frames: []FrameSnapshot{
+	p := fill.Page{Frames: []fill.FrameSnapshot{
 		fr(5, 4, top), // listed before its parent
 		fr(0, -1, top),
 		fr(1, 0, top),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -101,10 +102,8 @@ type App struct {
 	gate     *confirm.Gate
 	// confirmTimeout is how long a dialog waits before it declines.
 	confirmTimeout time.Duration
-	// pending are the fill confirmations waiting, by confirmation id.
-	pending map[string]*pendingFill
-	// fills are the approved fills that may still continue and report.
-	fills fills
+	// fill fills pages with the person's consent (package fill).
+	fill *fill.Service
 	// scripted reports whether a test build's presenter answers dialogs.
 	scripted bool
 	// vaultctl locks the vault when the person steps away (idle, screen
@@ -117,8 +116,6 @@ type App struct {
 	// released are the values released to pages in this run, never to be
 	// passed to an agent (withhold.go).
 	released releasedValues
-	// pageCalls are agents' page-tool runs in flight (formspec.go).
-	pageCalls pageToolCalls
 	// ui is the one UI service: the window's bindings, and what the
 	// command line's methods act through (ui.go).
 	ui *UI

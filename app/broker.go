@@ -12,6 +12,7 @@ import (
 
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -30,7 +31,7 @@ func New(cfg Config) (*App, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	a := &App{cfg: cfg, pending: map[string]*pendingFill{}}
+	a := &App{cfg: cfg}
 	var lockable vaultctl.Lockable
 	if cfg.Vault != nil {
 		lockable = cfg.Vault
@@ -59,22 +60,33 @@ func New(cfg Config) (*App, error) {
 		Changed:     a.changed,
 		PersonActed: a.personActed,
 		Ended: func(s *broker.Session) {
-			a.fills.dropSession(s)
+			a.fill.Ended(s)
 			a.agents.drop(s)
 		},
 		Notified: a.notified,
 	})
 	a.agents.loadAccess(cfg.Home, cfg.Log)
 	a.confirms = confirm.NewQueue(cfg.Now, a.personActed)
-	a.gate = confirm.NewGate(windowAsker{a}, a.auditRelease)
+	a.gate = confirm.NewGate(windowAsker{a}, a.audit)
+	var fv fill.Vault
+	if cfg.Vault != nil {
+		fv = cfg.Vault
+	}
+	a.fill = fill.New(fill.Config{
+		Vault: fv, Queue: a.confirms, Gate: a.gate,
+		ConfirmTimeout: func() time.Duration { return a.confirmTimeout },
+		Released:       func(v string) { a.released.add(v) },
+		ShowUnlock:     a.showUnlock,
+		Now:            cfg.Now, Log: cfg.Log,
+	})
 	a.ui = newUI(a)
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
 	a.handle("session.ping", ping)
 	a.handle("profile.list", listProfiles)
 	a.handle(PairProveMethod, pairProve)
 	a.handle(PairRequestMethod, pairRequest)
-	a.registerFillMethods()
-	a.registerFormspecMethods()
+	a.tableErr = errors.Join(a.tableErr, a.fill.Register(a.broker))
+	a.handle("vault.status", vaultStatus)
 	a.registerCLIMethods()
 	a.registerAgentMethods()
 	if a.tableErr != nil {
@@ -161,7 +173,7 @@ func listProfiles(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		// Counted without decrypting a single value.
 		ps, err := v.ProfileSummaries()
 		if err != nil {
-			return nil, vaultError("profile.list", err)
+			return nil, fill.VaultError("profile.list", err)
 		}
 		out := ProfileList{Profiles: make([]ProfileSummary, 0, len(ps))}
 		for _, p := range ps {
@@ -175,27 +187,14 @@ func listProfiles(ctx context.Context, a *App, s *broker.Session, params json.Ra
 	}
 	ps, err := v.Profiles()
 	if err != nil {
-		return nil, vaultError("profile.list", err)
+		return nil, fill.VaultError("profile.list", err)
 	}
-	return ProfileList{Profiles: summaries(ps)}, nil
+	return ProfileList{Profiles: fill.Summaries(ps)}, nil
 }
 
 // summaryLister is a vault that lists profiles without decrypting values.
 type summaryLister interface {
 	ProfileSummaries() ([]vault.ProfileSummary, error)
-}
-
-// vaultError maps a vault error to its protocol error. Anything but the
-// states a person can change is INTERNAL, with no detail: vault errors may
-// name files, and the browser needs no more than that it failed.
-func vaultError(method string, err error) *nativemsg.Error {
-	switch {
-	case errors.Is(err, vault.ErrLocked):
-		return nativemsg.NewError(nativemsg.CodeVaultLocked, "%s: the vault is locked: unlock it in the Tessera app", method)
-	case errors.Is(err, vault.ErrUninitialized):
-		return nativemsg.NewError(nativemsg.CodeVaultUninitialized, "%s: no vault yet: set one up in the Tessera app", method)
-	}
-	return nativemsg.NewError(nativemsg.CodeInternal, "%s: the vault could not be read", method)
 }
 
 func ping(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/passphrase"
@@ -517,7 +518,7 @@ func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, meth
 		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: the vault has no profile", method)
 	}
 	c := Confirmation{
-		Kind: ConfirmReveal, Site: revealSite, Client: clientInfo(s),
+		Kind: ConfirmReveal, Site: revealSite, Client: s.ClientInfo(),
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
 	rows := map[string]string{} // row id → profile id
@@ -534,7 +535,7 @@ func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, meth
 		rows[r.ID] = id
 		c.Rows = append(c.Rows, r)
 	}
-	d := a.ask(ctx, c, nil)
+	d := a.ask(ctx, c)
 	var approved []string
 	if d.Approve {
 		for _, r := range d.Rows {
@@ -544,18 +545,16 @@ func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, meth
 			d.Approve, d.Reason = false, DeclineDenied
 		}
 	}
-	if fv, e := a.fillVault(); e == nil {
-		ev, name := vault.EventRelease, clientInfo(s).Name
-		logged := approved
-		if !d.Approve {
-			ev, logged = vault.EventDecline, ids
-		}
-		for _, id := range logged {
-			a.audit(fv, vault.Release{Event: ev, Site: revealSite, ProfileID: id, Client: name, Reason: d.Reason})
-		}
+	ev, name := vault.EventRelease, s.ClientInfo().Name
+	logged := approved
+	if !d.Approve {
+		ev, logged = vault.EventDecline, ids
+	}
+	for _, id := range logged {
+		a.audit(vault.Release{Event: ev, Site: revealSite, ProfileID: id, Client: name, Reason: d.Reason})
 	}
 	if !d.Approve {
-		return nil, declined(method, d)
+		return nil, fill.Declined(method, d)
 	}
 	return approved, nil
 }

@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 
-	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -43,38 +43,23 @@ const (
 // ErrNoConfirmation is returned by Decide for an id that is not waiting.
 var ErrNoConfirmation = confirm.ErrNoConfirmation
 
-// peerOf is session s as the gate knows it.
-func peerOf(s *broker.Session) confirm.Peer {
-	name := s.Client().Name
-	if s.Client().Browser != "" {
-		name = s.Client().Browser
-	}
-	p := confirm.Peer{Kind: s.Client().Kind, Name: name, Session: s.ID(), Origin: s.Origin(), Verified: s.Verified(), Claimed: s.Kind() == KindAgent}
-	if s.Kind() == KindBrowser {
-		p.Paired = s.PairID()
-	}
-	return p
-}
-
-// pendingKey carries the pending fill of a dialog to the window's asker,
-// so the dialog's profile picker finds it.
-type pendingKey struct{}
-
-func withPending(ctx context.Context, pf *pendingFill) context.Context {
-	return context.WithValue(ctx, pendingKey{}, pf)
-}
-
-// windowAsker asks the person in the app's window for the gate.
+// windowAsker asks the person in the app's window for the gate, through
+// the fill service, which knows the fill a dialog offers (for its profile
+// picker).
 type windowAsker struct{ a *App }
 
 func (w windowAsker) Ask(ctx context.Context, c Confirmation) Decision {
-	pf, _ := ctx.Value(pendingKey{}).(*pendingFill)
-	return w.a.ask(ctx, c, pf)
+	return w.a.fill.Ask(ctx, c)
 }
 
-// auditRelease writes a record of the gate's to the audit log.
-func (a *App) auditRelease(r vault.Release) {
-	if v, e := a.fillVault(); e == nil {
-		a.audit(v, r)
+// ask shows c in the window and waits for the person (confirm.Queue.Ask).
+func (a *App) ask(ctx context.Context, c Confirmation) Decision {
+	return a.confirms.Ask(ctx, c, a.confirmTimeout, nil)
+}
+
+// audit appends r to the vault's audit log (fill.Audit).
+func (a *App) audit(r vault.Release) {
+	if a.cfg.Vault != nil {
+		fill.Audit(a.cfg.Log, a.cfg.Vault, r)
 	}
 }

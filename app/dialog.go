@@ -25,11 +25,11 @@ const (
 )
 
 // A rematcher matches the fields of a waiting confirmation again from
-// another profile: the App (fill.go). rematch replaces the confirmation in
+// another profile: the fill service. Rematch replaces the confirmation in
 // the queue, keeping its id and expiry, and returns the new one, so that a
 // decision names rows the queue knows.
 type rematcher interface {
-	rematch(confirmationID, profileID string) (Confirmation, error)
+	Rematch(confirmationID, profileID string) (Confirmation, error)
 }
 
 // windowPresenter presents confirmations in the window: it sends the
@@ -112,7 +112,7 @@ func (u *UI) SwitchProfile(id, profile string) (Confirmation, error) {
 	if profile == c.Profile {
 		return c, nil
 	}
-	nc, err := u.rematch.rematch(id, profile)
+	nc, err := u.rematch.Rematch(id, profile)
 	if err != nil {
 		return Confirmation{}, fmt.Errorf("switch profile: %w", err)
 	}

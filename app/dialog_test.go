@@ -324,7 +324,7 @@ type fakeRematch struct {
 	calls []string
 }
 
-func (f *fakeRematch) rematch(id, profile string) (Confirmation, error) {
+func (f *fakeRematch) Rematch(id, profile string) (Confirmation, error) {
 	f.calls = append(f.calls, id+"/"+profile)
 	return f.a.confirms.Replace(id, func(c *Confirmation) error {
 		c.Profile = profile

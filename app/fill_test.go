@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/fill"
+	"github.com/tessera-app/tessera/app/fill/filltest"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -67,37 +69,21 @@ func approveAll(c Confirmation) *Decision {
 	return d
 }
 
-const testNonce = "nonce0123456789abcdef"
+const testNonce = filltest.Nonce
 
-// stamp marks a control as the extension does: measured with the frame's
-// nonce, visible unless reason says otherwise.
-func stamp(ref, reason string) string {
-	return fmt.Sprintf(`data-tessera-ref="%s:%s" data-tessera-hidden="%s:%s"`, testNonce, ref, testNonce, reason)
-}
-
-// checkoutHTML is a checkout form with the traps the app must keep values
-// out of: a password, a card number, a transparent honeypot, a control the
-// page stamped itself, and an already filled field.
-var checkoutHTML = `<!DOCTYPE html><html lang="en"><body><form>
-<label for=fn>First name</label><input id=fn name=first ` + stamp("t1", "") + `>
-<label for=ln>Last name</label><input id=ln name=last ` + stamp("t2", "") + `>
-<label for=em>Email</label><input id=em type=email name=email autocomplete=email ` + stamp("t3", "") + `>
-<label for=tel>Phone</label><input id=tel type=tel name=phone ` + stamp("t4", "") + `>
-<label for=pw>Password</label><input id=pw type=password name=pw ` + stamp("t5", "") + `>
-<label for=cc>Card number</label><input id=cc name=cardnumber autocomplete=cc-number ` + stamp("t6", "") + `>
-<label for=hp>Email address</label><input id=hp name=email2 type=email ` + stamp("t7", "transparent") + `>
-<label for=fk>Family name</label><input id=fk name=surname data-tessera-ref="t8" data-tessera-hidden="">
-<label for=city>City</label><input id=city name=city ` + stamp("t9", "") + `>
-</form></body></html>`
+var (
+	stamp        = filltest.Stamp
+	checkoutHTML = filltest.CheckoutHTML
+)
 
 // frameJSON is one frame of a page param.
-func frameJSON(frame int, origin, html string, values map[string]LiveValue) FrameSnapshot {
-	return FrameSnapshot{Frame: frame, Parent: -1, Origin: origin, URL: origin + "/checkout", Nonce: testNonce, HTML: html, Values: values}
+func frameJSON(frame int, origin, html string, values map[string]fill.LiveValue) fill.FrameSnapshot {
+	return fill.FrameSnapshot{Frame: frame, Parent: -1, Origin: origin, URL: origin + "/checkout", Nonce: testNonce, HTML: html, Values: values}
 }
 
-func pageJSON(t *testing.T, method, fill string, frames ...FrameSnapshot) string {
+func pageJSON(t *testing.T, method, fillID string, frames ...fill.FrameSnapshot) string {
 	t.Helper()
-	p := pageParams{Fill: fill, Page: PageInfo{Tab: 1, URL: "https://shop.example.co.uk/checkout", Title: "Checkout"}, Frames: frames}
+	p := fill.Page{Fill: fillID, Page: fill.PageInfo{Tab: 1, URL: "https://shop.example.co.uk/checkout", Title: "Checkout"}, Frames: frames}
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +171,7 @@ func TestFillRequestApprovedDefaults(t *testing.T) {
 	cross := `<html><body><form><label for=a>Street address</label><input id=a name=address autocomplete=street-address ` + stamp("x1", "") + `>
 <label for=c>City</label><input id=c name=city autocomplete=address-level2 ` + stamp("x2", "") + `></form></body></html>`
 	m := w.call(t, pageJSON(t, "fill.request", "",
-		frameJSON(0, "https://shop.example.co.uk", checkoutHTML, map[string]LiveValue{"t9": {Value: "Paris"}}),
+		frameJSON(0, "https://shop.example.co.uk", checkoutHTML, map[string]fill.LiveValue{"t9": {Value: "Paris"}}),
 		frameJSON(7, "https://evil.example", cross, nil)))
 	got := fieldsOf(t, m)
 	want := map[string]string{"t1": "Ada", "t2": "Lovelace", "t3": "ada@example.org"}
@@ -362,7 +348,7 @@ func TestAnalyseWorksLocked(t *testing.T) {
 	if m["error"] != nil {
 		t.Fatal(m["error"])
 	}
-	var an Analysis
+	var an fill.Analysis
 	b, _ := json.Marshal(m["result"])
 	json.Unmarshal(b, &an)
 	concepts := map[string]string{}
@@ -393,7 +379,7 @@ func TestFillContinueAndReport(t *testing.T) {
 	if got["t3"] != "GB" {
 		t.Fatalf("country = %q, want GB", got["t3"])
 	}
-	fill := m["result"].(map[string]any)["fill"].(string)
+	fillID := m["result"].(map[string]any)["fill"].(string)
 	if _, ok := got["t6"]; ok {
 		t.Fatalf("hidden postcode filled: %v", got)
 	}
@@ -402,7 +388,7 @@ func TestFillContinueAndReport(t *testing.T) {
 	second := strings.Replace(strings.Replace(first, stamp("t6", "display-none"), stamp("t6", ""), 1), "</form>", `<label for=ci>Town</label><input id=ci name=city `+stamp("t4", "")+`>
 <label for=em2>Confirm email</label><input id=em2 name=email_confirm type=email autocomplete=email `+stamp("t5", "")+`></form>`, 1)
 	shown := len(w.pres.shown)
-	send(t, c, pageJSON(t, "fill.continue", fill, frameJSON(0, "https://shop.example.co.uk", second, nil)))
+	send(t, c, pageJSON(t, "fill.continue", fillID, frameJSON(0, "https://shop.example.co.uk", second, nil)))
 	got = fieldsOf(t, recv(t, c))
 	if got["t5"] != "ada@example.org" || got["t4"] != "London" || got["t6"] != "SW1A 1AA" {
 		t.Fatalf("continue = %v, want the approved email again, the town and the postcode now shown", got)
@@ -416,11 +402,11 @@ func TestFillContinueAndReport(t *testing.T) {
 		t.Errorf("continue dialogs = %d (last %+v), want one with the town and postcode", len(w.pres.shown)-shown, w.pres.last().Rows)
 	}
 	// Another session cannot continue or report this fill.
-	other := w.call(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":"x","method":"fill.report","params":{"fill":%q,"fields":[]}}`, fill))
+	other := w.call(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":"x","method":"fill.report","params":{"fill":%q,"fields":[]}}`, fillID))
 	if code(other) != "NOT_FOUND" {
 		t.Errorf("report from another session = %v, want NOT_FOUND", other)
 	}
-	send(t, c, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r","method":"fill.report","params":{"fill":%q,"fields":[{"frame":0,"ref":"t1","outcome":"filled"},{"frame":0,"ref":"t2","outcome":"rejected"}]}}`, fill))
+	send(t, c, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r","method":"fill.report","params":{"fill":%q,"fields":[{"frame":0,"ref":"t1","outcome":"filled"},{"frame":0,"ref":"t2","outcome":"rejected"}]}}`, fillID))
 	if m := recv(t, c); m["error"] != nil {
 		t.Fatal(m["error"])
 	}
@@ -429,7 +415,7 @@ func TestFillContinueAndReport(t *testing.T) {
 	if last.Event != vault.EventReport || last.Outcomes["filled"] != 1 || last.Outcomes["rejected"] != 1 {
 		t.Errorf("audit last = %+v, want the report", last)
 	}
-	send(t, c, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r2","method":"fill.report","params":{"fill":%q,"fields":[]}}`, fill))
+	send(t, c, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r2","method":"fill.report","params":{"fill":%q,"fields":[]}}`, fillID))
 	if m := recv(t, c); code(m) != "NOT_FOUND" {
 		t.Errorf("second report = %v, want NOT_FOUND", m)
 	}
@@ -441,7 +427,7 @@ func TestLearn(t *testing.T) {
 <label for=pw>Password</label><input id=pw name=pw type=password ` + stamp("t3", "") + `>
 <label for=jt>Company (optional)</label><input id=jt name=company autocomplete=organization ` + stamp("t4", "") + `>
 </form></body></html>`
-	values := map[string]LiveValue{"t1": {Value: "Ada"}, "t2": {Value: "ada@newmail.example"}, "t3": {Value: "hunter2hunter2"}, "t4": {Value: "Analytical Engines Ltd"}}
+	values := map[string]fill.LiveValue{"t1": {Value: "Ada"}, "t2": {Value: "ada@newmail.example"}, "t3": {Value: "hunter2hunter2"}, "t4": {Value: "Analytical Engines Ltd"}}
 	for _, approve := range []bool{true, false} {
 		t.Run(fmt.Sprint("approve=", approve), func(t *testing.T) {
 			w := newFillWorld(t, func(c Confirmation) *Decision {
@@ -505,7 +491,7 @@ func TestSiteOf(t *testing.T) {
 		"http://127.0.0.1:8080":       "127.0.0.1",
 		"http://localhost:3000":       "localhost",
 	} {
-		if got := siteOf(in); got != want {
+		if got := fill.SiteOf(in); got != want {
 			t.Errorf("siteOf(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -3,57 +3,26 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
+	"github.com/tessera-app/tessera/app/fill/filltest"
 )
 
-func formspecDoc(t testing.TB, name string) json.RawMessage {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// formspecCall builds a formspec.* request on the real grant application
-// with its two References documents and the base ontology.
-func formspecCall(t testing.TB, method string, extra map[string]any) string {
-	t.Helper()
-	p := map[string]any{
-		"definition": formspecDoc(t, "../matcher/testdata/formspec/grant-application.definition.json"),
-		"references": []json.RawMessage{formspecDoc(t, "../formspec/testdata/grant.references.json"), formspecDoc(t, "../formspec/testdata/grant.references-agency.json")},
-		"ontologies": []json.RawMessage{formspecDoc(t, "../matcher/testdata/formspec/grant-application.ontology.json")},
-	}
-	for k, v := range extra {
-		p[k] = v
-	}
-	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "f1", "method": method, "params": p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-var grantLive = []map[string]any{
-	{"path": "applicantInfo.orgName", "label": "Organization Name"},
-	{"path": "applicantInfo.contactName", "label": "Primary Contact Name"},
-	{"path": "applicantInfo.contactEmail", "label": "Contact Email"},
-	{"path": "applicantInfo.contactPhone", "label": "Contact Phone", "readonly": true},
-	{"path": "budget.lineItems[0].unitCost", "label": "Unit Cost"},
-}
-
-var grantPage = map[string]any{"tab": 1, "url": "https://grants.example.gov/apply", "title": "Apply"}
+var (
+	formspecCall = filltest.FormspecCall
+	grantLive    = filltest.GrantLive
+	grantPage    = filltest.GrantPage
+)
 
 // grantSeen is the bridge's measurement of grantLive: every control found
 // and visible.
-var grantSeen = func() []FormspecMeasure {
-	var out []FormspecMeasure
+var grantSeen = func() []fill.FormspecMeasure {
+	var out []fill.FormspecMeasure
 	for _, f := range grantLive {
-		out = append(out, FormspecMeasure{Path: f["path"].(string), Found: true, Visible: true})
+		out = append(out, fill.FormspecMeasure{Path: f["path"].(string), Found: true, Visible: true})
 	}
 	return out
 }()
@@ -77,7 +46,7 @@ func TestFormspecHelpMethod(t *testing.T) {
 			t.Errorf("help %s: %s, want %s", path, got, code)
 		}
 	}
-	other := strings.Replace(string(formspecDoc(t, "../formspec/testdata/grant.references.json")), "example.gov/forms/grant-application", "evil.example/f", 1)
+	other := strings.Replace(string(filltest.Doc(t, "formspec/testdata/grant.references.json")), "example.gov/forms/grant-application", "evil.example/f", 1)
 	if got := errCode(w.call(t, formspecCall(t, "formspec.help", map[string]any{"path": "budget", "references": []json.RawMessage{json.RawMessage(other)}}))); got != "x-invalid-sidecar" {
 		t.Errorf("sidecar for another form: %s", got)
 	}
@@ -146,10 +115,10 @@ func TestFormspecLearn(t *testing.T) {
 	ps, _ := w.v.Profiles()
 	// A new concept is learnt; a conflicting email is kept as a candidate
 	// beside the current value (vault.Learn), never replacing it.
-	if s := stored(&ps[0], "https://tessera.app/concepts/project-title"); s != "Bridges" {
+	if s := fill.StoredValue(&ps[0], "https://tessera.app/concepts/project-title"); s != "Bridges" {
 		t.Errorf("project title after learn %q", s)
 	}
-	if s := stored(&ps[0], "https://schema.org/email"); s != "ada@example.org" {
+	if s := fill.StoredValue(&ps[0], "https://schema.org/email"); s != "ada@example.org" {
 		t.Errorf("email after learn %q", s)
 	}
 	if c := w.pres.last(); len(c.Rows) != 2 || c.Kind != ConfirmLearn || !c.PageInitiated {
@@ -182,7 +151,7 @@ func TestFormspecLearnRowsUnticked(t *testing.T) {
 		}
 	}
 	ps, _ := w.v.Profiles()
-	if s := stored(&ps[0], "https://tessera.app/concepts/project-title"); s != "" {
+	if s := fill.StoredValue(&ps[0], "https://tessera.app/concepts/project-title"); s != "" {
 		t.Errorf("saved %q without a tick", s)
 	}
 }
@@ -238,8 +207,8 @@ func TestFormspecMatchRevealsNothing(t *testing.T) {
 			t.Errorf("formspec.match (%s) = %s, want the three fields matched", name, b)
 		}
 		for _, x := range r.Matches {
-			if x["preview"] != FormspecPreview {
-				t.Errorf("formspec.match (%s) preview of %v = %q, want %q", name, x["path"], x["preview"], FormspecPreview)
+			if x["preview"] != fill.FormspecPreview {
+				t.Errorf("formspec.match (%s) preview of %v = %q, want %q", name, x["path"], x["preview"], fill.FormspecPreview)
 			}
 		}
 		for _, leak := range []string{"G B", "S W", "ada", "@", w.pid, `"profile"`} {
@@ -259,7 +228,7 @@ func TestFormspecMatchRevealsNothing(t *testing.T) {
 		json.Unmarshal([]byte(oracleCall(t, opts)), &p)
 		var params map[string]any
 		json.Unmarshal(p["params"], &params)
-		params["measured"] = []FormspecMeasure{{Path: "country", Found: true, Visible: true}, {Path: "postcode", Found: true, Visible: true}, {Path: "email", Found: true, Visible: true}}
+		params["measured"] = []fill.FormspecMeasure{{Path: "country", Found: true, Visible: true}, {Path: "postcode", Found: true, Visible: true}, {Path: "email", Found: true, Visible: true}}
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "a", "method": "formspec.apply", "params": params})
 		if m := w.call(t, string(b)); errCode(m) != "DECLINED" {
 			t.Fatalf("apply (%s) = %v, want the dialog, denied", name, m)
@@ -284,7 +253,7 @@ func TestFormspecMatchRevealsNothing(t *testing.T) {
 // fill through the page's own provider says so in the dialog.
 func TestFormspecApplyTicksOnlyMeasured(t *testing.T) {
 	w := newFillWorld(t, approveDefaults)
-	seen := []FormspecMeasure{
+	seen := []fill.FormspecMeasure{
 		{Path: "applicantInfo.contactEmail", Found: true, Visible: true},
 		{Path: "applicantInfo.contactName", Found: true, Reason: "transparent"},
 	}
@@ -316,47 +285,10 @@ func TestFormspecApplyTicksOnlyMeasured(t *testing.T) {
 		}
 	}
 	// A measurement a page could dress as Tessera's words is refused.
-	bad := []FormspecMeasure{{Path: "applicantInfo.contactEmail", Found: true, Reason: "Tessera checked: VISIBLE"}}
+	bad := []fill.FormspecMeasure{{Path: "applicantInfo.contactEmail", Found: true, Reason: "Tessera checked: VISIBLE"}}
 	if got := errCode(w.call(t, formspecCall(t, "formspec.apply", map[string]any{"page": grantPage, "fields": grantLive, "measured": bad}))); got != "INVALID_PARAMS" {
 		t.Errorf("malformed measurement: %q, want INVALID_PARAMS", got)
 	}
-}
-
-// TestFormspecDialogHelp: the dialog rows carry the form's own human help
-// for the field (its nearest references, not the form-level ones).
-func TestFormspecDialogHelp(t *testing.T) {
-	var p map[string]json.RawMessage
-	json.Unmarshal([]byte(formspecCall(t, "formspec.apply", map[string]any{"page": grantPage, "fields": grantLive})), &p)
-	fp, e := parseFormspecPage("formspec.apply", p["params"])
-	if e != nil {
-		t.Fatal(e)
-	}
-	lines := fp.helpLines("budget.lineItems[0].unitCost")
-	if len(lines) != 2 || lines[0] != "help: Unit cost: The price of one unit, before tax." || !strings.HasPrefix(lines[1], "help: Budget policy") {
-		t.Errorf("help lines %q", lines)
-	}
-}
-
-func FuzzFormspecPage(f *testing.F) {
-	f.Add(formspecCall(f, "formspec.match", map[string]any{"page": grantPage, "fields": grantLive}))
-	f.Add(`{"params":{"page":{"tab":1,"url":"https://a.example/"},"definition":{"$formspec":"1.0","url":"u","items":[{"key":"a","type":"field"}]},"fields":[{"path":"a","value":"x"}]}}`)
-	f.Fuzz(func(t *testing.T, msg string) {
-		var p map[string]json.RawMessage
-		if json.Unmarshal([]byte(msg), &p) != nil {
-			return
-		}
-		fp, e := parseFormspecPage("formspec.match", p["params"])
-		if e != nil {
-			if e.Data.Code == "" || e.Data.Code == "INTERNAL" {
-				t.Fatalf("error without a proper code: %v", e)
-			}
-			return
-		}
-		fp.proposals(nil)
-		for _, lf := range fp.live {
-			fp.helpLines(lf.Path)
-		}
-	})
 }
 
 // TestFormspecApplyNamesTheAgent guards against issue 23's "asked by
@@ -373,8 +305,8 @@ func TestFormspecApplyNamesTheAgent(t *testing.T) {
 		json.Unmarshal([]byte(formspecCall(t, "formspec.apply", map[string]any{"page": grantPage, "fields": grantLive, "measured": grantSeen})), &p)
 		return p["params"]
 	}
-	end := w.a.pageCalls.begin(browser, 1, agent)
-	if _, e := formspecApply(context.Background(), w.a, browser, params()); e != nil {
+	end := w.a.fill.BeginPageCall(browser, 1, agent)
+	if _, e := w.a.broker.Handler("formspec.apply")(context.Background(), browser, params()); e != nil {
 		t.Fatal(e)
 	}
 	c := w.pres.last()
@@ -387,7 +319,7 @@ func TestFormspecApplyNamesTheAgent(t *testing.T) {
 	}
 	// Another tab, or after the run ended: the browser asks.
 	end()
-	if _, e := formspecApply(context.Background(), w.a, browser, params()); e != nil {
+	if _, e := w.a.broker.Handler("formspec.apply")(context.Background(), browser, params()); e != nil {
 		t.Fatal(e)
 	}
 	if c := w.pres.last(); c.Client.Kind != KindBrowser {
@@ -398,8 +330,8 @@ func TestFormspecApplyNamesTheAgent(t *testing.T) {
 // wireFormspecApply is formspec.apply's result as the page-world script
 // reads it off the wire.
 type wireFormspecApply struct {
-	Entries []wireEntry    `json:"entries"`
-	Skipped []FormspecSkip `json:"skipped"`
+	Entries []wireEntry         `json:"entries"`
+	Skipped []fill.FormspecSkip `json:"skipped"`
 }
 
 type wireEntry struct {

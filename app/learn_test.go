@@ -2,17 +2,16 @@ package app
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/profile"
 )
 
 // learnJSON is a learn.request for frames; gesture says the extension saw
 // the person submit.
-func learnJSON(t *testing.T, gesture bool, frames ...FrameSnapshot) string {
+func learnJSON(t *testing.T, gesture bool, frames ...fill.FrameSnapshot) string {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(pageJSON(t, "learn.request", "", frames...)), &m); err != nil {
@@ -36,7 +35,7 @@ func TestLearnNeedsThePersonsSubmit(t *testing.T) {
 	page := `<html><body><form><label for=jt>Company</label><input id=jt name=company autocomplete=organization ` + stamp("t1", "") + `>
 <label for=u>Website</label><input id=u name=url type=url autocomplete=url ` + stamp("t2", "") + `>
 </form></body></html>`
-	values := map[string]LiveValue{"t1": {Value: "Evil Corp Ltd"}, "t2": {Value: "https://login.evil.example/"}}
+	values := map[string]fill.LiveValue{"t1": {Value: "Evil Corp Ltd"}, "t2": {Value: "https://login.evil.example/"}}
 	frame := frameJSON(0, "https://shop.example.co.uk", page, values)
 	w := newFillWorld(t, approveDefaults)
 	for _, tc := range []struct{ name, msg string }{
@@ -69,28 +68,4 @@ func TestLearnNeedsThePersonsSubmit(t *testing.T) {
 			t.Fatalf("learn.request with gesture = %v, dialog %+v; want a learn dialog that says the person submitted", m, c)
 		}
 	})
-}
-
-// TestLearnConfirmationClaimsNoSubmit: a learn dialog not backed by the
-// person's submit says so (Submitted false) and ticks nothing.
-func TestLearnConfirmationClaimsNoSubmit(t *testing.T) {
-	an := &analysis{origin: "https://shop.example", site: "shop.example"}
-	rows := []Row{{ID: "r1", Checked: true, Section: SectionFill}, {ID: "r2", Checked: true, Section: SectionFill}}
-	s := broker.NewDetached(Client{}, "", nil)
-	for _, submitted := range []bool{true, false} {
-		t.Run(fmt.Sprint("submitted=", submitted), func(t *testing.T) {
-			c := learnConfirmation(an, s, "p1", nil, rows, submitted)
-			if c.Submitted != submitted || c.Kind != ConfirmLearn || len(c.Rows) != 2 {
-				t.Fatalf("learnConfirmation = %+v", c)
-			}
-			for _, r := range c.Rows {
-				if r.Checked != submitted {
-					t.Errorf("row %s checked = %v, want %v", r.ID, r.Checked, submitted)
-				}
-			}
-		})
-	}
-	if !rows[0].Checked {
-		t.Error("learnConfirmation changed its caller's rows")
-	}
 }

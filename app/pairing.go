@@ -113,10 +113,10 @@ func pairRequest(ctx context.Context, a *App, s *broker.Session, params json.Raw
 		info.Exe = p.Exe
 	}
 	c := Confirmation{
-		Kind: ConfirmPair, Site: browserWords(s.Client().Browser), Origin: s.Origin(), Client: clientInfo(s), Pair: &info,
+		Kind: ConfirmPair, Site: browserWords(s.Client().Browser), Origin: s.Origin(), Client: s.ClientInfo(), Pair: &info,
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
-	d := a.ask(ctx, c, nil)
+	d := a.ask(ctx, c)
 	if !d.Approve {
 		return nil, notPaired(PairRequestMethod, "pairing was declined ("+d.Reason+")", d.Reason)
 	}

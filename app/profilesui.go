@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -290,7 +291,7 @@ func (u *UI) SearchProfiles(q string) ([]ProfileHit, error) {
 	}
 	out := []ProfileHit{}
 	for _, p := range ps {
-		h := ProfileHit{ProfileSummary: summarize(p), Matches: []string{}, LabelMatch: strings.Contains(strings.ToLower(p.Label), q)}
+		h := ProfileHit{ProfileSummary: fill.Summarize(p), Matches: []string{}, LabelMatch: strings.Contains(strings.ToLower(p.Label), q)}
 		var found []string
 		for k, e := range p.Concepts {
 			info := conceptInfo(k)
@@ -482,7 +483,7 @@ func profileView(v editVault, id string) (ProfileView, error) {
 		return ProfileView{}, plainErr("open profile", err)
 	}
 	out := ProfileView{
-		ProfileSummary: summarize(p), Created: p.Created,
+		ProfileSummary: fill.Summarize(p), Created: p.Created,
 		Groups: []GroupView{}, Fields: []FieldValue{},
 	}
 	country := storedCountry(p)
@@ -650,7 +651,7 @@ const storedSlack = 5 * time.Second
 // storedCountry returns the profile's country (ISO alpha-2, upper case),
 // or "" when it has none: the region phone numbers are read in.
 func storedCountry(p profile.UserProfile) string {
-	c := strings.ToUpper(strings.TrimSpace(stored(&p, matcher.CanonicalConcept(profile.ConceptAddressCountry))))
+	c := strings.ToUpper(strings.TrimSpace(fill.StoredValue(&p, matcher.CanonicalConcept(profile.ConceptAddressCountry))))
 	if len(c) != 2 {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/confirm"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -132,8 +133,8 @@ func TestValuesOnlyThroughTheGate(t *testing.T) {
 		typ   reflect.Type
 		field string
 	}{
-		{reflect.TypeOf(FillField{}), "Value"},
-		{reflect.TypeOf(FormspecEntry{}), "Value"},
+		{reflect.TypeOf(fill.Field{}), "Value"},
+		{reflect.TypeOf(fill.FormspecEntry{}), "Value"},
 	} {
 		f, ok := tc.typ.FieldByName(tc.field)
 		if !ok || f.Type != want {

@@ -23,15 +23,15 @@ func TestRememberForThisSite(t *testing.T) {
 	nameEmail := `<html><body><form><label for=fn>First name</label><input id=fn name=first ` + stamp("t1", "") + `>
 <label for=em>Email</label><input id=em name=email type=email ` + stamp("t2", "") + `></form></body></html>`
 	withPhone := strings.Replace(nameEmail, "</form>", `<label for=tel>Phone</label><input id=tel type=tel name=phone autocomplete=tel `+stamp("t3", "")+`></form>`, 1)
-	fill := func(html string) map[string]string {
+	fillPage := func(html string) map[string]string {
 		return fieldsOf(t, w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", html, nil))))
 	}
-	fill(nameEmail)
+	fillPage(nameEmail)
 	if n := len(w.pres.shown); n != 1 {
 		t.Fatalf("first fill showed %d dialogs, want 1", n)
 	}
 	remember = false
-	got := fill(nameEmail)
+	got := fillPage(nameEmail)
 	if len(w.pres.shown) != 1 || got["t1"] != "Ada" || got["t2"] != "ada@example.org" {
 		t.Fatalf("remembered fill: %d dialogs, fields %v; want no new dialog and both values", len(w.pres.shown), got)
 	}
@@ -40,7 +40,7 @@ func TestRememberForThisSite(t *testing.T) {
 		t.Errorf("audit = %+v, want a release marked remembered", last)
 	}
 	// A phone was never approved for this site: the dialog comes back.
-	fill(withPhone)
+	fillPage(withPhone)
 	if len(w.pres.shown) != 2 {
 		t.Fatalf("a fill with a new concept showed %d dialogs in all, want 2", len(w.pres.shown))
 	}
@@ -57,7 +57,7 @@ func TestRememberForThisSite(t *testing.T) {
 	if err := u.ForgetSite("https://shop.example.co.uk"); err != nil {
 		t.Fatal(err)
 	}
-	fill(nameEmail)
+	fillPage(nameEmail)
 	if len(w.pres.shown) != 4 {
 		t.Fatalf("after ForgetSite the fill showed %d dialogs in all, want 4", len(w.pres.shown))
 	}

@@ -440,7 +440,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		{ID: "p-work", Label: "Work", Entries: 9, Updated: "2026-11-02T16:40:00Z"},
 	}
 	browser := ClientInfo{Kind: KindBrowser, Name: "Chromium 156", Origin: selfTestClientOrigin, Verified: true}
-	fill := Confirmation{
+	fillDialog := Confirmation{
 		Kind:     ConfirmFill,
 		Site:     "shop.example",
 		Origin:   page,
@@ -475,7 +475,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		Kind:     ConfirmContinue,
 		Site:     "shop.example",
 		Origin:   page,
-		URL:      fill.URL,
+		URL:      fillDialog.URL,
 		Frames:   []FrameInfo{{ID: 0, Origin: page}},
 		Client:   ClientInfo{Kind: KindBrowser, Name: "Chromium 156", Verified: false},
 		Profiles: profiles[:1],
@@ -491,7 +491,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		Kind:     ConfirmLearn,
 		Site:     "shop.example",
 		Origin:   page,
-		URL:      fill.URL,
+		URL:      fillDialog.URL,
 		Frames:   []FrameInfo{{ID: 0, Origin: page}},
 		Client:   browser,
 		Profiles: profiles[:1],
@@ -507,18 +507,18 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 		Pair:           &PairInfo{Code: "482 019", Browser: "chromium", Exe: "/usr/lib/chromium/chromium", Fingerprint: "3f9a0c1d2e4b5a67"},
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
-	// The screenshot's confirmation is the fill without the markup label.
-	shot := fill
-	shot.Rows = slices.Clone(fill.Rows)
+	// The screenshot's confirmation is the fill dialog without the markup label.
+	shot := fillDialog
+	shot.Rows = slices.Clone(fillDialog.Rows)
 	shot.Rows[6].Label = "Phone"
 	return map[string]selfTestConfirmation{
-		selfTestAskFill:     {fill, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
+		selfTestAskFill:     {fillDialog, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
 		selfTestAskContinue: {more, time.Minute, Decision{Reason: DeclineDenied}},
 		selfTestAskLearn:    {learn, time.Minute, Decision{Approve: true, Rows: []string{"r1"}}},
-		selfTestAskTimeout:  {fill, 3 * time.Second, Decision{Reason: DeclineTimeout}},
+		selfTestAskTimeout:  {fillDialog, 3 * time.Second, Decision{Reason: DeclineTimeout}},
 		selfTestAskDisplay:  {shot, 10 * time.Minute, Decision{}},
 		selfTestAskPair:     {pair, time.Minute, Decision{Approve: true}},
-		selfTestAskKeys:     {fill, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
+		selfTestAskKeys:     {fillDialog, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
 		selfTestAskKeysDeny: {more, time.Minute, Decision{Reason: DeclineDenied}},
 	}
 }()

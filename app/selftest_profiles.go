@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -79,10 +80,6 @@ func (st *selfTest) askActivityFill(label string) error {
 	if !ok {
 		return ErrNoVault
 	}
-	fv, e := st.app.fillVault()
-	if e != nil {
-		return e
-	}
 	ps, err := v.ProfileSummaries()
 	if err != nil {
 		return err
@@ -97,15 +94,15 @@ func (st *selfTest) askActivityFill(label string) error {
 	}
 	email, _ := p.Concepts[profile.ConceptEmail].StringValue()
 	phone, _ := p.Concepts[profile.ConceptTelephone].StringValue()
-	st.app.audit(fv, vault.Release{Event: vault.EventProposal, Site: "news.example", Origin: "https://news.example", ProfileID: p.ID, Client: "Chromium 156"})
-	st.app.audit(fv, vault.Release{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: p.ID, Client: "Firefox 153", Reason: DeclineTimeout})
+	st.app.audit(vault.Release{Event: vault.EventProposal, Site: "news.example", Origin: "https://news.example", ProfileID: p.ID, Client: "Chromium 156"})
+	st.app.audit(vault.Release{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: p.ID, Client: "Firefox 153", Reason: DeclineTimeout})
 
 	page := "https://checkout." + selfTestFillSite
 	c := Confirmation{
 		Kind: ConfirmFill, Site: selfTestFillSite, Origin: page, URL: page + "/contact", Title: "Your contact details",
 		Frames:   []FrameInfo{{ID: 0, Origin: page}},
 		Client:   ClientInfo{Kind: KindBrowser, Name: "Chromium 156", Origin: selfTestClientOrigin, Verified: true},
-		Profiles: []ProfileSummary{summarize(p)}, Profile: p.ID,
+		Profiles: []ProfileSummary{fill.Summarize(p)}, Profile: p.ID,
 		Rows: []Row{
 			{ID: "r1", Ref: "t1", Label: "Email", Value: email, Concept: profile.ConceptEmail, ConceptLabel: "Email", Confidence: 0.99, Section: SectionFill, Checked: true},
 			{ID: "r2", Ref: "t2", Label: "Phone", Value: phone, Concept: profile.ConceptTelephone, ConceptLabel: "Phone", Confidence: 0.95, Section: SectionFill, Checked: true},
@@ -123,10 +120,10 @@ func (st *selfTest) askActivityFill(label string) error {
 				r.Concepts = append(r.Concepts, concepts[row])
 			}
 		}
-		st.app.audit(fv, r)
+		st.app.audit(r)
 		if d.Approve {
 			// What the page accepted, as the extension reports it.
-			st.app.audit(fv, vault.Release{Event: vault.EventReport, Origin: page, Site: selfTestFillSite, ProfileID: p.ID, Client: c.Client.Name, Fill: d.ID,
+			st.app.audit(vault.Release{Event: vault.EventReport, Origin: page, Site: selfTestFillSite, ProfileID: p.ID, Client: c.Client.Name, Fill: d.ID,
 				Outcomes: map[string]int{"filled": len(d.Rows)}})
 		}
 	}()

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -27,7 +28,7 @@ func cliSiteList(ctx context.Context, a *App, s *broker.Session, params json.Raw
 	}
 	rs, err := st.SiteRules()
 	if err != nil {
-		return nil, vaultError("site.list", err)
+		return nil, fill.VaultError("site.list", err)
 	}
 	if rs == nil {
 		rs = []vault.SiteRule{}
@@ -51,7 +52,7 @@ func cliSiteForget(ctx context.Context, a *App, s *broker.Session, params json.R
 		if errors.Is(err, vault.ErrNotFound) {
 			return nil, nativemsg.NewError(nativemsg.CodeNotFound, "site.forget: %s fills with a dialog already", p.Origin)
 		}
-		return nil, vaultError("site.forget", err)
+		return nil, fill.VaultError("site.forget", err)
 	}
 	return DoneResult{true}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/profile"
@@ -196,7 +197,7 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 	tok := make([]byte, 12)
 	rand.Read(tok)
 	pi := &pendingImport{token: hex.EncodeToString(tok), format: format, ps: ps, at: u.app.cfg.Now()}
-	out := ImportPreview{Token: pi.token, Format: format, FormatLabel: formatLabels[format], Items: make([]ImportItem, 0, len(ps)), Profiles: summaries(have)}
+	out := ImportPreview{Token: pi.token, Format: format, FormatLabel: formatLabels[format], Items: make([]ImportItem, 0, len(ps)), Profiles: fill.Summaries(have)}
 	for i, p := range ps {
 		// A profile Tessera exported comes back into itself; a card is new.
 		out.Items = append(out.Items, importItem(i, p, byID[p.ID]))
@@ -319,7 +320,7 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 			concepts = append(concepts, k)
 		}
 		slices.Sort(concepts)
-		u.app.audit(v, vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
+		u.app.audit(vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
 	}
 	u.progress("import", "Imported", len(ps), len(ps))
 	u.app.changed()
@@ -441,7 +442,7 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, err)
 	}
 	for _, p := range ps {
-		u.app.audit(v, vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
+		u.app.audit(vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
 	}
 	u.progress(op, "Written", 1, 1)
 	u.app.changed()

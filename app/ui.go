@@ -27,7 +27,7 @@ type UI struct {
 }
 
 // newUI returns the UI service for a.
-func newUI(a *App) *UI { return &UI{app: a, rematch: a} }
+func newUI(a *App) *UI { return &UI{app: a, rematch: a.fill} }
 
 // Status returns what the status screen shows.
 func (u *UI) Status() (Status, error) { return u.app.Status(), nil }

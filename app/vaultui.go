@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -204,7 +205,7 @@ func (u *UI) Profiles() ([]ProfileSummary, error) {
 	if err != nil {
 		return nil, plainErr("list profiles", err)
 	}
-	return summaries(ps), nil
+	return fill.Summaries(ps), nil
 }
 
 // CreateProfile adds an empty profile named label to the unlocked vault.
@@ -222,21 +223,7 @@ func (u *UI) CreateProfile(label string) (ProfileSummary, error) {
 		return ProfileSummary{}, plainErr("new profile", err)
 	}
 	u.app.changed()
-	return summarize(p), nil
-}
-
-// summaries lists profiles as the window and the browsers see them: never
-// a value.
-func summaries(ps []profile.UserProfile) []ProfileSummary {
-	out := make([]ProfileSummary, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, summarize(p))
-	}
-	return out
-}
-
-func summarize(p profile.UserProfile) ProfileSummary {
-	return ProfileSummary{ID: p.ID, Label: p.Label, Entries: len(p.Concepts) + len(p.Fields), Updated: p.Updated}
+	return fill.Summarize(p), nil
 }
 
 // vault returns the app's vault as the window controls it.

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -265,4 +266,31 @@ func Truncate(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// Peer is s as the release gate knows it (package confirm).
+func (s *Session) Peer() confirm.Peer {
+	c := s.Client()
+	name := c.Name
+	if c.Browser != "" {
+		name = c.Browser
+	}
+	p := confirm.Peer{Kind: c.Kind, Name: name, Session: s.id, Origin: s.origin, Verified: s.Verified(), Claimed: c.Kind == KindAgent}
+	if c.Kind == KindBrowser {
+		p.Paired = s.PairID()
+	}
+	return p
+}
+
+// ClientInfo names s for a dialog, saying whether the app verified it. An
+// agent's name is what its MCP client said in initialize: the app verified
+// the `tessera mcp` process, never the name, so the dialog shows it as a
+// claim.
+func (s *Session) ClientInfo() confirm.ClientInfo {
+	c := s.Client()
+	name := c.Name
+	if c.Browser != "" {
+		name = c.Browser
+	}
+	return confirm.ClientInfo{Kind: c.Kind, Name: name, Origin: s.origin, Verified: c.Verified && c.Kind != KindAgent}
 }

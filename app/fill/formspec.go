@@ -1,4 +1,4 @@
-package app
+package fill
 
 import (
 	"context"
@@ -24,15 +24,6 @@ const (
 	maxFormspecFields = 5000
 	maxFormspecValue  = 64 << 10
 )
-
-// registerFormspecMethods adds the Formspec Assist methods the extension's
-// providers call (PROTOCOL.md §4.4, issue 14).
-func (a *App) registerFormspecMethods() {
-	a.handle("formspec.help", formspecHelp)
-	a.handle("formspec.match", formspecMatch)
-	a.handle("formspec.apply", formspecApply)
-	a.handle("formspec.learn", formspecLearn)
-}
 
 // formspecDocs are the definition and sidecars of one live form, in load
 // order.
@@ -126,7 +117,7 @@ func (p *pageToolCalls) agentIn(browser *broker.Session, tab int) *broker.Sessio
 
 // formspecAsker is who asks a Formspec apply or learn from browser s: an
 // agent running the page's tools in that tab, else the browser itself.
-func (a *App) formspecAsker(s *broker.Session, tab int) (requester *broker.Session, agent bool) {
+func (a *Service) formspecAsker(s *broker.Session, tab int) (requester *broker.Session, agent bool) {
 	if ag := a.pageCalls.agentIn(s, tab); ag != nil {
 		return ag, true
 	}
@@ -139,13 +130,13 @@ type FormspecHelp struct {
 	Warnings []string            `json:"warnings"`
 }
 
-func formspecHelp(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecHelp(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct {
 		formspecDocs
 		Path     string `json:"path"`
 		Audience string `json:"audience,omitempty"`
 	}
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "formspec.help: %v", err)
 	}
 	r, err := formspec.Load(p.sources())
@@ -229,11 +220,11 @@ func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *n
 	bad := func(format string, args ...any) (*formspecPage, *nativemsg.Error) {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, method+": "+format, args...)
 	}
-	if err := strictUnmarshal(params, &fp.p); err != nil {
+	if err := broker.DecodeParams(params, &fp.p); err != nil {
 		return bad("%v", err)
 	}
-	if len(fp.p.Page.URL) > maxURLLen || !webURL(fp.p.Page.URL) {
-		return bad("page.url must be an http(s) URL of at most %d bytes", maxURLLen)
+	if len(fp.p.Page.URL) > MaxURLLen || !WebURL(fp.p.Page.URL) {
+		return bad("page.url must be an http(s) URL of at most %d bytes", MaxURLLen)
 	}
 	if len(fp.p.Fields) > maxFormspecFields || len(fp.p.Paths) > maxFormspecFields || len(fp.p.Measured) > maxFormspecFields {
 		return bad("more than %d fields", maxFormspecFields)
@@ -301,14 +292,14 @@ func parseFormspecPage(method string, params json.RawMessage) (*formspecPage, *n
 		if label == "" {
 			label = it.Label
 		}
-		f := matcher.Field{Index: len(fp.fields), Path: lf.Path, Label: clipRunes(label, 200), DataType: it.DataType,
+		f := matcher.Field{Index: len(fp.fields), Path: lf.Path, Label: ClipRunes(label, 200), DataType: it.DataType,
 			SemanticType: it.SemanticType, ReadOnly: lf.Readonly, NonRelevant: lf.Relevant != nil && !*lf.Relevant,
 			Options: opts[stripPath(lf.Path)]}
 		fp.fields = append(fp.fields, f)
 		fp.live = append(fp.live, lf)
 	}
-	fp.origin = originOf(fp.p.Page.URL)
-	fp.site = siteOf(fp.origin)
+	fp.origin = OriginOf(fp.p.Page.URL)
+	fp.site = SiteOf(fp.origin)
 	return fp, nil
 }
 
@@ -408,7 +399,7 @@ func (fp *formspecPage) offers(prof *profile.UserProfile) []offer {
 	return out
 }
 
-func formspecMatch(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecMatch(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.match", params)
 	if e != nil {
 		return nil, e
@@ -417,7 +408,7 @@ func formspecMatch(ctx context.Context, a *App, s *broker.Session, params json.R
 	if e != nil {
 		return nil, e
 	}
-	prof, _, e := a.choose(v, "formspec.match", "")
+	prof, _, e := a.Choose(v, "formspec.match", "")
 	if e != nil {
 		return nil, e
 	}
@@ -478,13 +469,13 @@ func (fp *formspecPage) helpLines(path string) []string {
 			if json.Unmarshal(e.Content, &text) == nil && text != "" {
 				line += ": " + text
 			}
-			lines = append(lines, clipRunes(line, 300))
+			lines = append(lines, ClipRunes(line, 300))
 		}
 	}
 	return lines
 }
 
-func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecApply(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.apply", params)
 	if e != nil {
 		return nil, e
@@ -492,11 +483,11 @@ func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.R
 	v, e := a.fillVault()
 	if e != nil {
 		if e.Data.Code == nativemsg.CodeVaultLocked {
-			a.showUnlock()
+			a.cfg.ShowUnlock()
 		}
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "formspec.apply", "")
+	prof, sums, e := a.Choose(v, "formspec.apply", "")
 	if e != nil {
 		return nil, e
 	}
@@ -520,14 +511,14 @@ func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.R
 			out.Skipped = append(out.Skipped, FormspecSkip{Path: p, Reason: "NOT_RELEVANT"})
 		}
 	}
-	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
-	c := newConfirmation(ConfirmFill, an, s, prof.ID, onlyProfile(sums, prof.ID))
-	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	an := &Analysed{Page: fp.p.Page, Origin: fp.origin, Site: fp.site}
+	c := newConfirmation(confirm.ConfirmFill, an, s, prof.ID, onlyProfile(sums, prof.ID))
+	c.Frames = []confirm.FrameInfo{{ID: 0, Origin: fp.origin}}
 	c.PageInitiated = fp.p.Provider != "page"
 	requester, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
 	switch {
 	case byAgent:
-		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools: the values go to the page in %s, where its scripts can read them.", clientInfo(s).Name)
+		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools: the values go to the page in %s, where its scripts can read them.", s.ClientInfo().Name)
 	case fp.p.Provider == "page":
 		c.Notice = "The page's own Formspec provider fills these fields: the values go to the page's scripts, and the page chose the fields."
 	default:
@@ -545,14 +536,14 @@ func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.R
 			ev = append(ev, fmt.Sprintf("concept %s (%s)", pr.Concept, orExact(pr.Relationship)))
 		}
 		ev = append(ev, fp.helpLines(f.Path)...)
-		r := Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
-			Sensitive: profile.IsSensitiveToken(f.SemanticType), Concept: pr.Concept, ConceptLabel: conceptLabel("", pr.Concept),
-			Confidence: pr.Confidence, Evidence: ev, Section: SectionFill, Checked: pr.Confidence >= lowConfidence}
+		r := confirm.Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
+			Sensitive: profile.IsSensitiveToken(f.SemanticType), Concept: pr.Concept, ConceptLabel: ConceptLabel("", pr.Concept),
+			Confidence: pr.Confidence, Evidence: ev, Section: confirm.SectionFill, Checked: pr.Confidence >= lowConfidence}
 		switch reason := fp.unseen(f.Path); {
 		case reason != "":
-			r.Section, r.Reason, r.Checked = SectionAttention, reason, false
+			r.Section, r.Reason, r.Checked = confirm.SectionAttention, reason, false
 		case o.unfit:
-			r.Section, r.Reason, r.Checked = SectionAttention, "does not fit: the form's options or rules do not take this value", false
+			r.Section, r.Reason, r.Checked = confirm.SectionAttention, "does not fit: the form's options or rules do not take this value", false
 		case !r.Checked:
 			r.Reason = "low confidence"
 		}
@@ -565,7 +556,7 @@ func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.R
 	// The values go to the page in browser s, whoever asked: through the
 	// gate, which names both.
 	rel, d, err := a.gate.Release(ctx, confirm.Offer{
-		Requester: peerOf(requester), Recipient: peerOf(s), Dialog: c,
+		Requester: requester.Peer(), Recipient: s.Peer(), Dialog: c,
 		Values: func(id string) ([]string, string) {
 			if v, ok := raw[id]; ok {
 				return []string{v}, ""
@@ -580,10 +571,10 @@ func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.R
 		return nil, nativemsg.NewError(nativemsg.CodeNotPaired, "formspec.apply: %v", err)
 	}
 	if !d.Approve {
-		if d.Reason == DeclineNoWindow {
+		if d.Reason == confirm.DeclineNoWindow {
 			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.apply: no window to confirm in")
 		}
-		return nil, declined("formspec.apply", d)
+		return nil, Declined("formspec.apply", d)
 	}
 	approved := map[string]bool{}
 	for _, id := range rel.Rows() {
@@ -592,7 +583,7 @@ func formspecApply(ctx context.Context, a *App, s *broker.Session, params json.R
 			continue
 		}
 		approved[id] = true
-		a.released.add(vs[0].String())
+		a.cfg.Released(vs[0].String())
 		out.Entries = append(out.Entries, FormspecEntry{Path: paths[id], Value: vs[0]})
 	}
 	for _, r := range c.Rows {
@@ -630,10 +621,10 @@ func orExact(rel string) string {
 	return rel
 }
 
-func onlyProfile(sums []ProfileSummary, id string) []ProfileSummary {
+func onlyProfile(sums []confirm.ProfileSummary, id string) []confirm.ProfileSummary {
 	for _, s := range sums {
 		if s.ID == id {
-			return []ProfileSummary{s}
+			return []confirm.ProfileSummary{s}
 		}
 	}
 	return sums
@@ -656,7 +647,7 @@ type FormspecLearned struct {
 	SavedFields   int `json:"savedFields"`
 }
 
-func formspecLearn(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func formspecLearn(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	fp, e := parseFormspecPage("formspec.learn", params)
 	if e != nil {
 		return nil, e
@@ -665,25 +656,25 @@ func formspecLearn(ctx context.Context, a *App, s *broker.Session, params json.R
 	if e != nil {
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "formspec.learn", "")
+	prof, sums, e := a.Choose(v, "formspec.learn", "")
 	if e != nil {
 		return nil, e
 	}
-	an := &analysis{page: fp.p.Page, origin: fp.origin, site: fp.site}
-	c := newConfirmation(ConfirmLearn, an, s, prof.ID, onlyProfile(sums, prof.ID))
-	c.Frames = []FrameInfo{{ID: 0, Origin: fp.origin}}
+	an := &Analysed{Page: fp.p.Page, Origin: fp.origin, Site: fp.site}
+	c := newConfirmation(confirm.ConfirmLearn, an, s, prof.ID, onlyProfile(sums, prof.ID))
+	c.Frames = []confirm.FrameInfo{{ID: 0, Origin: fp.origin}}
 	// formspec.learn is the page's script asking, never a submit the
 	// person made: the text says so and no row starts ticked.
 	c.PageInitiated = true
 	asker, byAgent := a.formspecAsker(s, fp.p.Page.Tab)
-	c.Client = clientInfo(asker)
+	c.Client = asker.ClientInfo()
 	client := s.Client().Name
 	if byAgent {
-		client = asker.Client().Name + " via " + clientInfo(s).Name
+		client = asker.Client().Name + " via " + s.ClientInfo().Name
 	}
 	c.Notice = "The page's script asks Tessera (Formspec) to save these values from the form. You did not necessarily submit anything."
 	if byAgent {
-		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools, in %s, to save these values from the form. You did not necessarily submit anything.", clientInfo(s).Name)
+		c.Notice = fmt.Sprintf("The agent asked through the page's Formspec tools, in %s, to save these values from the form. You did not necessarily submit anything.", s.ClientInfo().Name)
 	}
 	type obsRow struct {
 		concept, path, value string
@@ -705,7 +696,7 @@ func formspecLearn(ctx context.Context, a *App, s *broker.Session, params json.R
 		}
 		prev := ""
 		if concept != "" {
-			prev = stored(prof, concept)
+			prev = StoredValue(prof, concept)
 		} else if en, ok := prof.Fields[f.Path]; ok {
 			prev, _ = en.StringValue()
 		}
@@ -718,21 +709,21 @@ func formspecLearn(ctx context.Context, a *App, s *broker.Session, params json.R
 		}
 		seen[key] = true
 		id := "r" + strconv.Itoa(len(c.Rows)+1)
-		c.Rows = append(c.Rows, Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, val), Previous: prev,
-			Concept: concept, ConceptLabel: conceptLabel("", concept), Confidence: 1, Section: SectionFill, Reason: "the page asked",
+		c.Rows = append(c.Rows, confirm.Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, val), Previous: prev,
+			Concept: concept, ConceptLabel: ConceptLabel("", concept), Confidence: 1, Section: confirm.SectionFill, Reason: "the page asked",
 			Evidence: append([]string{"Formspec field " + f.Path}, fp.helpLines(f.Path)...)})
 		rows[id] = obsRow{concept: concept, path: f.Path, value: val}
 	}
 	if len(c.Rows) == 0 {
 		return FormspecLearned{}, nil
 	}
-	d := a.confirms.Ask(ctx, c, a.confirmTimeout, nil)
+	d := a.confirms.Ask(ctx, c, a.cfg.ConfirmTimeout(), nil)
 	if !d.Approve {
 		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Reason: d.Reason})
-		if d.Reason == DeclineNoWindow {
+		if d.Reason == confirm.DeclineNoWindow {
 			return nil, nativemsg.NewError(nativemsg.CodeConfirmRequired, "formspec.learn: no window to confirm in")
 		}
-		return nil, declined("formspec.learn", d)
+		return nil, Declined("formspec.learn", d)
 	}
 	var obs []vault.Observation
 	var out FormspecLearned
@@ -758,7 +749,7 @@ func formspecLearn(ctx context.Context, a *App, s *broker.Session, params json.R
 		return out, nil
 	}
 	if _, err := v.Learn(prof.ID, obs); err != nil {
-		return nil, vaultError("formspec.learn", err)
+		return nil, VaultError("formspec.learn", err)
 	}
 	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: fp.origin, Site: fp.site, ProfileID: prof.ID, Client: client, Concepts: concepts})
 	return out, nil

@@ -1,9 +1,10 @@
-package app
+package fill
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -15,18 +16,9 @@ import (
 // fill that would give anything more shows the dialog again. The rules are
 // sealed in the vault and revocable from the window.
 
-// siteRuleStore is a vault that keeps site rules.
-type siteRuleStore interface {
-	SiteRule(origin string) (vault.SiteRule, bool, error)
-	SetSiteRule(vault.SiteRule) error
-	DeleteSiteRule(origin string) error
-	TouchSiteRule(origin string) error
-	SiteRules() ([]vault.SiteRule, error)
-}
-
-// remembered returns the rule for an origin, if the vault keeps rules and
+// Remembered returns the rule for an origin, if the vault keeps rules and
 // has one.
-func (a *App) remembered(origin string) (vault.SiteRule, bool) {
+func (a *Service) Remembered(origin string) (vault.SiteRule, bool) {
 	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return vault.SiteRule{}, false
@@ -41,24 +33,24 @@ func (a *App) remembered(origin string) (vault.SiteRule, bool) {
 // rememberedDecision returns the decision a rule makes for the offered
 // rows, or false when the dialog must be shown: some row ticked by default
 // holds a concept the rule does not cover, or nothing would be filled.
-func rememberedDecision(r vault.SiteRule, c Confirmation) (Decision, bool) {
-	d := Decision{ID: c.ID, Approve: true, Reason: "remembered"}
+func rememberedDecision(r vault.SiteRule, c confirm.Confirmation) (confirm.Decision, bool) {
+	d := confirm.Decision{ID: c.ID, Approve: true, Reason: "remembered"}
 	for _, row := range c.Rows {
-		if !row.Checked || row.Section != SectionFill {
+		if !row.Checked || row.Section != confirm.SectionFill {
 			continue
 		}
 		if !slices.Contains(r.Concepts, row.Concept) {
-			return Decision{}, false
+			return confirm.Decision{}, false
 		}
 		d.Rows = append(d.Rows, row.ID)
 	}
 	return d, len(d.Rows) > 0
 }
 
-// remember saves a rule from an approved fill decision: the concepts of
+// Remember saves a rule from an approved fill decision: the concepts of
 // the rows approved. A decision that ticked an attention row is an
 // exception the person made once; it is not remembered.
-func (a *App) remember(an *analysis, pf *pendingFill, d Decision) {
+func (a *Service) Remember(an *Analysed, pf *pendingFill, d confirm.Decision) {
 	st, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok || !d.Remember || !d.Approve {
 		return
@@ -72,7 +64,7 @@ func (a *App) remember(an *analysis, pf *pendingFill, d Decision) {
 		if !ok {
 			continue
 		}
-		if fc.row.Section != SectionFill {
+		if fc.row.Section != confirm.SectionFill {
 			return
 		}
 		if !slices.Contains(concepts, fc.row.Concept) {
@@ -82,37 +74,14 @@ func (a *App) remember(an *analysis, pf *pendingFill, d Decision) {
 	if len(concepts) == 0 {
 		return
 	}
-	r := vault.SiteRule{Origin: an.origin, Site: an.site, Profile: profile, Concepts: concepts, Created: a.cfg.Now()}
+	r := vault.SiteRule{Origin: an.Origin, Site: an.Site, Profile: profile, Concepts: concepts, Created: a.cfg.Now()}
 	if err := st.SetSiteRule(r); err != nil {
-		fmt.Fprintf(a.cfg.Log, "tessera: remember %s: %v\n", an.origin, err)
+		fmt.Fprintf(a.cfg.Log, "tessera: remember %s: %v\n", an.Origin, err)
 	}
 }
 
-// canRemember reports whether the dialog may offer "remember for this site".
-func (a *App) canRemember() bool {
+// CanRemember reports whether the dialog may offer "remember for this site".
+func (a *Service) CanRemember() bool {
 	_, ok := a.cfg.Vault, a.cfg.Vault != nil
 	return ok
-}
-
-// SiteRules lists the sites the person let fill without asking.
-func (u *UI) SiteRules() ([]vault.SiteRule, error) {
-	st, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
-	if !ok {
-		return nil, ErrNoVault
-	}
-	rs, err := st.SiteRules()
-	if rs == nil {
-		rs = []vault.SiteRule{}
-	}
-	return rs, err
-}
-
-// ForgetSite revokes the rule of an origin: its next fill asks again.
-func (u *UI) ForgetSite(origin string) error {
-	st, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
-	if !ok {
-		return ErrNoVault
-	}
-	u.app.personActed()
-	return st.DeleteSiteRule(origin)
 }

@@ -1,10 +1,11 @@
-package app
+package fill
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"regexp"
 	"slices"
@@ -30,7 +31,7 @@ import (
 // limit on the wire bounds the HTML; these bound the rest.
 const (
 	maxFrames    = 64
-	maxURLLen    = 8 << 10
+	MaxURLLen    = 8 << 10
 	maxValues    = 20000
 	maxAttention = 40 // attention rows shown; more are counted, not listed
 	maxContinues = 3
@@ -41,18 +42,6 @@ const (
 	lowConfidence = 0.6
 )
 
-// registerFillMethods adds the fill-with-consent methods (PROTOCOL.md §4.1).
-func (a *App) registerFillMethods() {
-	a.handle("vault.status", vaultStatus)
-	a.handle("form.analyse", analyseForm)
-	a.handle("fill.propose", proposeFill)
-	a.handle("fill.request", requestFill)
-	a.handle("fill.continue", continueFill)
-	a.handle("fill.report", reportFill)
-	a.handle("learn.request", requestLearn)
-	// vault.unlock, shared with the CLI, is registered in cli_methods.go.
-}
-
 // fillVault is what the fill methods need of the vault.
 type fillVault interface {
 	Profiles() ([]profile.UserProfile, error)
@@ -60,7 +49,7 @@ type fillVault interface {
 	Learn(profileID string, obs []vault.Observation) ([]vault.LearnResult, error)
 }
 
-func (a *App) fillVault() (fillVault, *nativemsg.Error) {
+func (a *Service) fillVault() (fillVault, *nativemsg.Error) {
 	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeVaultUninitialized, "no vault yet: set one up in the Tessera app")
@@ -93,8 +82,8 @@ type LiveValue struct {
 	Checked bool   `json:"checked,omitempty"`
 }
 
-// pageParams are the params common to the fill methods.
-type pageParams struct {
+// Page are the params common to the fill methods.
+type Page struct {
 	Fill    string          `json:"fill,omitempty"`
 	Page    PageInfo        `json:"page"`
 	Frames  []FrameSnapshot `json:"frames"`
@@ -103,24 +92,26 @@ type pageParams struct {
 
 var nonceRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
 
-func parsePage(method string, params json.RawMessage) (pageParams, *nativemsg.Error) {
-	var p pageParams
-	if err := strictUnmarshal(params, &p); err != nil {
+// ParsePage decodes the params of a page method (strictly) and checks
+// them (CheckPage).
+func ParsePage(method string, params json.RawMessage) (Page, *nativemsg.Error) {
+	var p Page
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return p, nativemsg.NewError(nativemsg.CodeInvalidParams, "%s: %v", method, err)
 	}
-	return checkPage(method, p)
+	return CheckPage(method, p)
 }
 
-// checkPage checks page p against the limits of PROTOCOL.md §4.1.
-func checkPage(method string, p pageParams) (pageParams, *nativemsg.Error) {
-	bad := func(format string, args ...any) (pageParams, *nativemsg.Error) {
+// CheckPage checks page p against the limits of PROTOCOL.md §4.1.
+func CheckPage(method string, p Page) (Page, *nativemsg.Error) {
+	bad := func(format string, args ...any) (Page, *nativemsg.Error) {
 		return p, nativemsg.NewError(nativemsg.CodeInvalidParams, method+": "+format, args...)
 	}
 	if len(p.Frames) == 0 || len(p.Frames) > maxFrames {
 		return bad("between 1 and %d frames required, got %d", maxFrames, len(p.Frames))
 	}
-	if len(p.Page.URL) > maxURLLen || !webURL(p.Page.URL) {
-		return bad("page.url must be an http(s) URL of at most %d bytes", maxURLLen)
+	if len(p.Page.URL) > MaxURLLen || !WebURL(p.Page.URL) {
+		return bad("page.url must be an http(s) URL of at most %d bytes", MaxURLLen)
 	}
 	seen := map[int]bool{}
 	nvalues := 0
@@ -132,7 +123,7 @@ func checkPage(method string, p pageParams) (pageParams, *nativemsg.Error) {
 		if !nonceRE.MatchString(f.Nonce) {
 			return bad("frames[%d].nonce must be 16-128 characters of [A-Za-z0-9_-]", i)
 		}
-		if len(f.Origin) > maxURLLen || len(f.URL) > maxURLLen {
+		if len(f.Origin) > MaxURLLen || len(f.URL) > MaxURLLen {
 			return bad("frames[%d]: origin or url too long", i)
 		}
 		nvalues += len(f.Values)
@@ -143,13 +134,14 @@ func checkPage(method string, p pageParams) (pageParams, *nativemsg.Error) {
 	return p, nil
 }
 
-func webURL(s string) bool {
+// WebURL reports whether s is an http(s) URL with a host.
+func WebURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
-// originOf returns scheme://host[:port] of an http(s) URL.
-func originOf(s string) string {
+// OriginOf returns scheme://host[:port] of an http(s) URL.
+func OriginOf(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
 		return ""
@@ -157,10 +149,10 @@ func originOf(s string) string {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
 }
 
-// siteOf returns the registrable domain of an origin ("shop.example.co.uk"
+// SiteOf returns the registrable domain of an origin ("shop.example.co.uk"
 // → "example.co.uk"); hosts without one (IP addresses, localhost) are
 // returned whole.
-func siteOf(origin string) string {
+func SiteOf(origin string) string {
 	u, err := url.Parse(origin)
 	if err != nil {
 		return origin
@@ -172,27 +164,27 @@ func siteOf(origin string) string {
 	return host
 }
 
-// frameAnalysis is one frame after extraction and classification.
-type frameAnalysis struct {
-	in     FrameSnapshot
-	cross  bool
-	snap   *form.Snapshot
-	cls    []heuristics.Result
-	fields []matcher.Field
+// AnalysedFrame is one frame after extraction and classification.
+type AnalysedFrame struct {
+	In     FrameSnapshot
+	Cross  bool
+	Snap   *form.Snapshot
+	Cls    []heuristics.Result
+	Fields []matcher.Field
 }
 
-// analysis is a page after extraction and classification.
-type analysis struct {
-	page   PageInfo
-	origin string // of the top-level page
-	site   string
-	frames []*frameAnalysis
+// Analysed is a page after extraction and classification.
+type Analysed struct {
+	Page   PageInfo
+	Origin string // of the top-level page
+	Site   string
+	Frames []*AnalysedFrame
 }
 
-// analyse extracts and classifies every frame. It needs no vault.
-func analyse(p pageParams) (*analysis, *nativemsg.Error) {
-	an := &analysis{page: p.Page, origin: originOf(p.Page.URL)}
-	an.site = siteOf(an.origin)
+// Analyse extracts and classifies every frame. It needs no vault.
+func Analyse(p Page) (*Analysed, *nativemsg.Error) {
+	an := &Analysed{Page: p.Page, Origin: OriginOf(p.Page.URL)}
+	an.Site = SiteOf(an.Origin)
 	for _, f := range p.Frames {
 		s, err := form.Extract(strings.NewReader(f.HTML), form.ExtractOptions{
 			URL: f.URL, Frame: strconv.Itoa(f.Frame), LiveDOM: true, StampNonce: f.Nonce,
@@ -200,7 +192,7 @@ func analyse(p pageParams) (*analysis, *nativemsg.Error) {
 		if err != nil {
 			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "frame %d: %v", f.Frame, err)
 		}
-		fa := &frameAnalysis{in: f, cross: f.Origin != an.origin, snap: s}
+		fa := &AnalysedFrame{In: f, Cross: f.Origin != an.Origin, Snap: s}
 		for i := range s.Controls {
 			c := &s.Controls[i]
 			if !c.Visibility.Measured {
@@ -211,22 +203,22 @@ func analyse(p pageParams) (*analysis, *nativemsg.Error) {
 				c.Checked = v.Checked
 			}
 		}
-		fa.cls = heuristics.Classify(s)
-		fa.fields = matcher.FieldsFromSnapshot(s, fa.cls)
-		an.frames = append(an.frames, fa)
+		fa.Cls = heuristics.Classify(s)
+		fa.Fields = matcher.FieldsFromSnapshot(s, fa.Cls)
+		an.Frames = append(an.Frames, fa)
 	}
 	return an, nil
 }
 
 // attentionReason says why control c of fa may only be filled when the
 // person ticks it, or "" when it may be offered normally.
-func attentionReason(fa *frameAnalysis, c *form.Control) string {
+func attentionReason(fa *AnalysedFrame, c *form.Control) string {
 	switch {
 	case c.Visibility.Hidden:
 		return c.Visibility.Reason
 	case !c.Visibility.Measured:
 		return "unmeasured"
-	case fa.cross:
+	case fa.Cross:
 		return "cross-origin-frame"
 	}
 	return ""
@@ -251,32 +243,32 @@ type Analysis struct {
 	Fields []AnalysedField `json:"fields"`
 }
 
-func analyseForm(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("form.analyse", params)
+func analyseForm(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := ParsePage("form.analyse", params)
 	if e != nil {
 		return nil, e
 	}
-	return analyseFields(p)
+	return AnalyseFields(p)
 }
 
-// analyseFields is what Tessera understands of page p's fields: labels,
+// AnalyseFields is what Tessera understands of page p's fields: labels,
 // concepts, confidence, whether the person can see them; no value.
-func analyseFields(p pageParams) (Analysis, *nativemsg.Error) {
-	an, e := analyse(p)
+func AnalyseFields(p Page) (Analysis, *nativemsg.Error) {
+	an, e := Analyse(p)
 	if e != nil {
 		return Analysis{}, e
 	}
-	out := Analysis{Site: an.site, Fields: []AnalysedField{}}
-	for _, fa := range an.frames {
-		for i := range fa.snap.Controls {
-			c := &fa.snap.Controls[i]
-			if c.Type == "hidden" || fa.cls[i].Concept == "" {
+	out := Analysis{Site: an.Site, Fields: []AnalysedField{}}
+	for _, fa := range an.Frames {
+		for i := range fa.Snap.Controls {
+			c := &fa.Snap.Controls[i]
+			if c.Type == "hidden" || fa.Cls[i].Concept == "" {
 				continue
 			}
 			reason := attentionReason(fa, c)
 			out.Fields = append(out.Fields, AnalysedField{
-				Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Concept: fa.cls[i].Concept,
-				Token: fa.cls[i].Token, Confidence: fa.cls[i].Confidence, Evidence: evidenceLines(c, fa.cls[i]),
+				Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Concept: fa.Cls[i].Concept,
+				Token: fa.Cls[i].Token, Confidence: fa.Cls[i].Confidence, Evidence: evidenceLines(c, fa.Cls[i]),
 				Hidden: reason != "", Reason: reason,
 			})
 		}
@@ -286,9 +278,9 @@ func analyseFields(p pageParams) (Analysis, *nativemsg.Error) {
 
 // A candidate is one value the app could offer for one control.
 type fillCandidate struct {
-	row Row
+	row confirm.Row
 	// target is the control, its Value left for the gate to give.
-	target FillField
+	target Field
 	// value is what would be filled; key the approval key: concept and
 	// value.
 	value, key string
@@ -297,12 +289,12 @@ type fillCandidate struct {
 // candidates matches profile p against every frame of an and returns what
 // could be offered, fill-section rows first in page order, then the
 // attention rows. skip reports controls not to offer again (a continuation).
-func candidates(an *analysis, p *profile.UserProfile, skip func(frame int, ref string) bool) (fill, attention []fillCandidate, more int) {
-	for _, fa := range an.frames {
+func candidates(an *Analysed, p *profile.UserProfile, skip func(frame int, ref string) bool) (fill, attention []fillCandidate, more int) {
+	for _, fa := range an.Frames {
 		// Hidden and cross-frame fields are matched as if they were shown, so
 		// the dialog can say what they would receive; they only become
 		// attention rows.
-		fields := slices.Clone(fa.fields)
+		fields := slices.Clone(fa.Fields)
 		for i := range fields {
 			fields[i].Hidden = false
 		}
@@ -311,12 +303,12 @@ func candidates(an *analysis, p *profile.UserProfile, skip func(frame int, ref s
 			if pr.Value == nil || pr.Skip != "" {
 				continue
 			}
-			c := &fa.snap.Controls[pr.Index]
-			if c.Type == "hidden" || skip != nil && skip(fa.in.Frame, c.Ref) {
+			c := &fa.Snap.Controls[pr.Index]
+			if c.Type == "hidden" || skip != nil && skip(fa.In.Frame, c.Ref) {
 				continue
 			}
-			fc := newCandidate(fa, c, &fields[i], fa.cls[pr.Index], pr)
-			if fc.row.Section == SectionFill {
+			fc := newCandidate(fa, c, &fields[i], fa.Cls[pr.Index], pr)
+			if fc.row.Section == confirm.SectionFill {
 				fill = append(fill, fc)
 			} else if len(attention) < maxAttention {
 				attention = append(attention, fc)
@@ -328,7 +320,7 @@ func candidates(an *analysis, p *profile.UserProfile, skip func(frame int, ref s
 	return fill, attention, more
 }
 
-func newCandidate(fa *frameAnalysis, c *form.Control, f *matcher.Field, cls heuristics.Result, pr matcher.Proposal) fillCandidate {
+func newCandidate(fa *AnalysedFrame, c *form.Control, f *matcher.Field, cls heuristics.Result, pr matcher.Proposal) fillCandidate {
 	value := *pr.Value
 	kind := "text"
 	shown := value
@@ -362,13 +354,13 @@ func newCandidate(fa *frameAnalysis, c *form.Control, f *matcher.Field, cls heur
 	if f.Part != "" && token == "" {
 		token = f.Part
 	}
-	r := Row{
-		Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Value: shown,
-		Sensitive: sensitiveToken(token), Concept: pr.Concept, ConceptLabel: conceptLabel(token, pr.Concept),
-		Confidence: pr.Confidence, Advisory: advisory, Evidence: evidenceLines(c, cls), Section: SectionFill,
+	r := confirm.Row{
+		Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Value: shown,
+		Sensitive: sensitiveToken(token), Concept: pr.Concept, ConceptLabel: ConceptLabel(token, pr.Concept),
+		Confidence: pr.Confidence, Advisory: advisory, Evidence: evidenceLines(c, cls), Section: confirm.SectionFill,
 	}
 	if reason := attentionReason(fa, c); reason != "" {
-		r.Section, r.Reason = SectionAttention, reason
+		r.Section, r.Reason = confirm.SectionAttention, reason
 	} else {
 		r.Checked = pr.Confidence >= lowConfidence
 		switch {
@@ -387,22 +379,25 @@ func newCandidate(fa *frameAnalysis, c *form.Control, f *matcher.Field, cls heur
 	}
 	return fillCandidate{
 		row:    r,
-		target: FillField{Frame: fa.in.Frame, Ref: c.Ref, Kind: kind, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
+		target: Field{Frame: fa.In.Frame, Ref: c.Ref, Kind: kind, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
 		value:  value,
 		key:    pr.Concept + "\x00" + value,
 	}
 }
 
-func fieldLabel(c *form.Control) string {
+// FieldLabel is what a control is called, for people: the first of its
+// label, aria-label, placeholder, title, name and id.
+func FieldLabel(c *form.Control) string {
 	for _, l := range []string{c.Label, c.AriaLabel, c.Placeholder, c.Title, c.Name, c.ID} {
 		if l = strings.TrimSpace(l); l != "" {
-			return clipRunes(l, 120)
+			return ClipRunes(l, 120)
 		}
 	}
 	return "(no label)"
 }
 
-func clipRunes(s string, n int) string {
+// ClipRunes cuts s to at most n characters, never inside one.
+func ClipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -423,7 +418,7 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 		case strings.HasPrefix(e.Signal, "pass:"):
 			line = "its neighbours (" + strings.TrimPrefix(e.Signal, "pass:") + ")"
 		case e.Text != "":
-			line = fmt.Sprintf("%s %q", e.Signal, clipRunes(e.Text, 60))
+			line = fmt.Sprintf("%s %q", e.Signal, ClipRunes(e.Text, 60))
 		default:
 			line = e.Signal
 		}
@@ -438,10 +433,10 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 	return out
 }
 
-// conceptLabel names what a field asks for, for people: the label of its
+// ConceptLabel names what a field asks for, for people: the label of its
 // autocomplete token (a part such as "Phone area code"), else of its
 // concept (profile.Label).
-func conceptLabel(token, concept string) string { return profile.Label(token, concept) }
+func ConceptLabel(token, concept string) string { return profile.Label(token, concept) }
 
 // sensitiveToken reports whether the dialog masks a value of this kind
 // until the person reveals it.
@@ -449,17 +444,17 @@ func sensitiveToken(token string) bool {
 	return strings.HasPrefix(token, "bday") || token == "sex"
 }
 
-// choose returns the profile to fill from: the one asked for, else the
+// Choose returns the profile to fill from: the one asked for, else the
 // first, plus the summaries for the dialog's picker.
-func (a *App) choose(v fillVault, method, id string) (*profile.UserProfile, []ProfileSummary, *nativemsg.Error) {
+func (a *Service) Choose(v fillVault, method, id string) (*profile.UserProfile, []confirm.ProfileSummary, *nativemsg.Error) {
 	ps, err := v.Profiles()
 	if err != nil {
-		return nil, nil, vaultError(method, err)
+		return nil, nil, VaultError(method, err)
 	}
 	if len(ps) == 0 {
 		return nil, nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: the vault has no profile yet: add one in the Tessera app", method)
 	}
-	sums := summaries(ps)
+	sums := Summaries(ps)
 	if id == "" {
 		return &ps[0], sums, nil
 	}
@@ -497,67 +492,67 @@ type Proposal struct {
 type pageRequest struct {
 	v    fillVault
 	prof *profile.UserProfile
-	sums []ProfileSummary
-	an   *analysis
+	sums []confirm.ProfileSummary
+	an   *Analysed
 }
 
 // preparePage picks the profile (pick names it from the
 // params; "" is the first) and analyses the page.
-func (a *App) preparePage(method string, p pageParams, pick func(pageParams) string) (pageRequest, *nativemsg.Error) {
+func (a *Service) preparePage(method string, p Page, pick func(Page) string) (pageRequest, *nativemsg.Error) {
 	var r pageRequest
 	var e *nativemsg.Error
 	if r.v, e = a.fillVault(); e != nil {
 		return r, e
 	}
-	if r.prof, r.sums, e = a.choose(r.v, method, pick(p)); e != nil {
+	if r.prof, r.sums, e = a.Choose(r.v, method, pick(p)); e != nil {
 		return r, e
 	}
-	r.an, e = analyse(p)
+	r.an, e = Analyse(p)
 	return r, e
 }
 
 // askedProfile picks the profile the params name.
-func askedProfile(p pageParams) string { return p.Profile }
+func askedProfile(p Page) string { return p.Profile }
 
-func proposeFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("fill.propose", params)
+func proposeFill(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := ParsePage("fill.propose", params)
 	if e != nil {
 		return nil, e
 	}
-	return a.propose(s, p)
+	return a.Propose(s, p)
 }
 
-// propose says which fields of page p the profile holds a value for (by
+// Propose says which fields of page p the profile holds a value for (by
 // kind only), for s: a browser's fill.propose, an agent's
 // tessera.fill.propose.
-func (a *App) propose(s *broker.Session, p pageParams) (Proposal, *nativemsg.Error) {
+func (a *Service) Propose(s *broker.Session, p Page) (Proposal, *nativemsg.Error) {
 	r, e := a.preparePage("fill.propose", p, askedProfile)
 	if e != nil {
 		return Proposal{}, e
 	}
 	v, prof, an := r.v, r.prof, r.an
-	out := Proposal{Site: an.site, Profile: prof.ID, Fields: []ProposedField{}}
-	for _, fa := range an.frames {
-		for _, pr := range presence(fa.fields, prof) {
-			c := &fa.snap.Controls[pr.Index]
+	out := Proposal{Site: an.Site, Profile: prof.ID, Fields: []ProposedField{}}
+	for _, fa := range an.Frames {
+		for _, pr := range presence(fa.Fields, prof) {
+			c := &fa.Snap.Controls[pr.Index]
 			if c.Type == "hidden" {
 				continue
 			}
-			pf := ProposedField{Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Concept: pr.Concept,
-				ConceptLabel: conceptLabel(fa.cls[pr.Index].Token, pr.Concept), Confidence: pr.Confidence, Section: SectionFill}
+			pf := ProposedField{Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Concept: pr.Concept,
+				ConceptLabel: ConceptLabel(fa.Cls[pr.Index].Token, pr.Concept), Confidence: pr.Confidence, Section: confirm.SectionFill}
 			if reason := attentionReason(fa, c); reason != "" {
-				pf.Section, pf.Reason = SectionAttention, reason
+				pf.Section, pf.Reason = confirm.SectionAttention, reason
 			}
 			out.Fields = append(out.Fields, pf)
 		}
 	}
-	a.audit(v, vault.Release{Event: vault.EventProposal, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.Client().Name})
+	a.audit(v, vault.Release{Event: vault.EventProposal, Origin: an.Origin, Site: an.Site, ProfileID: prof.ID, Client: s.Client().Name})
 	return out, nil
 }
 
 // FillField is one approved value for one control. Its Value comes from
 // the release gate only (confirm.Gate): no other code can make one.
-type FillField struct {
+type Field struct {
 	Frame  int           `json:"frame"`
 	Ref    string        `json:"ref"`
 	Kind   string        `json:"kind"`
@@ -574,10 +569,10 @@ type Expect struct {
 }
 
 // FillResult is the result of fill.request and fill.continue.
-type FillResult struct {
-	Fill    string      `json:"fill"`
-	Profile string      `json:"profile"`
-	Fields  []FillField `json:"fields"`
+type Result struct {
+	Fill    string  `json:"fill"`
+	Profile string  `json:"profile"`
+	Fields  []Field `json:"fields"`
 }
 
 // fillState is an approved fill that may still be continued and reported.
@@ -596,7 +591,8 @@ type fillState struct {
 	seen map[string]bool
 }
 
-func frameRef(frame int, ref string) string { return strconv.Itoa(frame) + "\x00" + ref }
+// FrameRef keys a control by its frame and ref.
+func FrameRef(frame int, ref string) string { return strconv.Itoa(frame) + "\x00" + ref }
 
 // fills holds the fills in progress, by id.
 type fills struct {
@@ -647,7 +643,7 @@ func (f *fills) dropSession(s *broker.Session) {
 // pendingFill is a confirmation waiting for the person, with what each of
 // its rows would fill; a profile switch in the dialog replaces both.
 type pendingFill struct {
-	an      *analysis
+	an      *Analysed
 	skip    func(int, string) bool
 	targets map[string]fillCandidate // by row id
 	profile string
@@ -655,24 +651,24 @@ type pendingFill struct {
 
 // newConfirmation is a dialog of kind about page an, asked by s, with the
 // rows still to add.
-func newConfirmation(kind string, an *analysis, s *broker.Session, profileID string, sums []ProfileSummary) Confirmation {
-	c := Confirmation{
-		Kind: kind, Site: an.site, Origin: an.origin, URL: an.page.URL, Title: clipRunes(an.page.Title, 200),
-		Client:         clientInfo(s),
+func newConfirmation(kind string, an *Analysed, s *broker.Session, profileID string, sums []confirm.ProfileSummary) confirm.Confirmation {
+	c := confirm.Confirmation{
+		Kind: kind, Site: an.Site, Origin: an.Origin, URL: an.Page.URL, Title: ClipRunes(an.Page.Title, 200),
+		Client:         s.ClientInfo(),
 		Profiles:       sums,
 		Profile:        profileID,
-		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
+		ApproveDelayMs: int(confirm.DefaultApproveDelay / time.Millisecond),
 	}
-	for _, fa := range an.frames {
-		c.Frames = append(c.Frames, FrameInfo{ID: fa.in.Frame, Origin: fa.in.Origin, CrossOrigin: fa.cross})
+	for _, fa := range an.Frames {
+		c.Frames = append(c.Frames, confirm.FrameInfo{ID: fa.In.Frame, Origin: fa.In.Origin, CrossOrigin: fa.Cross})
 	}
 	return c
 }
 
 // numberRows gives each candidate its row id and returns the rows and what
 // each row would fill.
-func numberRows(cands []fillCandidate) ([]Row, map[string]fillCandidate) {
-	rows := make([]Row, 0, len(cands))
+func numberRows(cands []fillCandidate) ([]confirm.Row, map[string]fillCandidate) {
+	rows := make([]confirm.Row, 0, len(cands))
 	targets := make(map[string]fillCandidate, len(cands))
 	for i, fc := range cands {
 		fc.row.ID = "r" + strconv.Itoa(i+1)
@@ -683,39 +679,39 @@ func numberRows(cands []fillCandidate) ([]Row, map[string]fillCandidate) {
 }
 
 // fillConfirmation is a fill or continuation dialog offering cands.
-func fillConfirmation(kind string, an *analysis, s *broker.Session, profileID string, sums []ProfileSummary, cands []fillCandidate) (Confirmation, map[string]fillCandidate) {
+func fillConfirmation(kind string, an *Analysed, s *broker.Session, profileID string, sums []confirm.ProfileSummary, cands []fillCandidate) (confirm.Confirmation, map[string]fillCandidate) {
 	c := newConfirmation(kind, an, s, profileID, sums)
 	var targets map[string]fillCandidate
 	c.Rows, targets = numberRows(cands)
 	return c, targets
 }
 
-// rematch recomputes waiting confirmation id from another profile, for the
+// Rematch recomputes waiting confirmation id from another profile, for the
 // dialog's profile picker.
-func (a *App) rematch(id, profileID string) (Confirmation, error) {
+func (a *Service) Rematch(id, profileID string) (confirm.Confirmation, error) {
 	a.mu.Lock()
 	pf := a.pending[id]
 	a.mu.Unlock()
 	if pf == nil {
-		return Confirmation{}, ErrNoConfirmation
+		return confirm.Confirmation{}, confirm.ErrNoConfirmation
 	}
 	v, e := a.fillVault()
 	if e != nil {
-		return Confirmation{}, errors.New(e.Message)
+		return confirm.Confirmation{}, errors.New(e.Message)
 	}
-	prof, _, e := a.choose(v, "switch profile", profileID)
+	prof, _, e := a.Choose(v, "switch profile", profileID)
 	if e != nil {
-		return Confirmation{}, errors.New(e.Message)
+		return confirm.Confirmation{}, errors.New(e.Message)
 	}
 	fill, attention, _ := candidates(pf.an, prof, pf.skip)
 	var targets map[string]fillCandidate
-	c, err := a.confirms.Replace(id, func(c *Confirmation) error {
+	c, err := a.confirms.Replace(id, func(c *confirm.Confirmation) error {
 		c.Rows, targets = numberRows(append(fill, attention...))
 		c.Profile = prof.ID
 		return nil
 	})
 	if err != nil {
-		return Confirmation{}, err
+		return confirm.Confirmation{}, err
 	}
 	a.mu.Lock()
 	pf.targets, pf.profile = targets, prof.ID
@@ -723,11 +719,21 @@ func (a *App) rematch(id, profileID string) (Confirmation, error) {
 	return c, nil
 }
 
-// ask shows c and waits for the person. Without anything to show it on (a
-// headless app) the answer is a decline.
-func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) Decision {
+// pendingKey carries the pending fill of a dialog to Ask, so the dialog's
+// profile picker finds it.
+type pendingKey struct{}
+
+func withPending(ctx context.Context, pf *pendingFill) context.Context {
+	return context.WithValue(ctx, pendingKey{}, pf)
+}
+
+// Ask shows c and waits for the person: the release gate's asker. A fill
+// dialog (its pending fill in ctx) can switch profiles while it waits.
+// Without anything to show it on (a headless app) the answer is a decline.
+func (a *Service) Ask(ctx context.Context, c confirm.Confirmation) confirm.Decision {
+	pf, _ := ctx.Value(pendingKey{}).(*pendingFill)
 	var id string
-	d := a.confirms.Ask(ctx, c, a.confirmTimeout, func(qid string) {
+	d := a.confirms.Ask(ctx, c, a.cfg.ConfirmTimeout(), func(qid string) {
 		// Registered before the dialog shows, so a profile switch finds it.
 		id = qid
 		a.mu.Lock()
@@ -740,29 +746,30 @@ func (a *App) ask(ctx context.Context, c Confirmation, pf *pendingFill) Decision
 	return d
 }
 
-func declined(method string, d Decision) *nativemsg.Error {
+// Declined is the protocol error of a request the person declined.
+func Declined(method string, d confirm.Decision) *nativemsg.Error {
 	e := nativemsg.NewError(nativemsg.CodeDeclined, "%s: declined (%s)", method, d.Reason)
 	e.Data.Reason = d.Reason
 	return e
 }
 
-func requestFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("fill.request", params)
+func requestFill(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := ParsePage("fill.request", params)
 	if e != nil {
 		return nil, e
 	}
-	return a.fill(ctx, s, s, p)
+	return a.Fill(ctx, s, s, p)
 }
 
-// fill answers a fill request of requester s for page p whose values go
+// Fill answers a fill request of requester s for page p whose values go
 // to browser session rcpt: the browser itself, or the browser an agent
 // acts in.
-func (a *App) fill(ctx context.Context, s, rcpt *broker.Session, page pageParams) (FillResult, *nativemsg.Error) {
+func (a *Service) Fill(ctx context.Context, s, rcpt *broker.Session, page Page) (Result, *nativemsg.Error) {
 	var rule vault.SiteRule
 	var hasRule bool
-	r, e := a.preparePage("fill.request", page, func(p pageParams) string {
+	r, e := a.preparePage("fill.request", page, func(p Page) string {
 		// A remembered site fills from the profile it was remembered with.
-		rule, hasRule = a.remembered(originOf(p.Page.URL))
+		rule, hasRule = a.Remembered(OriginOf(p.Page.URL))
 		if p.Profile == "" && hasRule {
 			return rule.Profile
 		}
@@ -770,32 +777,32 @@ func (a *App) fill(ctx context.Context, s, rcpt *broker.Session, page pageParams
 	})
 	if e != nil {
 		if e.Data.Code == nativemsg.CodeVaultLocked {
-			a.showUnlock()
+			a.cfg.ShowUnlock()
 		}
-		return FillResult{}, e
+		return Result{}, e
 	}
 	prof, sums, an := r.prof, r.sums, r.an
 	fill, attention, _ := candidates(an, prof, nil)
-	st := &fillState{sess: s, origin: an.origin, site: an.site, seen: map[string]bool{}}
+	st := &fillState{sess: s, origin: an.Origin, site: an.Site, seen: map[string]bool{}}
 	markSeen(an, st.seen)
 	if len(fill)+len(attention) == 0 {
 		// Nothing to ask about: no dialog, nothing released.
 		st.profile = prof.ID
 		a.fills.add(st)
-		return FillResult{Fill: st.id, Profile: prof.ID, Fields: []FillField{}}, nil
+		return Result{Fill: st.id, Profile: prof.ID, Fields: []Field{}}, nil
 	}
-	c, targets := fillConfirmation(ConfirmFill, an, s, prof.ID, sums, append(fill, attention...))
+	c, targets := fillConfirmation(confirm.ConfirmFill, an, s, prof.ID, sums, append(fill, attention...))
 	// An agent's fill is always asked: a site remembered for the browser
 	// is not remembered for every program the person runs.
-	agent := s.Client().Kind == KindAgent
-	c.Rememberable = a.canRemember() && !agent
+	agent := s.Client().Kind == broker.KindAgent
+	c.Rememberable = a.CanRemember() && !agent
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
-	var remembered *Decision
+	var remembered *confirm.Decision
 	if hasRule && rule.Profile == prof.ID && !agent {
 		if d, ok := rememberedDecision(rule, c); ok {
 			remembered = &d
 			if st, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
-				st.TouchSiteRule(an.origin)
+				st.TouchSiteRule(an.Origin)
 			}
 		}
 	}
@@ -804,22 +811,22 @@ func (a *App) fill(ctx context.Context, s, rcpt *broker.Session, page pageParams
 	if err != nil || !d.Approve {
 		a.fills.remove(st.id)
 		if err != nil {
-			return FillResult{}, nativemsg.NewError(nativemsg.CodeNotPaired, "fill.request: %v", err)
+			return Result{}, nativemsg.NewError(nativemsg.CodeNotPaired, "fill.request: %v", err)
 		}
-		return FillResult{}, declined("fill.request", d)
+		return Result{}, Declined("fill.request", d)
 	}
-	a.remember(an, pf, d)
+	a.Remember(an, pf, d)
 	st.profile = pf.profile
 	st.approved = a.cfg.Now()
-	return FillResult{Fill: st.id, Profile: st.profile, Fields: fields}, nil
+	return Result{Fill: st.id, Profile: st.profile, Fields: fields}, nil
 }
 
 // release offers the rows of c, pending as pf, through the gate: asked by
 // s, received by rcpt. It returns the fields to fill with the values the
 // person approved, and adds them to st's grant.
-func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Confirmation, s, rcpt *broker.Session, remembered *Decision) ([]FillField, Decision, error) {
+func (a *Service) release(ctx context.Context, st *fillState, pf *pendingFill, c confirm.Confirmation, s, rcpt *broker.Session, remembered *confirm.Decision) ([]Field, confirm.Decision, error) {
 	offer := confirm.Offer{
-		Requester: peerOf(s), Recipient: peerOf(rcpt), Dialog: c, Remembered: remembered,
+		Requester: s.Peer(), Recipient: rcpt.Peer(), Dialog: c, Remembered: remembered,
 		Values: func(id string) ([]string, string) {
 			a.mu.Lock()
 			fc, ok := pf.targets[id]
@@ -842,7 +849,7 @@ func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Con
 	a.mu.Lock()
 	targets := pf.targets
 	a.mu.Unlock()
-	out := []FillField{}
+	out := []Field{}
 	for _, id := range rel.Rows() {
 		fc, ok := targets[id]
 		vs := rel.Values(id)
@@ -851,7 +858,7 @@ func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Con
 		}
 		f := fc.target
 		f.Value = vs[0]
-		a.released.add(f.Value.String())
+		a.cfg.Released(f.Value.String())
 		out = append(out, f)
 	}
 	if st.grant == nil {
@@ -862,21 +869,21 @@ func (a *App) release(ctx context.Context, st *fillState, pf *pendingFill, c Con
 	return out, d, nil
 }
 
-func markSeen(an *analysis, seen map[string]bool) {
-	for _, fa := range an.frames {
-		for i := range fa.snap.Controls {
-			c := &fa.snap.Controls[i]
+func markSeen(an *Analysed, seen map[string]bool) {
+	for _, fa := range an.Frames {
+		for i := range fa.Snap.Controls {
+			c := &fa.Snap.Controls[i]
 			// Only what the person could see counts as seen: a field hidden
 			// now is considered again once the page shows it.
 			if attentionReason(fa, c) == "" {
-				seen[frameRef(fa.in.Frame, c.Ref)] = true
+				seen[FrameRef(fa.In.Frame, c.Ref)] = true
 			}
 		}
 	}
 }
 
-func continueFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	p, e := parsePage("fill.continue", params)
+func continueFill(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+	p, e := ParsePage("fill.continue", params)
 	if e != nil {
 		return nil, e
 	}
@@ -888,32 +895,32 @@ func continueFill(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "fill.continue: fill %q can no longer be continued", p.Fill)
 	}
 	st.continues++
-	an, e := analyse(p)
+	an, e := Analyse(p)
 	if e != nil {
 		return nil, e
 	}
-	if an.origin != st.origin {
+	if an.Origin != st.origin {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.continue: the page is no longer on %s", st.origin)
 	}
 	v, e := a.fillVault()
 	if e != nil {
 		return nil, e
 	}
-	prof, sums, e := a.choose(v, "fill.continue", st.profile)
+	prof, sums, e := a.Choose(v, "fill.continue", st.profile)
 	if e != nil {
 		return nil, e
 	}
 	seen := st.seen
-	skip := func(frame int, ref string) bool { return seen[frameRef(frame, ref)] }
+	skip := func(frame int, ref string) bool { return seen[FrameRef(frame, ref)] }
 	fill, attention, _ := candidates(an, prof, skip)
 	markSeen(an, st.seen)
-	out := FillResult{Fill: st.id, Profile: st.profile, Fields: []FillField{}}
+	out := Result{Fill: st.id, Profile: st.profile, Fields: []Field{}}
 	var ask []fillCandidate
 	for _, fc := range fill {
 		// Within the approval already given: the same value for the same
 		// concept, offered normally, to the same browser.
 		if fc.row.Checked {
-			if v, ok := st.grant.Again(peerOf(s), fc.key, fc.value); ok {
+			if v, ok := st.grant.Again(s.Peer(), fc.key, fc.value); ok {
 				f := fc.target
 				f.Value = v
 				out.Fields = append(out.Fields, f)
@@ -923,7 +930,7 @@ func continueFill(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		ask = append(ask, fc)
 	}
 	if len(ask) > 0 {
-		c, targets := fillConfirmation(ConfirmContinue, an, s, prof.ID, sums, append(ask, attention...))
+		c, targets := fillConfirmation(confirm.ConfirmContinue, an, s, prof.ID, sums, append(ask, attention...))
 		c.Profiles = nil // the profile was chosen for this fill
 		pf := &pendingFill{an: an, targets: targets, profile: prof.ID, skip: skip}
 		fields, _, err := a.release(ctx, st, pf, c, s, s, nil)
@@ -942,31 +949,31 @@ type FieldOutcome struct {
 	Outcome string `json:"outcome"`
 }
 
-var outcomes = map[string]bool{"filled": true, "rejected": true, "gone": true, "changed": true, "hidden": true}
+var Outcomes = map[string]bool{"filled": true, "rejected": true, "gone": true, "changed": true, "hidden": true}
 
-func reportFill(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func reportFill(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct {
 		Fill   string         `json:"fill"`
 		Fields []FieldOutcome `json:"fields"`
 	}
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: %v", err)
 	}
-	if e := a.report(s, p.Fill, p.Fields); e != nil {
+	if e := a.Report(s, p.Fill, p.Fields); e != nil {
 		return nil, e
 	}
 	return struct{}{}, nil
 }
 
-// report records what the page did with fill id's values, for s, and ends
+// Report records what the page did with fill id's values, for s, and ends
 // the fill.
-func (a *App) report(s *broker.Session, id string, fields []FieldOutcome) *nativemsg.Error {
+func (a *Service) Report(s *broker.Session, id string, fields []FieldOutcome) *nativemsg.Error {
 	if len(fields) > maxValues {
 		return nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: too many fields")
 	}
 	counts := map[string]int{}
 	for _, f := range fields {
-		if !outcomes[f.Outcome] {
+		if !Outcomes[f.Outcome] {
 			return nativemsg.NewError(nativemsg.CodeInvalidParams, "fill.report: unknown outcome %q", f.Outcome)
 		}
 		counts[f.Outcome]++
@@ -982,114 +989,22 @@ func (a *App) report(s *broker.Session, id string, fields []FieldOutcome) *nativ
 	return nil
 }
 
-// audit appends r to the audit log; a failure is logged, not returned: the
-// person's decision stands whether or not the log could record it.
-func (a *App) audit(v releaseRecorder, r vault.Release) {
+// Audit appends r to the audit log of v; a failure is written to log, not
+// returned: the person's decision stands whether or not the log could
+// record it.
+func Audit(log io.Writer, v Recorder, r vault.Release) {
 	if r.Concepts == nil {
 		r.Concepts = []string{}
 	}
 	if err := v.RecordRelease(r); err != nil {
-		fmt.Fprintf(a.cfg.Log, "tessera: audit log: %v\n", err)
+		fmt.Fprintf(log, "tessera: audit log: %v\n", err)
 	}
 }
 
-// VaultStatus is the result of vault.status.
-type VaultStatus struct {
-	State    string `json:"state"`
-	Profiles int    `json:"profiles"`
-	Window   bool   `json:"window"`
-}
+// audit appends r to the audit log of v (Audit).
+func (a *Service) audit(v Recorder, r vault.Release) { Audit(a.cfg.Log, v, r) }
 
-func vaultStatus(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	if len(params) > 0 {
-		var p struct{}
-		if err := strictUnmarshal(params, &p); err != nil {
-			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.status: %v", err)
-		}
-	}
-	a.mu.Lock()
-	st := VaultStatus{State: a.vaultState()}
-	a.mu.Unlock()
-	st.Window = a.hasWindow()
-	if st.State == "unlocked" {
-		if v, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
-			if ps, err := v.Profiles(); err == nil {
-				st.Profiles = len(ps)
-			}
-		}
-	}
-	return st, nil
-}
-
-// UnlockShown is the result of a browser's vault.unlock.
-type UnlockShown struct {
-	State   string `json:"state"`
-	Shown   bool   `json:"shown"`
-	Message string `json:"message,omitempty"`
-}
-
-// requestUnlockScreen brings the window forward on its unlock screen, for
-// a browser's vault.unlock.
-func (a *App) requestUnlockScreen(s *broker.Session) (any, *nativemsg.Error) {
-	a.mu.Lock()
-	st := a.vaultState()
-	a.mu.Unlock()
-	out := UnlockShown{State: st, Shown: a.showUnlock()}
-	if !out.Shown {
-		out.Message = "Tessera runs without a window: unlock it with `tessera vault unlock --passphrase-file FILE`"
-	}
-	return out, nil
-}
-
-// An unlockShower can bring the unlock screen forward.
-type unlockShower interface{ ShowUnlock() }
-
-// showUnlock brings the unlock screen forward and reports whether there is
-// a window to do it in.
-func (a *App) showUnlock() bool {
-	p := a.confirms.Presenter()
-	if u, ok := p.(unlockShower); ok {
-		u.ShowUnlock()
-		return true
-	}
-	return false
-}
-
-// hasWindow reports whether something shows dialogs: without, every
-// dialog declines with DeclineNoWindow.
-func (a *App) hasWindow() bool { return a.confirms.Presenter() != nil }
-
-// setScriptedPresenter installs the testhooks presenter; the window's own
-// presenter does not replace it.
-func (a *App) setScriptedPresenter(p Presenter) {
-	a.mu.Lock()
-	a.scripted = true
-	a.mu.Unlock()
-	a.confirms.SetPresenter(p)
-}
-
-// SetPresenter installs p as what shows dialogs (nil: nothing does, and
-// every request is declined), unless a test build's scripted presenter is
-// in place.
-func (a *App) SetPresenter(p Presenter) {
-	a.mu.Lock()
-	scripted := a.scripted
-	a.mu.Unlock()
-	if !scripted {
-		a.confirms.SetPresenter(p)
-	}
-}
-
-// clientInfo names the session's client for a dialog, saying whether the
-// app verified it.
-func clientInfo(s *broker.Session) ClientInfo {
-	name := s.Client().Name
-	if s.Client().Browser != "" {
-		name = s.Client().Browser
-	}
-	// An agent's name is what its MCP client said in initialize: the app
-	// verified the `tessera mcp` process, never the name, so the dialog
-	// shows it as a claim.
-	verified := s.Client().Verified && s.Client().Kind != KindAgent
-	return ClientInfo{Kind: s.Client().Kind, Name: name, Origin: s.Origin(), Verified: verified}
+// A Recorder keeps the audit log.
+type Recorder interface {
+	RecordRelease(vault.Release) error
 }

@@ -1,4 +1,4 @@
-package app
+package fill
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/nyaruka/phonenumbers"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/matcher"
@@ -25,7 +26,7 @@ type LearnResult struct {
 
 // learnRow is one submitted value the profile does not hold yet.
 type learnRow struct {
-	row     Row
+	row     confirm.Row
 	concept string
 	value   string
 }
@@ -43,7 +44,7 @@ const errNoGesture = "learn.request: gesture must be true: only a submit the per
 // extension's evidence that the person made the submit ("gesture": true,
 // content/submit.ts), and is refused without it: the app cannot know of a
 // submit otherwise and claims none.
-func requestLearn(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func requestLearn(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	params, gesture, e := learnGesture(params)
 	if e != nil {
 		return nil, e
@@ -51,7 +52,7 @@ func requestLearn(ctx context.Context, a *App, s *broker.Session, params json.Ra
 	if !gesture {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, errNoGesture)
 	}
-	p, e := parsePage("learn.request", params)
+	p, e := ParsePage("learn.request", params)
 	if e != nil {
 		return nil, e
 	}
@@ -65,17 +66,17 @@ func requestLearn(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		return LearnResult{}, nil
 	}
 	byID := map[string]learnRow{}
-	var list []Row
+	var list []confirm.Row
 	for i, r := range rows {
 		r.row.ID = "r" + strconv.Itoa(i+1)
 		list = append(list, r.row)
 		byID[r.row.ID] = r
 	}
 	c := learnConfirmation(an, s, prof.ID, r.sums, list, gesture)
-	d := a.ask(ctx, c, &pendingFill{an: an, profile: prof.ID})
+	d := a.Ask(withPending(ctx, &pendingFill{an: an, profile: prof.ID}), c)
 	if !d.Approve {
-		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.Client().Name, Reason: d.Reason})
-		return nil, declined("learn.request", d)
+		a.audit(v, vault.Release{Event: vault.EventNoLearn, Origin: an.Origin, Site: an.Site, ProfileID: prof.ID, Client: s.Client().Name, Reason: d.Reason})
+		return nil, Declined("learn.request", d)
 	}
 	var obs []vault.Observation
 	var concepts []string
@@ -87,7 +88,7 @@ func requestLearn(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		val, _ := json.Marshal(r.value)
 		obs = append(obs, vault.Observation{
 			Concept: r.concept, Value: val,
-			Source: profile.Source{Type: "form-fill", FormURL: an.origin},
+			Source: profile.Source{Type: "form-fill", FormURL: an.Origin},
 		})
 		concepts = append(concepts, r.concept)
 	}
@@ -95,9 +96,9 @@ func requestLearn(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		return LearnResult{Asked: true}, nil
 	}
 	if _, err := v.Learn(prof.ID, obs); err != nil {
-		return nil, vaultError("learn.request", err)
+		return nil, VaultError("learn.request", err)
 	}
-	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: an.origin, Site: an.site, ProfileID: prof.ID, Client: s.Client().Name, Concepts: concepts})
+	a.audit(v, vault.Release{Event: vault.EventLearn, Origin: an.Origin, Site: an.Site, ProfileID: prof.ID, Client: s.Client().Name, Concepts: concepts})
 	return LearnResult{Saved: len(obs), Asked: true}, nil
 }
 
@@ -125,11 +126,11 @@ func learnGesture(params json.RawMessage) (json.RawMessage, bool, *nativemsg.Err
 // extension's evidence): only then does the dialog say so, and only then
 // may rows start ticked; values a page offers by itself (Formspec's
 // profile.learn) start unticked, under a lede that claims no submit.
-func learnConfirmation(an *analysis, s *broker.Session, profileID string, sums []ProfileSummary, rows []Row, submitted bool) Confirmation {
-	c := newConfirmation(ConfirmLearn, an, s, profileID, sums)
-	c.Submitted = submitted
+func learnConfirmation(an *Analysed, s *broker.Session, profileID string, sums []confirm.ProfileSummary, rows []confirm.Row, SubmittedValue bool) confirm.Confirmation {
+	c := newConfirmation(confirm.ConfirmLearn, an, s, profileID, sums)
+	c.Submitted = SubmittedValue
 	for _, r := range rows {
-		if !submitted {
+		if !SubmittedValue {
 			r.Checked = false
 		}
 		c.Rows = append(c.Rows, r)
@@ -140,17 +141,17 @@ func learnConfirmation(an *analysis, s *broker.Session, profileID string, sums [
 // learnRows returns the submitted values of an that profile p lacks or
 // holds otherwise: visible, measured, same-origin, non-sensitive fields with
 // a concept, one row per concept and value.
-func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
+func learnRows(an *Analysed, p *profile.UserProfile) []learnRow {
 	var out []learnRow
 	seen := map[string]bool{}
-	for _, fa := range an.frames {
-		if fa.cross {
+	for _, fa := range an.Frames {
+		if fa.Cross {
 			continue
 		}
-		props := matcher.Match(fa.fields, p, matcher.Options{})
-		for i := range fa.snap.Controls {
-			c := &fa.snap.Controls[i]
-			cls := fa.cls[i]
+		props := matcher.Match(fa.Fields, p, matcher.Options{})
+		for i := range fa.Snap.Controls {
+			c := &fa.Snap.Controls[i]
+			cls := fa.Cls[i]
 			// The page's own autocomplete token outranks the classifier,
 			// whose confidence a label like "(optional)" may pull down.
 			if ai := c.AutocompleteInfo; ai != nil && !ai.Off && ai.Field != "" {
@@ -161,7 +162,7 @@ func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
 			if cls.Concept == "" || cls.Part != "" || attentionReason(fa, c) != "" || !learnable(c, cls) {
 				continue
 			}
-			value := submitted(c)
+			value := SubmittedValue(c)
 			if value == "" {
 				continue
 			}
@@ -170,18 +171,18 @@ func learnRows(an *analysis, p *profile.UserProfile) []learnRow {
 			}
 			concept := matcher.CanonicalConcept(cls.Concept)
 			norm := normalise(cls.Token, value, p)
-			prev := stored(p, concept)
+			prev := StoredValue(p, concept)
 			if sameText(prev, norm) || seen[concept+"\x00"+norm] {
 				continue
 			}
 			seen[concept+"\x00"+norm] = true
 			out = append(out, learnRow{
 				concept: concept, value: norm,
-				row: Row{
-					Frame: fa.in.Frame, Ref: c.Ref, Label: fieldLabel(c), Value: norm, Previous: prev,
-					Sensitive: sensitiveToken(cls.Token), Concept: concept, ConceptLabel: conceptLabel(cls.Token, concept),
+				row: confirm.Row{
+					Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Value: norm, Previous: prev,
+					Sensitive: sensitiveToken(cls.Token), Concept: concept, ConceptLabel: ConceptLabel(cls.Token, concept),
 					Confidence: cls.Confidence, Advisory: c.AutocompleteInfo == nil || c.AutocompleteInfo.Field == "",
-					Evidence: evidenceLines(c, cls), Section: SectionFill, Checked: cls.Confidence >= lowConfidence,
+					Evidence: evidenceLines(c, cls), Section: confirm.SectionFill, Checked: cls.Confidence >= lowConfidence,
 				},
 			})
 		}
@@ -205,10 +206,10 @@ func learnable(c *form.Control, cls heuristics.Result) bool {
 	return true
 }
 
-// submitted is the value c was submitted with, in the form a profile
+// SubmittedValue is the value c was submitted with, in the form a profile
 // stores: a select's option text, except for countries whose option values
 // are codes.
-func submitted(c *form.Control) string {
+func SubmittedValue(c *form.Control) string {
 	v := strings.TrimSpace(c.Value)
 	if c.Type == "radio" && len(c.Options) > 0 {
 		return strings.TrimSpace(c.Options[0].Value)
@@ -229,7 +230,7 @@ func normalise(token, v string, p *profile.UserProfile) string {
 	if token != "tel" {
 		return v
 	}
-	region := strings.ToUpper(stored(p, matcher.CanonicalConcept(profile.ConceptAddressCountry)))
+	region := strings.ToUpper(StoredValue(p, matcher.CanonicalConcept(profile.ConceptAddressCountry)))
 	if len(region) != 2 {
 		region = ""
 	}
@@ -240,7 +241,8 @@ func normalise(token, v string, p *profile.UserProfile) string {
 	return phonenumbers.Format(num, phonenumbers.E164)
 }
 
-func stored(p *profile.UserProfile, concept string) string {
+// StoredValue is the text p holds for the canonical concept, "" when none.
+func StoredValue(p *profile.UserProfile, concept string) string {
 	for k, e := range p.Concepts {
 		if matcher.CanonicalConcept(k) == concept {
 			if s, ok := e.StringValue(); ok {
