@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -77,7 +78,7 @@ func (u *UI) Activity(q ActivityQuery) (ActivityPage, error) {
 	if err != nil {
 		return ActivityPage{}, err
 	}
-	u.app.flushAudit()
+	u.app.agents.FlushAudit()
 	rs, err := v.Releases()
 	if err != nil {
 		return ActivityPage{}, plainErr("read activity", err)
@@ -238,7 +239,7 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 		if n := r.Outcomes["unrecorded"]; n > 0 {
 			e.Summary = fmt.Sprintf("%s refused while the vault was locked, beyond those listed one by one", count(n, "more agent call was", "more agent calls were"))
 		}
-	case EventAgentAccess:
+	case agents.EventAgentAccess:
 		e.Tone, e.Outcome = "info", r.Reason
 		if r.Tool != "" {
 			e.Summary = fmt.Sprintf("Agents must ask again before %s runs on %s", r.Tool, site)

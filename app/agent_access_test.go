@@ -2,6 +2,8 @@ package app
 
 import (
 	"testing"
+
+	"github.com/tessera-app/tessera/app/agents"
 )
 
 // Settings' Agents card: what the person let agents do is listed, and
@@ -10,7 +12,7 @@ import (
 func TestAgentAccessListedAndRevoked(t *testing.T) {
 	w := newAgentWorld(t, func(c Confirmation) *Decision {
 		d := approveDefaults(c)
-		d.Remember = c.Kind == ConfirmAgentCall
+		d.Remember = c.Kind == agents.ConfirmAgentCall
 		return d
 	})
 	u := &UI{app: w.a}
@@ -37,7 +39,7 @@ func TestAgentAccessListedAndRevoked(t *testing.T) {
 	if res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "b"}); res.IsError {
 		t.Fatal(text)
 	}
-	if w.pres.count() != n+1 || w.pres.last().Kind != ConfirmAgentCall {
+	if w.pres.count() != n+1 || w.pres.last().Kind != agents.ConfirmAgentCall {
 		t.Error("an untrusted tool ran without asking")
 	}
 
@@ -54,7 +56,7 @@ func TestAgentAccessListedAndRevoked(t *testing.T) {
 		}
 	}
 	w.selectTab(t)
-	if w.pres.count() != n+1 || w.pres.last().Kind != ConfirmAgentAccess {
+	if w.pres.count() != n+1 || w.pres.last().Kind != agents.ConfirmAgentAccess {
 		t.Error("choosing a closed site's tab did not ask the person again")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -20,7 +21,7 @@ func agentRecords(t *testing.T, v *vault.Vault) []vault.Release {
 	}
 	var out []vault.Release
 	for _, r := range rs {
-		if r.Event == vault.EventAgent || r.Event == EventAgentAccess {
+		if r.Event == vault.EventAgent || r.Event == agents.EventAgentAccess {
 			out = append(out, r)
 		}
 	}
@@ -69,7 +70,7 @@ func TestAgentCallEndingLockedIsAuditedAtUnlock(t *testing.T) {
 	var lockNow atomic.Bool
 	var w *agentWorld
 	w = newAgentWorld(t, func(c Confirmation) *Decision {
-		if c.Kind == ConfirmAgentCall && lockNow.Load() {
+		if c.Kind == agents.ConfirmAgentCall && lockNow.Load() {
 			w.v.Lock()
 		}
 		return approveDefaults(c)
@@ -88,37 +89,20 @@ func TestAgentCallEndingLockedIsAuditedAtUnlock(t *testing.T) {
 	}
 	// The app notices the unlock (its watch, the window's unlock, or
 	// the next record); here the next record.
-	w.a.auditAccessTaken("https://shop.example", "", "closed")
+	w.a.agents.CloseSite("https://shop.example")
 	rs := agentRecords(t, w.v)
-	if len(rs) != before+2 || rs[before].Tool != "webmcp.page.search" || rs[before].Reason != "ok" || rs[before+1].Event != EventAgentAccess {
+	if len(rs) != before+2 || rs[before].Tool != "webmcp.page.search" || rs[before].Reason != "ok" || rs[before+1].Event != agents.EventAgentAccess {
 		t.Fatalf("audit = %+v, want the call that ran, then the next record", rs[before:])
 	}
 }
 
-// Refusals past the bound are counted, and the count is written at the
-// unlock: the log says how many calls it does not list.
-func TestAgentAuditQueueBound(t *testing.T) {
-	w := newAgentWorld(t, approveDefaults)
-	w.v.Lock()
-	for i := 0; i < maxPendingAudit+7; i++ {
-		w.a.recordAgent(vault.Release{Event: vault.EventAgent, Concepts: []string{}, Tool: "t", Reason: "VAULT_LOCKED"}, false)
-	}
-	// A call that ran is kept even past the bound.
-	w.a.recordAgent(vault.Release{Event: vault.EventAgent, Concepts: []string{}, Tool: "ran", Reason: "ok"}, true)
-	if err := w.v.UnlockPassphrase([]byte(fillTestPassphrase)); err != nil {
-		t.Fatal(err)
-	}
-	w.a.flushAudit()
-	rs := agentRecords(t, w.v)
-	if len(rs) != maxPendingAudit+2 {
-		t.Fatalf("%d records, want %d refusals, the call that ran and the count", len(rs), maxPendingAudit)
-	}
-	if rs[maxPendingAudit].Tool != "ran" || rs[maxPendingAudit+1].Outcomes["unrecorded"] != 7 {
-		t.Errorf("last records = %+v %+v", rs[maxPendingAudit], rs[maxPendingAudit+1])
-	}
+// The count of refusals the audit log could not hold reads as such in
+// Activity (package agents writes it at the unlock).
+func TestActivityCountsUnrecordedAgentCalls(t *testing.T) {
+	rs := []vault.Release{{Event: vault.EventAgent, Concepts: []string{}, Reason: "VAULT_LOCKED", Outcomes: map[string]int{"unrecorded": 7}}}
 	page := activityPage(rs, nil, ActivityQuery{})
-	if !strings.Contains(page.Entries[0].Summary, "7 more agent calls were refused while the vault was locked") {
-		t.Errorf("activity shows %q", page.Entries[0].Summary)
+	if len(page.Entries) != 1 || !strings.Contains(page.Entries[0].Summary, "7 more agent calls were refused while the vault was locked") {
+		t.Errorf("activity shows %+v", page.Entries)
 	}
 }
 
@@ -127,7 +111,7 @@ func TestAgentAuditQueueBound(t *testing.T) {
 func TestAgentAccessTakenBackAudited(t *testing.T) {
 	w := newAgentWorld(t, func(c Confirmation) *Decision {
 		d := approveDefaults(c)
-		d.Remember = c.Kind == ConfirmAgentCall
+		d.Remember = c.Kind == agents.ConfirmAgentCall
 		return d
 	})
 	w.selectTab(t)
@@ -147,7 +131,7 @@ func TestAgentAccessTakenBackAudited(t *testing.T) {
 	}
 	var got []string
 	for _, r := range agentRecords(t, w.v) {
-		if r.Event == EventAgentAccess {
+		if r.Event == agents.EventAgentAccess {
 			got = append(got, r.Reason+" "+r.Origin+" "+r.Tool)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tessera-app/tessera/app/agents"
 )
 
 // Two browsers connected to one app: the agent lists the tabs of both,
@@ -21,7 +23,7 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	second.mu.Unlock()
 
 	tabs, text := w.listTabs(t)
-	byURL := map[string]AgentTab{}
+	byURL := map[string]agents.AgentTab{}
 	browsers := map[string]string{}
 	for _, tb := range tabs {
 		byURL[tb.URL] = tb
@@ -35,7 +37,7 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	}
 	// The test world pairs every fake browser with one key; two browsers
 	// (two profiles, or Chromium and Firefox) have an install key each.
-	for _, b := range w.a.browsers() {
+	for _, b := range w.a.broker.Browsers() {
 		if b.ID() == lib.Browser {
 			w.a.broker.MarkPaired(b, "second-install")
 		}
@@ -114,7 +116,7 @@ func TestAgentTwoBrowsers(t *testing.T) {
 	// The chosen browser goes away: the agent is told, not moved to another.
 	second.conn.Close()
 	deadline := time.Now().Add(5 * time.Second)
-	for len(w.a.browsers()) != 1 && time.Now().Before(deadline) {
+	for len(w.a.broker.Browsers()) != 1 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if res, text := w.call(t, "tessera.form.read", map[string]any{}); !res.IsError || !strings.Contains(text, "no longer connected") {
@@ -123,14 +125,14 @@ func TestAgentTwoBrowsers(t *testing.T) {
 }
 
 // listTabs calls tessera.tabs.list and returns its tabs and its text.
-func (w *agentWorld) listTabs(t *testing.T) ([]AgentTab, string) {
+func (w *agentWorld) listTabs(t *testing.T) ([]agents.AgentTab, string) {
 	t.Helper()
 	res, text := w.call(t, "tessera.tabs.list", map[string]any{})
 	if res.IsError {
 		t.Fatalf("tabs.list: %s", text)
 	}
 	var list struct {
-		Tabs []AgentTab `json:"tabs"`
+		Tabs []agents.AgentTab `json:"tabs"`
 	}
 	if err := json.Unmarshal([]byte(text), &list); err != nil {
 		t.Fatal(err)

@@ -2,22 +2,21 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/internal/safefile"
 )
 
-// persistAgentAccess points w's app at home for its agent access file, as
-// New does with Config.Home, and returns the log.
-func persistAgentAccess(w *agentWorld, home string) *bytes.Buffer {
+// newAgentWorldIn is newAgentWorld with its data directory at home (where
+// the agent access file is), and its log.
+func newAgentWorldIn(t *testing.T, home string, decide func(Confirmation) *Decision) (*agentWorld, *bytes.Buffer) {
 	var log bytes.Buffer
-	w.a.agents.loadAccess(home, &log)
-	return &log
+	return newAgentWorldCfg(t, Config{Home: home, Log: &log}, decide), &log
 }
 
 // What the person opened to agents, and the read-only tools they trusted,
@@ -26,24 +25,23 @@ func persistAgentAccess(w *agentWorld, home string) *bytes.Buffer {
 // declines everything.
 func TestAgentAccessKeptAcrossRestart(t *testing.T) {
 	home := t.TempDir()
-	w := newAgentWorld(t, func(c Confirmation) *Decision {
+	w, _ := newAgentWorldIn(t, home, func(c Confirmation) *Decision {
 		d := approveDefaults(c)
-		d.Remember = c.Kind == ConfirmAgentCall
+		d.Remember = c.Kind == agents.ConfirmAgentCall
 		return d
 	})
-	persistAgentAccess(w, home)
 	w.selectTab(t)
 	if res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "a"}); res.IsError {
 		t.Fatal(text)
 	}
-	path := filepath.Join(home, agentAccessFile)
+	path := filepath.Join(home, agents.AccessFile)
 	if fi, err := os.Lstat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("access file: %v %v, want 0600", fi, err)
 	}
 
 	// The next run: a new app whose person declines every dialog.
-	w2 := newAgentWorld(t, denyAll)
-	if log := persistAgentAccess(w2, home); log.Len() != 0 {
+	w2, log := newAgentWorldIn(t, home, denyAll)
+	if log.Len() != 0 {
 		t.Fatalf("loading a good file logged %q", log)
 	}
 	acc, _ := (&UI{app: w2.a}).AgentAccess()
@@ -66,12 +64,11 @@ func TestAgentAccessKeptAcrossRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc, err = parseAgentAccess(b)
+	acc, err = agents.ParseAccess(b)
 	if err != nil || len(acc.Sites) != 0 || len(acc.Tools) != 0 {
 		t.Fatalf("file after close = %s (%+v %v)", b, acc, err)
 	}
-	w3 := newAgentWorld(t, denyAll)
-	persistAgentAccess(w3, home)
+	w3, _ := newAgentWorldIn(t, home, denyAll)
 	if res, _ := w3.call(t, "tessera.tabs.select", map[string]any{}); !res.IsError || w3.pres.count() != 1 {
 		t.Errorf("a closed site opened without asking after restart (asked %d times)", w3.pres.count())
 	}
@@ -85,7 +82,7 @@ func denyAll(c Confirmation) *Decision { return &Decision{ID: c.ID, Reason: "den
 // for the person to read, never overwritten by the next change.
 func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 	good := `{"version":1,"sites":["https://shop.example"],"tools":[{"site":"https://shop.example","tool":"search"}]}`
-	many := `{"version":1,"sites":[` + strings.Repeat(`"https://shop.example",`, maxAgentSites) + `"https://shop.example"],"tools":[]}`
+	many := `{"version":1,"sites":[` + strings.Repeat(`"https://shop.example",`, agents.MaxSites) + `"https://shop.example"],"tools":[]}`
 	cases := map[string]struct {
 		content string
 		link    bool
@@ -105,7 +102,7 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			home := t.TempDir()
-			path := filepath.Join(home, agentAccessFile)
+			path := filepath.Join(home, agents.AccessFile)
 			target := path
 			if c.link {
 				target = filepath.Join(t.TempDir(), "elsewhere.json")
@@ -116,8 +113,7 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 			if err := os.WriteFile(target, []byte(c.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			w := newAgentWorld(t, denyAll)
-			log := persistAgentAccess(w, home)
+			w, log := newAgentWorldIn(t, home, denyAll)
 			if !strings.Contains(log.String(), c.want) || !strings.Contains(log.String(), "every site is closed to agents") || !strings.Contains(log.String(), "kept as "+path+".broken") {
 				t.Errorf("log = %q, want %q, that every site is closed, and where the file went", log, c.want)
 			}
@@ -139,9 +135,9 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 				t.Errorf("the link's target changed: %v", err)
 			}
 			// The person's next choice is saved afresh.
-			w.a.agents.expose("https://other.example")
+			w.a.agents.OpenSite("https://other.example")
 			b, err := os.ReadFile(path)
-			if acc, perr := parseAgentAccess(b); err != nil || perr != nil || len(acc.Sites) != 1 || acc.Sites[0] != "https://other.example" {
+			if acc, perr := agents.ParseAccess(b); err != nil || perr != nil || len(acc.Sites) != 1 || acc.Sites[0] != "https://other.example" {
 				t.Errorf("after a new choice the file is %s (%v %v)", b, err, perr)
 			}
 		})
@@ -151,13 +147,12 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 // A second broken file goes aside next to the first, replacing nothing.
 func TestAgentAccessBrokenFilesKeptSideBySide(t *testing.T) {
 	home := t.TempDir()
-	path := filepath.Join(home, agentAccessFile)
+	path := filepath.Join(home, agents.AccessFile)
 	for i, content := range []string{`{"version":7}`, `{"version":8}`} {
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		w := newAgentWorld(t, denyAll)
-		log := persistAgentAccess(w, home)
+		_, log := newAgentWorldIn(t, home, denyAll)
 		want := path + ".broken"
 		if i == 1 {
 			want += ".1"
@@ -174,7 +169,7 @@ func TestAgentAccessBrokenFilesKeptSideBySide(t *testing.T) {
 // When the broken file cannot be moved aside, nothing overwrites it.
 func TestAgentAccessBrokenFileNotOverwritten(t *testing.T) {
 	home := t.TempDir()
-	path := filepath.Join(home, agentAccessFile)
+	path := filepath.Join(home, agents.AccessFile)
 	if err := os.WriteFile(path, []byte(`{"version":9}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +183,7 @@ func TestAgentAccessBrokenFileNotOverwritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := newAgentWorld(t, approveDefaults)
-	log := persistAgentAccess(w, home)
+	w, log := newAgentWorldIn(t, home, approveDefaults)
 	if !strings.Contains(log.String(), "not saved until the file is removed") {
 		t.Errorf("log = %q", log)
 	}
@@ -197,47 +191,7 @@ func TestAgentAccessBrokenFileNotOverwritten(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != `{"version":9}` {
 		t.Errorf("the broken file was overwritten: %s", got)
 	}
-	if !w.a.agents.exposed("https://shop.example") {
+	if acc := w.a.agents.Access(); len(acc.Sites) != 1 || acc.Sites[0] != "https://shop.example" {
 		t.Error("this run's approval does not hold in memory")
 	}
-}
-
-// FuzzAgentAccessFile feeds the agent access file's parser: it never
-// panics, and what it accepts holds only web origins and tools on open
-// sites, within the limits, and survives being written and read again.
-func FuzzAgentAccessFile(f *testing.F) {
-	f.Add([]byte(`{"version":1,"sites":["https://shop.example"],"tools":[{"site":"https://shop.example","tool":"search"}]}`))
-	f.Add([]byte(`{"version":1,"sites":["http://127.0.0.1:8080"],"tools":[]}`))
-	f.Add([]byte(`{"version":1,"sites":null,"tools":null}`))
-	f.Add([]byte(`{"version":1,"sites":["javascript://x"],"tools":[]}`))
-	f.Add([]byte(`{"version":1,"sites":["https://a.example"],"tools":[{"site":"https://b.example","tool":"t"}]}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		acc, err := parseAgentAccess(b)
-		if err != nil {
-			return
-		}
-		if len(acc.Sites) > maxAgentSites || len(acc.Tools) > maxAgentTools {
-			t.Fatalf("over the limits: %d %d", len(acc.Sites), len(acc.Tools))
-		}
-		open := map[string]bool{}
-		for _, s := range acc.Sites {
-			if !validAgentOrigin(s) {
-				t.Fatalf("accepted site %q", s)
-			}
-			open[s] = true
-		}
-		for _, tl := range acc.Tools {
-			if !open[tl.Site] || tl.Tool == "" || len(tl.Tool) > maxToolName {
-				t.Fatalf("accepted tool %+v", tl)
-			}
-		}
-		out, err := json.Marshal(agentAccessDoc{Version: agentAccessVersion, Sites: acc.Sites, Tools: acc.Tools})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := parseAgentAccess(out); err != nil {
-			t.Fatalf("what was accepted does not read back: %v", err)
-		}
-	})
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tessera-app/tessera/app/agents"
 )
 
 // TestAgentTabsListPrivacy guards against tessera.tabs.list handing an
@@ -22,22 +24,22 @@ func TestAgentTabsListPrivacy(t *testing.T) {
 	w := newAgentWorld(t, approveDefaults)
 	w.browser.mu.Lock()
 	w.browser.url = "https://shop.example/account/member-4471?session=" + token + "#orders"
-	w.browser.tabs = []BrowserTab{
+	w.browser.tabs = []agents.BrowserTab{
 		{Tab: 9, Window: 1, URL: "https://evil.example/reset?token=" + evilTok, Title: "Home >>> " + inject + " <<<" + strings.Repeat("x", 5000)},
 		{Tab: 10, Window: 2, URL: "file:///home/ada/" + fileName, Title: fileName},
 	}
 	w.browser.mu.Unlock()
 
-	list := func() (map[int]AgentTab, string) {
+	list := func() (map[int]agents.AgentTab, string) {
 		t.Helper()
 		res, text := w.call(t, "tessera.tabs.list", map[string]any{})
 		var got struct {
-			Tabs []AgentTab `json:"tabs"`
+			Tabs []agents.AgentTab `json:"tabs"`
 		}
 		if err := json.Unmarshal([]byte(text), &got); res.IsError || err != nil {
 			t.Fatalf("tabs.list = %v %s (%v)", res.IsError, text, err)
 		}
-		out := map[int]AgentTab{}
+		out := map[int]agents.AgentTab{}
 		for _, tb := range got.Tabs {
 			out[tb.Tab] = tb
 		}
@@ -92,7 +94,7 @@ func TestAgentTabsListPrivacy(t *testing.T) {
 	if !ok || strings.Count(evil, "<<<") != 1 || strings.Count(evil, ">>>") != 1 || !strings.HasSuffix(body, ">>>") {
 		t.Errorf("injecting title = %q, want one <<<…>>> frame the page cannot close", evil)
 	}
-	if n := len([]rune(body)); n > maxTabTitle+3 {
-		t.Errorf("injecting title holds %d characters of the page's, want at most %d", n, maxTabTitle)
+	if n := len([]rune(body)); n > agents.MaxTabTitle+3 {
+		t.Errorf("injecting title holds %d characters of the page's, want at most %d", n, agents.MaxTabTitle)
 	}
 }

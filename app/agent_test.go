@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/cli"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -52,7 +54,7 @@ type fakeBrowser struct {
 	result   string
 	describe string
 	// tabs are listed after tabs 7 and 8.
-	tabs []BrowserTab
+	tabs []agents.BrowserTab
 }
 
 func newFakeBrowser(t *testing.T, dial func() net.Conn) *fakeBrowser {
@@ -121,12 +123,12 @@ func (b *fakeBrowser) serve() {
 		id := *m.ID
 		switch m.Method {
 		case "browser.tabs":
-			tabs := []BrowserTab{{Tab: 7, Window: 1, URL: url, Title: "Subscribe", Active: true}, {Tab: 8, Window: 1, URL: "https://other.example/", Title: "Other"}}
+			tabs := []agents.BrowserTab{{Tab: 7, Window: 1, URL: url, Title: "Subscribe", Active: true}, {Tab: 8, Window: 1, URL: "https://other.example/", Title: "Other"}}
 			b.answer(id, map[string]any{"tabs": append(tabs, extra...)})
 		case "browser.snapshot":
 			origin := fill.OriginOf(url)
 			b.mu.Lock()
-			frames := append([]fill.FrameSnapshot{{Frame: 0, Parent: -1, Origin: origin, URL: url, Nonce: testNonce, HTML: firstNonEmpty(b.page, agentPageHTML)}}, b.frames...)
+			frames := append([]fill.FrameSnapshot{{Frame: 0, Parent: -1, Origin: origin, URL: url, Nonce: testNonce, HTML: cmp.Or(b.page, agentPageHTML)}}, b.frames...)
 			b.mu.Unlock()
 			b.answer(id, map[string]any{"snapshot": "x1", "page": fill.PageInfo{Tab: 7, URL: url, Title: "Subscribe"}, "frames": frames})
 		case "browser.tools":
@@ -171,7 +173,7 @@ func (b *fakeBrowser) serve() {
 				continue
 			}
 			b.mu.Lock()
-			result := firstNonEmpty(b.result, `{"hits":3}`)
+			result := cmp.Or(b.result, `{"hits":3}`)
 			b.mu.Unlock()
 			b.answer(id, map[string]any{"result": result})
 		case "browser.submit":
@@ -220,7 +222,13 @@ type agentWorld struct {
 
 func newAgentWorld(t *testing.T, decide func(Confirmation) *Decision) *agentWorld {
 	t.Helper()
-	fw := newFillWorld(t, decide)
+	return newAgentWorldCfg(t, Config{}, decide)
+}
+
+// newAgentWorldCfg is newAgentWorld with cfg's data directory and log.
+func newAgentWorldCfg(t *testing.T, cfg Config, decide func(Confirmation) *Decision) *agentWorld {
+	t.Helper()
+	fw := newFillWorldCfg(t, cfg, decide)
 	w := &agentWorld{fillWorld: fw, changed: make(chan struct{}, 16)}
 	w.browser = newFakeBrowser(t, fw.dial)
 	// The agent connects directly, as Tessera's own executable (the test's
@@ -299,8 +307,8 @@ func TestAgentSeesOnlyTesseraToolsUntilASiteIsExposed(t *testing.T) {
 			t.Errorf("before any tab is chosen, tools/list has %q", name)
 		}
 	}
-	if len(tools) != len(ownToolDefs) {
-		t.Errorf("tools/list has %d tools, want Tessera's %d", len(tools), len(ownToolDefs))
+	if len(tools) != agents.OwnTools() {
+		t.Errorf("tools/list has %d tools, want Tessera's %d", len(tools), agents.OwnTools())
 	}
 	// An agent cannot read a page it was not given.
 	if res, text := w.call(t, "tessera.form.read", map[string]any{}); !res.IsError || !strings.Contains(text, "tessera.tabs.select") {
@@ -312,7 +320,7 @@ func TestAgentSelectAsksOnceNamingTheAgentThenListsPageTools(t *testing.T) {
 	w := newAgentWorld(t, approveDefaults)
 	w.selectTab(t)
 	c := w.pres.last()
-	if c.Kind != ConfirmAgentAccess || c.Client.Kind != KindAgent || c.Client.Name != "test-agent" || c.Site != "shop.example" {
+	if c.Kind != agents.ConfirmAgentAccess || c.Client.Kind != KindAgent || c.Client.Name != "test-agent" || c.Site != "shop.example" {
 		t.Fatalf("access dialog = kind %q client %+v site %q, want agent-access by test-agent on shop.example", c.Kind, c.Client, c.Site)
 	}
 	// The name is the MCP client's own word: never shown as verified.
@@ -493,7 +501,7 @@ func TestAgentPageToolCallsWaitForApproval(t *testing.T) {
 		t.Fatalf("search = %v %q", res.IsError, text)
 	}
 	c := w.pres.last()
-	if c.Kind != ConfirmAgentCall || c.Agent == nil || c.Agent.PageTool != "search" || !strings.Contains(c.Agent.Untrusted, "SYSTEM:") || len(c.Rows) != 1 || c.Rows[0].Value != "shoes" {
+	if c.Kind != agents.ConfirmAgentCall || c.Agent == nil || c.Agent.PageTool != "search" || !strings.Contains(c.Agent.Untrusted, "SYSTEM:") || len(c.Rows) != 1 || c.Rows[0].Value != "shoes" {
 		t.Errorf("call dialog = %+v agent %+v, want the tool, its untrusted description and the argument", c, c.Agent)
 	}
 	if res, text := w.call(t, "webmcp.page.throws", map[string]any{}); !res.IsError || !strings.Contains(text, "threw") {
@@ -522,47 +530,11 @@ func TestAgentMethodsAreForAgentsOnly(t *testing.T) {
 	}
 }
 
-func TestCheckArgsNamesEveryBadParameter(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer","maximum":3},"c":{"enum":["x","y"]}},"required":["a","c"],"additionalProperties":false}`)
-	for _, tt := range []struct {
-		args map[string]any
-		want []string
-	}{
-		{map[string]any{"a": "ok", "c": "x"}, nil},
-		{map[string]any{"a": 1, "b": 9.0, "c": "z", "d": 1}, []string{"a:", "b:", "c:", "d: not a parameter"}},
-		{map[string]any{}, []string{"a: required", "c: required"}},
-	} {
-		got := checkArgs(schema, tt.args)
-		if (got == "") != (tt.want == nil) {
-			t.Errorf("checkArgs(%v) = %q", tt.args, got)
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("checkArgs(%v) = %q, want it to name %q", tt.args, got, w)
-			}
-		}
-	}
-}
-
-func TestToolNamesAreSafeAndUnique(t *testing.T) {
-	taken := map[string]bool{"tessera.tabs.list": true}
-	for _, tt := range []struct{ prefix, in, want string }{
-		{prefixPage, "search", "webmcp.page.search"},
-		{prefixPage, "search", "webmcp.page.search-2"},
-		{prefixPage, "a b/c", "webmcp.page.a_b_c"},
-		{prefixForm, strings.Repeat("x", 300), "webmcp.form." + strings.Repeat("x", maxToolName-4-len(prefixForm))},
-	} {
-		if got := toolName(tt.prefix, tt.in, taken); got != tt.want {
-			t.Errorf("toolName(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // A dialog nobody answers times out into an isError result, and nothing
 // reaches the page.
 func TestAgentCallTimesOut(t *testing.T) {
 	w := newAgentWorld(t, func(c Confirmation) *Decision {
-		if c.Kind == ConfirmAgentAccess {
+		if c.Kind == agents.ConfirmAgentAccess {
 			return approveDefaults(c)
 		}
 		return nil // never answered
@@ -583,7 +555,7 @@ func TestAgentCallTimesOut(t *testing.T) {
 func TestAgentTrustedReadOnlyTool(t *testing.T) {
 	w := newAgentWorld(t, func(c Confirmation) *Decision {
 		d := approveDefaults(c)
-		d.Remember = c.Kind == ConfirmAgentCall
+		d.Remember = c.Kind == agents.ConfirmAgentCall
 		return d
 	})
 	w.selectTab(t)
@@ -621,7 +593,7 @@ func TestAgentTrustedReadOnlyTool(t *testing.T) {
 func TestAgentFormToolPageResponse(t *testing.T) {
 	var deny atomic.Bool
 	w := newAgentWorld(t, func(c Confirmation) *Decision {
-		if deny.Load() && c.Kind == ConfirmAgentCall {
+		if deny.Load() && c.Kind == agents.ConfirmAgentCall {
 			return &Decision{ID: c.ID, Reason: "no"}
 		}
 		return approveDefaults(c)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
@@ -109,13 +110,9 @@ type App struct {
 	// vaultctl locks the vault when the person steps away (idle, screen
 	// lock, suspend).
 	vaultctl *vaultctl.Controller
-	// agents is what the app keeps for agent sessions (agent.go).
-	agents agentHub
-	// audits are agent records waiting for the vault (agent_audit.go).
-	audits auditQueue
-	// released are the values released to pages in this run, never to be
-	// passed to an agent (withhold.go).
-	released releasedValues
+	// agents serves agents their tools, under the same consent (package
+	// agents).
+	agents *agents.Service
 	// ui is the one UI service: the window's bindings, and what the
 	// command line's methods act through (ui.go).
 	ui *UI

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
@@ -39,7 +40,7 @@ func New(cfg Config) (*App, error) {
 	a.vaultctl = vaultctl.New(vaultctl.Config{
 		Vault: lockable, IdleLimit: cfg.IdleLock, Now: cfg.Now, Log: cfg.Log,
 		Changed:  func(string) { a.vaultChanged() },
-		Unlocked: a.flushAudit,
+		Unlocked: func() { a.agents.FlushAudit() },
 	})
 	pairs, err := trust.LoadPairs(cfg.Home)
 	if err != nil {
@@ -61,23 +62,29 @@ func New(cfg Config) (*App, error) {
 		PersonActed: a.personActed,
 		Ended: func(s *broker.Session) {
 			a.fill.Ended(s)
-			a.agents.drop(s)
+			a.agents.Ended(s)
 		},
-		Notified: a.notified,
+		Notified: func(s *broker.Session, method string, params json.RawMessage) {
+			a.agents.Notified(s, method, params)
+		},
 	})
-	a.agents.loadAccess(cfg.Home, cfg.Log)
 	a.confirms = confirm.NewQueue(cfg.Now, a.personActed)
 	a.gate = confirm.NewGate(windowAsker{a}, a.audit)
 	var fv fill.Vault
+	var av agents.Vault
 	if cfg.Vault != nil {
-		fv = cfg.Vault
+		fv, av = cfg.Vault, cfg.Vault
 	}
 	a.fill = fill.New(fill.Config{
 		Vault: fv, Queue: a.confirms, Gate: a.gate,
 		ConfirmTimeout: func() time.Duration { return a.confirmTimeout },
-		Released:       func(v string) { a.released.add(v) },
+		Released:       func(v string) { a.agents.Released(v) },
 		ShowUnlock:     a.showUnlock,
 		Now:            cfg.Now, Log: cfg.Log,
+	})
+	a.agents = agents.New(agents.Config{
+		Vault: av, Home: cfg.Home, Broker: a.broker, Fill: a.fill, Gate: a.gate, Ask: a.ask,
+		Now: cfg.Now, Log: cfg.Log,
 	})
 	a.ui = newUI(a)
 	a.confirmTimeout = confirmTimeout(cfg.Getenv)
@@ -88,18 +95,11 @@ func New(cfg Config) (*App, error) {
 	a.tableErr = errors.Join(a.tableErr, a.fill.Register(a.broker))
 	a.handle("vault.status", vaultStatus)
 	a.registerCLIMethods()
-	a.registerAgentMethods()
+	a.tableErr = errors.Join(a.tableErr, a.agents.Register(a.broker))
 	if a.tableErr != nil {
 		return nil, a.tableErr
 	}
 	return a, nil
-}
-
-// notified takes a notification of a session that may act.
-func (a *App) notified(s *broker.Session, method string, params json.RawMessage) {
-	if method == browserChangedMethod {
-		a.browserChanged(s, params)
-	}
 }
 
 // Serve listens on the app channel and serves connections, one goroutine
@@ -124,7 +124,7 @@ func (a *App) Serve(ctx context.Context) error {
 // ServeListener serves connections from l until ctx is done; name is what
 // Status reports as the socket.
 func (a *App) ServeListener(ctx context.Context, l net.Listener, name string) error {
-	defer a.auditUnwritten()
+	defer a.agents.AuditUnwritten()
 	return a.broker.ServeListener(ctx, l, name)
 }
 

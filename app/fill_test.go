@@ -103,6 +103,12 @@ type fillWorld struct {
 
 func newFillWorld(t *testing.T, decide func(Confirmation) *Decision) *fillWorld {
 	t.Helper()
+	return newFillWorldCfg(t, Config{}, decide)
+}
+
+// newFillWorldCfg is newFillWorld with cfg's data directory and log.
+func newFillWorldCfg(t *testing.T, cfg Config, decide func(Confirmation) *Decision) *fillWorld {
+	t.Helper()
 	v, err := vault.Create(t.TempDir(), vault.Options{ScryptWorkFactor: testWorkFactor}, vault.InitOptions{Passphrase: []byte("fill test passphrase")})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +130,8 @@ func newFillWorld(t *testing.T, decide func(Confirmation) *Decision) *fillWorld 
 		}
 	}
 	w := &fillWorld{v: v, pid: p.ID}
-	w.a, w.dial = serveBrowser(t, Config{Version: "test", Vault: v})
+	cfg.Version, cfg.Vault = "test", v
+	w.a, w.dial = serveBrowser(t, cfg)
 	w.pres = &decider{a: w.a, decide: decide}
 	w.a.SetPresenter(w.pres)
 	return w

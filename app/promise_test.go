@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -107,7 +108,7 @@ func TestAgentNeverReceivesProfileValues(t *testing.T) {
 			t.Errorf("the agent received %q: %s", leak, text)
 		}
 	}
-	if !strings.Contains(text, withheldMarker) || !strings.Contains(text, "Grace Hopper") {
+	if !strings.Contains(text, agents.WithheldMarker) || !strings.Contains(text, "Grace Hopper") {
 		t.Errorf("result = %s, want the values withheld and the agent's own argument kept", text)
 	}
 	// A page's tool descriptions are its words too.
@@ -118,7 +119,7 @@ func TestAgentNeverReceivesProfileValues(t *testing.T) {
 	if !ok {
 		t.Fatal("the page's echo tool is not listed")
 	}
-	if strings.Contains(echo.Description, "Lovelace") || strings.Contains(echo.Description, "ada@") || !strings.Contains(echo.Description, withheldMarker) {
+	if strings.Contains(echo.Description, "Lovelace") || strings.Contains(echo.Description, "ada@") || !strings.Contains(echo.Description, agents.WithheldMarker) {
 		t.Errorf("tool description = %q, want the person's values withheld", echo.Description)
 	}
 }

@@ -5,6 +5,8 @@ package app
 import (
 	_ "embed"
 	"os"
+
+	"github.com/tessera-app/tessera/app/agents"
 )
 
 // The self-test's "Agents" steps (agentsSelfTestScript): Go opens two
@@ -24,9 +26,9 @@ const (
 // SeedAgents opens the two self-test sites to agents and trusts the
 // read-only tool on the first.
 func (s *SelfTest) SeedAgents() map[string]string {
-	s.st.app.agents.expose(selfTestAgentKeep)
-	s.st.app.agents.expose(selfTestAgentClose)
-	s.st.app.agents.trust(selfTestAgentKeep, selfTestAgentTool)
+	s.st.app.agents.OpenSite(selfTestAgentKeep)
+	s.st.app.agents.OpenSite(selfTestAgentClose)
+	s.st.app.agents.TrustTool(selfTestAgentKeep, selfTestAgentTool)
 	return map[string]string{"keep": selfTestAgentKeep, "close": selfTestAgentClose, "tool": selfTestAgentTool}
 }
 
@@ -42,7 +44,7 @@ func (s *SelfTest) SeedSync() (string, error) {
 }
 
 // AgentState is what the app holds for agents.
-func (s *SelfTest) AgentState() AgentAccess { return s.st.app.agents.access() }
+func (s *SelfTest) AgentState() agents.AgentAccess { return s.st.app.agents.Access() }
 
 // agentsSelfTestScript is called by selfTestScript with its helpers; it
 // leaves the window on the status screen.

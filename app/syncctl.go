@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -263,7 +264,7 @@ func cliSyncStatus(ctx context.Context, a *App, s *broker.Session, params json.R
 	}
 	v := a.syncView()
 	if !v.Running {
-		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.status: %s", firstNonEmpty(v.Problem, errSyncOff.Error()))
+		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.status: %s", cmp.Or(v.Problem, errSyncOff.Error()))
 	}
 	return v.Status, nil
 }

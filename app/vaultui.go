@@ -252,7 +252,7 @@ func (u *UI) view(v vaultControl) (VaultView, error) {
 // vaultChanged tells the window and every connected browser the vault's
 // new state.
 func (u *UI) vaultChanged() {
-	u.app.flushAudit()
+	u.app.agents.FlushAudit()
 	u.app.vaultChanged()
 }
 

@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"encoding/json"
@@ -23,8 +23,8 @@ import (
 // date as the form wanted it, a phone in national format), is replaced by
 // a marker, unless the agent itself supplied that text in its arguments.
 
-// withheldMarker replaces a profile value in an agent's result.
-const withheldMarker = "[a value withheld by Tessera]"
+// WithheldMarker replaces a profile value in an agent's result.
+const WithheldMarker = "[a value withheld by Tessera]"
 
 // minWithheld is the shortest value searched for: shorter ones ("GB", a
 // house number) would blank out ordinary words of any page.
@@ -65,7 +65,7 @@ func (r *releasedValues) all() []string {
 
 // secretValues lists the texts an agent must not receive: every string
 // value of every profile and the values released to pages.
-func (a *App) secretValues() []string {
+func (a *Service) secretValues() []string {
 	out := a.released.all()
 	if v, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
 		if ps, err := v.Profiles(); err == nil {
@@ -140,11 +140,11 @@ func scrub(v, out any, secrets []string, args map[string]any) error {
 	for _, s := range keep {
 		enc, _ := json.Marshal(s)
 		needle := strings.Trim(string(enc), `"`)
-		if t, ok := replaceFold(text, needle, withheldMarker); ok {
+		if t, ok := replaceFold(text, needle, WithheldMarker); ok {
 			text, changed = t, true
 		}
 		if d := digitsOf(s); len(d) >= minDigits && !given[d] {
-			if t, ok := replaceDigits(text, d, withheldMarker); ok {
+			if t, ok := replaceDigits(text, d, WithheldMarker); ok {
 				text, changed = t, true
 			}
 		}

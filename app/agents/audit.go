@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"errors"
@@ -48,7 +48,7 @@ type releaseRecorder interface{ RecordRelease(vault.Release) error }
 
 // recordAgent writes r to the audit log, after whatever waits; while the
 // vault is locked r waits too (a refusal only up to the bound, see above).
-func (a *App) recordAgent(r vault.Release, ran bool) {
+func (a *Service) recordAgent(r vault.Release, ran bool) {
 	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return
@@ -76,8 +76,8 @@ func (a *App) recordAgent(r vault.Release, ran bool) {
 	}
 }
 
-// flushAudit writes the records that wait, if the vault is unlocked now.
-func (a *App) flushAudit() {
+// FlushAudit writes the agent records that wait, if the vault is unlocked now.
+func (a *Service) FlushAudit() {
 	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
 		return
@@ -89,7 +89,7 @@ func (a *App) flushAudit() {
 
 // flushLocked writes what waits, oldest first (a.audits.mu held); it
 // returns vault.ErrLocked, keeping the rest, when the vault is locked.
-func (a *App) flushLocked(v releaseRecorder) error {
+func (a *Service) flushLocked(v releaseRecorder) error {
 	q := &a.audits
 	for len(q.pending) > 0 {
 		err := v.RecordRelease(q.pending[0])
@@ -119,10 +119,10 @@ func (a *App) flushLocked(v releaseRecorder) error {
 	return nil
 }
 
-// auditUnwritten logs what the audit log lost when the app stops with the
+// AuditUnwritten logs what the audit log lost when the app stops with the
 // vault still locked.
-func (a *App) auditUnwritten() {
-	a.flushAudit()
+func (a *Service) AuditUnwritten() {
+	a.FlushAudit()
 	a.audits.mu.Lock()
 	defer a.audits.mu.Unlock()
 	if n := len(a.audits.pending) + a.audits.refused; n > 0 {
@@ -131,7 +131,7 @@ func (a *App) auditUnwritten() {
 }
 
 // auditAccessTaken records the person taking back agent access in Settings.
-func (a *App) auditAccessTaken(origin, tool, reason string) {
+func (a *Service) auditAccessTaken(origin, tool, reason string) {
 	r := vault.Release{Event: EventAgentAccess, Origin: origin, Concepts: []string{}, Tool: tool, Reason: reason, Client: "Settings"}
 	if origin != "" {
 		r.Site = fill.SiteOf(origin)

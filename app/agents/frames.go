@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 )
 
@@ -135,15 +136,15 @@ func closedProblem(c ClosedFrame) string {
 // inFrame makes c, about the page on c.Origin, a question about its child
 // frame id on origin: the site shown is the frame's, the page stays named
 // as the page, and the frame is listed with its origin.
-func inFrame(c Confirmation, id int, origin string) Confirmation {
+func inFrame(c confirm.Confirmation, id int, origin string) confirm.Confirmation {
 	top := c.Origin
 	c.Site = fill.SiteOf(origin)
-	c.Frames = append(c.Frames, FrameInfo{ID: id, Origin: origin, CrossOrigin: origin != top})
-	ask := AgentAsk{}
+	c.Frames = append(c.Frames, confirm.FrameInfo{ID: id, Origin: origin, CrossOrigin: origin != top})
+	ask := confirm.AgentAsk{}
 	if c.Agent != nil {
 		ask = *c.Agent
 	}
-	ask.Frame = &AgentFrame{ID: id, Origin: origin, Page: top, CrossOrigin: origin != top}
+	ask.Frame = &confirm.AgentFrame{ID: id, Origin: origin, Page: top, CrossOrigin: origin != top}
 	c.Agent = &ask
 	return c
 }
@@ -151,7 +152,7 @@ func inFrame(c Confirmation, id int, origin string) Confirmation {
 // openFrame asks the person whether agents may use the site of frame id of
 // tab (the agent's tab, just chosen). It returns the frame's origin, and a
 // result when the frame was not opened.
-func (a *App) openFrame(ctx context.Context, s *broker.Session, tab *BrowserTab, id int) (string, *ToolResult) {
+func (a *Service) openFrame(ctx context.Context, s *broker.Session, tab *BrowserTab, id int) (string, *ToolResult) {
 	fail := func(origin string, r ToolResult) (string, *ToolResult) { return origin, &r }
 	snap, e := a.snapshot(ctx, s)
 	if e != nil {
@@ -170,11 +171,11 @@ func (a *App) openFrame(ctx context.Context, s *broker.Session, tab *BrowserTab,
 		if o == "" || o != c.Origin || !fill.WebURL(o) {
 			return fail("", errorResult("frame %d is not on a web origin (%s): its forms cannot be opened to agents", id, c.Origin))
 		}
-		conf := inFrame(agentConfirmation(ConfirmAgentAccess, tab.URL, tab.Title, s, &AgentAsk{}, []Row{}), id, o)
+		conf := inFrame(agentConfirmation(ConfirmAgentAccess, tab.URL, tab.Title, s, &confirm.AgentAsk{}, []confirm.Row{}), id, o)
 		if d := a.askAgent(ctx, conf); !d.Approve {
 			return fail(o, declinedResult(d))
 		}
-		a.agents.expose(o)
+		a.hub.expose(o)
 		return o, nil
 	}
 	return fail("", errorResult("tab %d has no frame %d with forms Tessera can read", tab.Tab, id))

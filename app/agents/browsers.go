@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"cmp"
@@ -29,13 +29,13 @@ const maxBrowsers = 8
 // pairing the person declined, is never asked anything on an agent's
 // behalf: it could answer with a page of its own making and receive the
 // values the person approves for it.
-func (a *App) browsers() []*broker.Session {
-	return a.broker.Browsers()
+func (a *Service) browsers() []*broker.Session {
+	return a.cfg.Broker.Browsers()
 }
 
 // browserSession returns the browser an agent acts in when it chose no
 // tab: the paired browser session that connected last.
-func (a *App) browserSession() *broker.Session {
+func (a *Service) browserSession() *broker.Session {
 	if bs := a.browsers(); len(bs) > 0 {
 		return bs[0]
 	}
@@ -57,11 +57,11 @@ func (st *agentState) inBrowser(b *broker.Session) bool {
 // agentBrowser returns the browser of the tab agent s chose: the same
 // session, else a connected one with the same paired key (the extension
 // reconnected); nil when it is gone.
-func (a *App) agentBrowser(s *broker.Session) *broker.Session {
-	st := a.agents.state(s)
-	a.agents.mu.Lock()
+func (a *Service) agentBrowser(s *broker.Session) *broker.Session {
+	st := a.hub.state(s)
+	a.hub.mu.Lock()
 	want := *st
-	a.agents.mu.Unlock()
+	a.hub.mu.Unlock()
 	var again *broker.Session
 	for _, b := range a.browsers() {
 		if b.ID() == want.browser {
@@ -77,7 +77,7 @@ func (a *App) agentBrowser(s *broker.Session) *broker.Session {
 // tabs lists the tabs of every connected browser, the browser that
 // connected last first. A browser that does not answer is left out; the
 // error is returned only when none answered.
-func (a *App) tabs(ctx context.Context) ([]BrowserTab, *nativemsg.Error) {
+func (a *Service) tabs(ctx context.Context) ([]BrowserTab, *nativemsg.Error) {
 	bs := a.browsers()
 	if len(bs) == 0 {
 		return nil, nativemsg.NewError(nativemsg.CodeNoBrowser, "no browser with Tessera's extension is connected")

@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 
 // AgentAccess is what the person let agents do (Settings' "Agents" card):
 // the sites opened to agents, and the read-only page tools that run there
-// without asking. It is kept in agentAccessFile in the data directory, so
+// without asking. It is kept in AccessFile in the data directory, so
 // it lasts until the person takes it back.
 type AgentAccess struct {
 	Sites []string      `json:"sites"`
@@ -97,28 +97,28 @@ func (h *agentHub) untrust(origin, tool string) bool {
 	return was
 }
 
-// AgentAccess lists the sites opened to agents and the trusted read-only
-// tools.
-func (u *UI) AgentAccess() (AgentAccess, error) {
-	return u.app.agents.access(), nil
-}
+// Access lists the sites opened to agents and the trusted read-only
+// tools, for Settings.
+func (a *Service) Access() AgentAccess { return a.hub.access() }
 
-// CloseAgentSite closes a site to agents (and forgets its trusted tools).
-func (u *UI) CloseAgentSite(origin string) (AgentAccess, error) {
-	if !u.app.agents.closeSite(origin) {
+// CloseSite closes a site to agents (and forgets its trusted tools), as the
+// person did in Settings, and records it in the audit log.
+func (a *Service) CloseSite(origin string) (AgentAccess, error) {
+	if !a.hub.closeSite(origin) {
 		return AgentAccess{}, fmt.Errorf("agents: %q is not open to agents", fill.ClipRunes(origin, 200))
 	}
-	u.app.auditAccessTaken(origin, "", "closed")
-	return u.app.agents.access(), nil
+	a.auditAccessTaken(origin, "", "closed")
+	return a.hub.access(), nil
 }
 
-// UntrustAgentTool makes a trusted read-only tool ask the person again.
-func (u *UI) UntrustAgentTool(origin, tool string) (AgentAccess, error) {
-	if !u.app.agents.untrust(origin, tool) {
+// Untrust makes a trusted read-only tool ask the person again, as the
+// person did in Settings, and records it in the audit log.
+func (a *Service) Untrust(origin, tool string) (AgentAccess, error) {
+	if !a.hub.untrust(origin, tool) {
 		return AgentAccess{}, fmt.Errorf("agents: %q is not trusted on %q", fill.ClipRunes(tool, 200), fill.ClipRunes(origin, 200))
 	}
-	u.app.auditAccessTaken(origin, tool, "untrusted")
-	return u.app.agents.access(), nil
+	a.auditAccessTaken(origin, tool, "untrusted")
+	return a.hub.access(), nil
 }
 
 // The agent access file (SECURITY.md, "Agents"): read once when the app
@@ -127,14 +127,14 @@ func (u *UI) UntrustAgentTool(origin, tool string) (AgentAccess, error) {
 // the person makes. A file that cannot be read or parsed, or holds one
 // entry that is not valid, opens nothing: every site is closed to agents
 // until the person opens it again, the log says why, and the file is moved
-// aside (agentAccessFile + ".broken", or ".broken.N" next to earlier
+// aside (AccessFile + ".broken", or ".broken.N" next to earlier
 // ones) for the person to inspect, so the next change does not overwrite it.
 const (
-	agentAccessFile    = "agent-access.json"
+	AccessFile         = "agent-access.json"
 	agentAccessVersion = 1
-	// maxAgentSites and maxAgentTools bound the file; maxAgentOrigin bounds
+	// MaxSites and maxAgentTools bound the file; maxAgentOrigin bounds
 	// one origin (scheme, a host name of at most 253 bytes, a port).
-	maxAgentSites  = 1024
+	MaxSites       = 1024
 	maxAgentTools  = 2048
 	maxAgentOrigin = 300
 )
@@ -155,11 +155,11 @@ type agentAccessDoc struct {
 	Tools   []TrustedTool `json:"tools"`
 }
 
-// parseAgentAccess reads the file's content strictly: unknown fields,
+// ParseAccess reads the file's content strictly: unknown fields,
 // another version, more than the limits, an origin that is not a web
 // origin as the app writes it, a tool name out of bounds or a tool on a
 // site that is not open are all errors, and an error opens nothing.
-func parseAgentAccess(b []byte) (AgentAccess, error) {
+func ParseAccess(b []byte) (AgentAccess, error) {
 	if len(b) > safefile.MaxState {
 		return AgentAccess{}, fmt.Errorf("over %d bytes", safefile.MaxState)
 	}
@@ -170,8 +170,8 @@ func parseAgentAccess(b []byte) (AgentAccess, error) {
 	if doc.Version != agentAccessVersion {
 		return AgentAccess{}, fmt.Errorf("version %d, want %d", doc.Version, agentAccessVersion)
 	}
-	if len(doc.Sites) > maxAgentSites || len(doc.Tools) > maxAgentTools {
-		return AgentAccess{}, fmt.Errorf("over %d sites or %d tools", maxAgentSites, maxAgentTools)
+	if len(doc.Sites) > MaxSites || len(doc.Tools) > maxAgentTools {
+		return AgentAccess{}, fmt.Errorf("over %d sites or %d tools", MaxSites, maxAgentTools)
 	}
 	open := map[string]bool{}
 	for _, o := range doc.Sites {
@@ -212,14 +212,14 @@ func (h *agentHub) loadAccess(home string, log io.Writer) {
 	if home == "" {
 		return
 	}
-	h.file.path = filepath.Join(home, agentAccessFile)
+	h.file.path = filepath.Join(home, AccessFile)
 	b, err := safefile.Read(h.file.path, safefile.MaxState)
 	if errors.Is(err, os.ErrNotExist) {
 		return
 	}
 	var acc AgentAccess
 	if err == nil {
-		acc, err = parseAgentAccess(b)
+		acc, err = ParseAccess(b)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", h.file.path, err)
 		}
@@ -268,8 +268,8 @@ func (h *agentHub) saveLocked() {
 	}
 	a := h.listLocked(true)
 	doc := agentAccessDoc{Version: agentAccessVersion, Sites: a.Sites, Tools: a.Tools}
-	if len(doc.Sites) > maxAgentSites || len(doc.Tools) > maxAgentTools {
-		h.logf("agent access: not saved: over %d sites or %d trusted tools; close some in Settings", maxAgentSites, maxAgentTools)
+	if len(doc.Sites) > MaxSites || len(doc.Tools) > maxAgentTools {
+		h.logf("agent access: not saved: over %d sites or %d trusted tools; close some in Settings", MaxSites, maxAgentTools)
 		return
 	}
 	if err := safefile.WriteJSON(h.file.path, "agent access", doc); err != nil {

@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package app
+package agents
 
 import (
 	"context"
@@ -11,17 +11,12 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
-
-// Agents (PROTOCOL.md §4.3). `tessera mcp` speaks MCP to an agent and
-// forwards tools/list and tools/call here as agent.tools and agent.call;
-// everything else happens in the app: which tab the agent works on, which
-// sites the person exposed, the page's tools (asked of the browser),
-// schema checks, the person's approval and the audit log.
 
 // Methods and notifications of §4.3.
 const (
@@ -156,23 +151,22 @@ func (h *agentHub) watching(b *broker.Session, tab int) []*broker.Session {
 	return out
 }
 
-func (a *App) registerAgentMethods() {
-	a.handle("agent.tools", agentOnly(listAgentTools))
-	a.handle("agent.call", agentOnly(callAgentTool))
-}
-
-// agentOnly serves h to agent sessions only.
-func agentOnly(h handler) handler {
-	return func(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-		if s.Client().Kind != KindAgent {
-			return nil, nativemsg.NewError(nativemsg.CodeForbidden, "agent methods are served to agents only")
+// Register adds agent.tools and agent.call to b, served to agent sessions
+// only.
+func (a *Service) Register(b *broker.Broker) error {
+	only := func(h func(context.Context, *Service, *broker.Session, json.RawMessage) (any, *nativemsg.Error)) broker.Handler {
+		return func(ctx context.Context, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+			if s.Kind() != broker.KindAgent {
+				return nil, nativemsg.NewError(nativemsg.CodeForbidden, "agent methods are served to agents only")
+			}
+			return h(ctx, a, s, params)
 		}
-		return h(ctx, a, s, params)
 	}
+	return errors.Join(b.Handle("agent.tools", only(listAgentTools)), b.Handle("agent.call", only(callAgentTool)))
 }
 
 // askBrowser sends method to browser b, bounded by timeout.
-func (a *App) askBrowser(ctx context.Context, b *broker.Session, timeout time.Duration, method string, params, out any) *nativemsg.Error {
+func (a *Service) askBrowser(ctx context.Context, b *broker.Session, timeout time.Duration, method string, params, out any) *nativemsg.Error {
 	if b == nil {
 		return nativemsg.NewError(nativemsg.CodeNoBrowser, "no browser with Tessera's extension is connected")
 	}
@@ -183,8 +177,8 @@ func (a *App) askBrowser(ctx context.Context, b *broker.Session, timeout time.Du
 
 // browserChanged handles the browser's browser.changed: agents working on
 // that tab are told to list their tools again.
-func (a *App) browserChanged(s *broker.Session, params json.RawMessage) {
-	if !s.MayAct() || s.Kind() != KindBrowser {
+func (a *Service) browserChanged(s *broker.Session, params json.RawMessage) {
+	if !s.MayAct() || s.Kind() != broker.KindBrowser {
 		return
 	}
 	var p struct {
@@ -193,7 +187,7 @@ func (a *App) browserChanged(s *broker.Session, params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	for _, as := range a.agents.watching(s, p.Tab) {
+	for _, as := range a.hub.watching(s, p.Tab) {
 		as.Notify(agentToolsChangedMethod, map[string]int{"tab": p.Tab})
 	}
 }
@@ -213,7 +207,7 @@ type BrowserTab struct {
 }
 
 // tabsOf lists the tabs of browser b.
-func (a *App) tabsOf(ctx context.Context, b *broker.Session) ([]BrowserTab, *nativemsg.Error) {
+func (a *Service) tabsOf(ctx context.Context, b *broker.Session) ([]BrowserTab, *nativemsg.Error) {
 	var res struct {
 		Tabs []BrowserTab `json:"tabs"`
 	}
@@ -250,7 +244,7 @@ type pageSnapshot struct {
 // snapshot measures the agent's tab, which must be on a site the person
 // exposed; the frames on origins the person did not open are left out
 // (agent_frames.go).
-func (a *App) snapshot(ctx context.Context, s *broker.Session) (*pageSnapshot, *nativemsg.Error) {
+func (a *Service) snapshot(ctx context.Context, s *broker.Session) (*pageSnapshot, *nativemsg.Error) {
 	tab, b, ok := a.agentTab(ctx, s)
 	if !ok {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "no tab chosen: call tessera.tabs.select first")
@@ -271,10 +265,10 @@ func (a *App) snapshot(ctx context.Context, s *broker.Session) (*pageSnapshot, *
 		return nil, e
 	}
 	origin := fill.OriginOf(p.Page.URL)
-	if !a.agents.exposed(origin) {
+	if !a.hub.exposed(origin) {
 		return nil, nativemsg.NewError(nativemsg.CodeNotExposed, "the tab is now on %s, which the person has not opened to agents: call tessera.tabs.select again", origin)
 	}
-	p, closed := a.agents.splitFrames(p, origin)
+	p, closed := a.hub.splitFrames(p, origin)
 	if len(p.Frames) == 0 {
 		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "the tab's top frame could not be read")
 	}
@@ -287,13 +281,13 @@ func (a *App) snapshot(ctx context.Context, s *broker.Session) (*pageSnapshot, *
 // connected last first (so the active tab needs one approval, and a client
 // that starts a new session per call, as the MCP Inspector CLI does, finds
 // it again).
-func (a *App) agentTab(ctx context.Context, s *broker.Session) (int, *broker.Session, bool) {
-	if tab, ok := a.agents.selected(s); ok {
+func (a *Service) agentTab(ctx context.Context, s *broker.Session) (int, *broker.Session, bool) {
+	if tab, ok := a.hub.selected(s); ok {
 		return tab, a.agentBrowser(s), true
 	}
 	tabs, _ := a.tabs(ctx)
 	for _, t := range tabs {
-		if t.Active && fill.WebURL(t.URL) && a.agents.exposed(fill.OriginOf(t.URL)) {
+		if t.Active && fill.WebURL(t.URL) && a.hub.exposed(fill.OriginOf(t.URL)) {
 			return t.Tab, t.b, true
 		}
 	}
@@ -362,10 +356,10 @@ func jsonResult(v any) ToolResult {
 	return textResult(string(b), v)
 }
 
-func listAgentTools(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func listAgentTools(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if len(params) > 0 {
 		var p struct{}
-		if err := strictUnmarshal(params, &p); err != nil {
+		if err := broker.DecodeParams(params, &p); err != nil {
 			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "agent.tools: %v", err)
 		}
 	}
@@ -401,9 +395,9 @@ type AgentCall struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
-func callAgentTool(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func callAgentTool(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p AgentCall
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "agent.call: %v", err)
 	}
 	if p.Name == "" || len(p.Name) > maxToolName {
@@ -469,7 +463,7 @@ func argumentObject(raw json.RawMessage) (map[string]any, string) {
 // auditAgent records an agent's call in the audit log; it holds the tool's
 // name and what came of it, never an argument.
 // A record the vault cannot take now waits for the unlock (agent_audit.go).
-func (a *App) auditAgent(s *broker.Session, origin, tool, outcome string) {
+func (a *Service) auditAgent(s *broker.Session, origin, tool, outcome string) {
 	site := ""
 	if origin != "" {
 		site = fill.SiteOf(origin)
@@ -479,24 +473,24 @@ func (a *App) auditAgent(s *broker.Session, origin, tool, outcome string) {
 }
 
 // askAgent shows an agent's question and waits for the person.
-func (a *App) askAgent(ctx context.Context, c Confirmation) Decision {
-	return a.confirms.Ask(ctx, c, a.confirmTimeout, func(string) {})
+func (a *Service) askAgent(ctx context.Context, c confirm.Confirmation) confirm.Decision {
+	return a.cfg.Ask(ctx, c)
 }
 
 // agentConfirmation is a dialog of kind about page (url, title), asked by s.
-func agentConfirmation(kind, url, title string, s *broker.Session, ask *AgentAsk, rows []Row) Confirmation {
+func agentConfirmation(kind, url, title string, s *broker.Session, ask *confirm.AgentAsk, rows []confirm.Row) confirm.Confirmation {
 	origin := fill.OriginOf(url)
-	return Confirmation{
+	return confirm.Confirmation{
 		Kind: kind, Site: fill.SiteOf(origin), Origin: origin, URL: url, Title: fill.ClipRunes(title, 200),
-		Frames: []FrameInfo{{ID: 0, Origin: origin}}, Client: s.ClientInfo(), Profiles: []ProfileSummary{},
-		Rows: rows, ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond), Agent: ask,
+		Frames: []confirm.FrameInfo{{ID: 0, Origin: origin}}, Client: s.ClientInfo(), Profiles: []confirm.ProfileSummary{},
+		Rows: rows, ApproveDelayMs: int(confirm.DefaultApproveDelay / time.Millisecond), Agent: ask,
 	}
 }
 
 // argumentRows shows an agent's arguments, one row each, as they will be
 // passed.
-func argumentRows(args map[string]any, order []string) []Row {
-	rows := []Row{}
+func argumentRows(args map[string]any, order []string) []confirm.Row {
+	rows := []confirm.Row{}
 	for _, k := range order {
 		v, ok := args[k]
 		if !ok {
@@ -507,14 +501,14 @@ func argumentRows(args map[string]any, order []string) []Row {
 			b, _ := json.Marshal(v)
 			text = string(b)
 		}
-		rows = append(rows, Row{
+		rows = append(rows, confirm.Row{
 			ID: "r" + strconv.Itoa(len(rows)+1), Label: fill.ClipRunes(k, 120), Value: fill.ClipRunes(text, 2000),
-			ConceptLabel: "from the agent", Section: SectionFill, Checked: true, Confidence: 1, Evidence: []string{},
+			ConceptLabel: "from the agent", Section: confirm.SectionFill, Checked: true, Confidence: 1, Evidence: []string{},
 		})
 	}
 	return rows
 }
 
-func declinedResult(d Decision) ToolResult {
+func declinedResult(d confirm.Decision) ToolResult {
 	return errorResult("The person declined this call in Tessera (%s). Nothing was done.", d.Reason)
 }
