@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -419,15 +420,11 @@ func cliProfileShow(ctx context.Context, a *App, s *broker.Session, params json.
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.show: %v", err)
 	}
-	v, _, nerr := a.reveal(ctx, s, "profile.show", p.Passphrase, []string{p.Profile})
+	ps, nerr := a.reveal(ctx, s, "profile.show", p.Passphrase, []string{p.Profile})
 	if nerr != nil {
 		return nil, nerr
 	}
-	up, err := v.Profile(p.Profile)
-	if err != nil {
-		return nil, cliError("profile.show", err)
-	}
-	return up, nil
+	return ps[0], nil
 }
 
 // ExportParams are the params of profile.export: the profiles to export
@@ -438,9 +435,10 @@ type ExportParams struct {
 }
 
 // ExportResult is the result of profile.export: the profiles, values
-// included.
+// included, each as the release gate handed it out (a profile.UserProfile
+// in JSON).
 type ExportResult struct {
-	Profiles []profile.UserProfile `json:"profiles"`
+	Profiles []confirm.Document `json:"profiles"`
 }
 
 func cliProfileExport(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
@@ -448,60 +446,47 @@ func cliProfileExport(ctx context.Context, a *App, s *broker.Session, params jso
 	if err := strictUnmarshal(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.export: %v", err)
 	}
-	v, ids, nerr := a.reveal(ctx, s, "profile.export", p.Passphrase, p.Profiles)
+	ps, nerr := a.reveal(ctx, s, "profile.export", p.Passphrase, p.Profiles)
 	if nerr != nil {
 		return nil, nerr
-	}
-	ps, err := v.ExportProfiles(ids...)
-	if err != nil {
-		return nil, cliError("profile.export", err)
 	}
 	return ExportResult{Profiles: ps}, nil
 }
 
-// reveal gets the person's say-so before method hands the values of
-// profiles ids (none: every profile) to the caller, and returns the vault
-// to read them from and the profiles it may reveal. With pass, the vault
-// passphrase, the check is an unlock, so a locked vault is unlocked from
-// then on, as with vault.unlock, and ids stay as given. Without it the
-// person decides in the app's window (askReveal), and only the profiles
-// approved may be revealed; an app without a window refuses with
-// FORBIDDEN.
-func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string, ids []string) (cliVault, []string, *nativemsg.Error) {
-	if pass == "" && !a.hasWindow() {
-		return nil, nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE); this app has no window to approve it in", method)
-	}
-	v, err := a.cliVault()
-	if err != nil {
-		return nil, nil, cliError(method, err)
-	}
-	if pass == "" {
-		ids, e := a.askReveal(ctx, s, v, method, ids)
-		return v, ids, e
-	}
-	if _, err := a.ui.Unlock(pass); err != nil {
-		return nil, nil, cliError(method, err)
-	}
-	return v, ids, nil
-}
-
-// revealer is what a reveal confirmation needs of the vault: the
-// profiles' labels and entry counts, without decrypting a value.
+// revealer is what a reveal needs of the vault: the profiles' labels and
+// entry counts without decrypting a value, and then the approved ones.
 type revealer interface {
 	ProfileSummaries() ([]vault.ProfileSummary, error)
+	ExportProfiles(ids ...string) ([]profile.UserProfile, error)
 }
 
-// askReveal shows the person a reveal confirmation, one row per profile of
-// ids (every profile when ids is empty) with its label and entry count,
-// and waits. Approved, it returns the profiles whose rows the person left
-// checked; a decline, or an approval of none, is DECLINED. Either way the
-// audit log records it.
-func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, method string, ids []string) ([]string, *nativemsg.Error) {
-	rv, ok := v.(revealer)
+// reveal hands the values of profiles ids (every profile when ids is
+// empty) to the command s, through the release gate, and returns the
+// profiles released, each a JSON document. The person's say-so is either pass,
+// the vault passphrase (checked by an unlock, so a locked vault is unlocked
+// from then on, as with vault.unlock), or, without it, their approval in
+// the app's window of a dialog with one row per profile (its label and
+// entry count): only the profiles left ticked are released. An app without
+// a window refuses a reveal without the passphrase (FORBIDDEN). The gate
+// writes the audit log, a record per profile.
+func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string, ids []string) ([]confirm.Document, *nativemsg.Error) {
+	if pass == "" && !a.hasWindow() {
+		return nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE); this app has no window to approve it in", method)
+	}
+	cv, err := a.cliVault()
+	if err != nil {
+		return nil, cliError(method, err)
+	}
+	if pass != "" {
+		if _, err := a.ui.Unlock(pass); err != nil {
+			return nil, cliError(method, err)
+		}
+	}
+	v, ok := cv.(revealer)
 	if !ok {
 		return nil, cliError(method, ErrNoVault)
 	}
-	all, err := rv.ProfileSummaries()
+	all, err := v.ProfileSummaries()
 	if err != nil {
 		return nil, cliError(method, err)
 	}
@@ -518,10 +503,11 @@ func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, meth
 		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: the vault has no profile", method)
 	}
 	c := Confirmation{
-		Kind: ConfirmReveal, Site: revealSite, Client: s.ClientInfo(),
+		Kind: ConfirmReveal, Site: revealSite,
 		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
 	}
 	rows := map[string]string{} // row id → profile id
+	var rowIDs []string
 	for i, id := range ids {
 		p, ok := byID[id]
 		if !ok {
@@ -533,30 +519,45 @@ func (a *App) askReveal(ctx context.Context, s *broker.Session, v cliVault, meth
 			Section: SectionFill, Checked: true,
 		}
 		rows[r.ID] = id
+		rowIDs = append(rowIDs, r.ID)
 		c.Rows = append(c.Rows, r)
 	}
-	d := a.ask(ctx, c)
-	var approved []string
-	if d.Approve {
-		for _, r := range d.Rows {
-			approved = append(approved, rows[r])
+	offer := confirm.Offer{
+		Requester: s.Peer(), Recipient: s.Peer(), Dialog: c,
+		Values: func(row string) ([]string, string) {
+			ps, err := v.ExportProfiles(rows[row])
+			if err != nil || len(ps) != 1 {
+				return nil, ""
+			}
+			b, err := json.Marshal(ps[0])
+			if err != nil {
+				return nil, ""
+			}
+			return []string{string(b)}, ""
+		},
+		AuditRow: func(row string) vault.Release { return vault.Release{Site: revealSite, ProfileID: rows[row]} },
+	}
+	if pass != "" {
+		offer.Proven = &Decision{Approve: true, Rows: rowIDs, Reason: "vault passphrase"}
+	}
+	rel, d, err := a.gate.Release(ctx, offer)
+	if err != nil {
+		return nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s: %v", method, err)
+	}
+	if !d.Approve || len(d.Rows) == 0 {
+		if d.Approve {
+			d.Reason = DeclineDenied
 		}
-		if len(approved) == 0 {
-			d.Approve, d.Reason = false, DeclineDenied
-		}
-	}
-	ev, name := vault.EventRelease, s.ClientInfo().Name
-	logged := approved
-	if !d.Approve {
-		ev, logged = vault.EventDecline, ids
-	}
-	for _, id := range logged {
-		a.audit(vault.Release{Event: ev, Site: revealSite, ProfileID: id, Client: name, Reason: d.Reason})
-	}
-	if !d.Approve {
 		return nil, fill.Declined(method, d)
 	}
-	return approved, nil
+	if len(rel.Rows()) < len(d.Rows) {
+		return nil, nativemsg.NewError(nativemsg.CodeInternal, "%s: a profile could not be read", method)
+	}
+	var out []confirm.Document
+	for _, row := range rel.Rows() {
+		out = append(out, rel.Values(row)[0].Document())
+	}
+	return out, nil
 }
 
 // revealSite is where a reveal sends values, as the dialog and the audit

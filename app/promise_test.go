@@ -142,6 +142,13 @@ func TestValuesOnlyThroughTheGate(t *testing.T) {
 			t.Errorf("%s.%s is %v, want confirm.Value", tc.typ.Name(), tc.field, f.Type)
 		}
 	}
+	// What the command line's reveal returns: documents the gate released.
+	if f, ok := reflect.TypeOf(ExportResult{}).FieldByName("Profiles"); !ok || f.Type.Elem() != reflect.TypeOf(confirm.Document{}) {
+		t.Errorf("ExportResult.Profiles is %v, want []confirm.Document", f.Type)
+	}
+	if typ := reflect.TypeOf(confirm.Document{}); typ.NumField() != 1 || typ.Field(0).Type != want {
+		t.Errorf("confirm.Document is %v, want a wrapped confirm.Value", typ)
+	}
 }
 
 // The dialog of an agent's fill names the agent as the one who asks and

@@ -13,9 +13,10 @@ import (
 )
 
 // The release gate (SECURITY.md, "One gate"). Every value that leaves the
-// vault for a page goes through Gate.Release: it takes who asks, who
-// receives, the site and frames, and the rows; it refuses a recipient that
-// is not a verified browser session that proved a paired key; it obtains the
+// vault goes through Gate.Release: it takes who asks, who receives, the
+// site and frames, and the rows; it refuses a recipient that is not a
+// verified browser session that proved a paired key (or, for the command
+// line's reveal, the verified command that asked, for itself); it obtains the
 // person's decision in the app's window, in a dialog that names both; and
 // it writes the audit record naming both. What it releases is a Value, which
 // no other package can make: the wire types that carry a value to a browser
@@ -66,7 +67,7 @@ func (p Peer) label() string {
 var (
 	// ErrRecipient is returned for a recipient that is not a verified
 	// browser session that proved a paired key.
-	ErrRecipient = errors.New("values go only to a verified browser that is paired with Tessera")
+	ErrRecipient = errors.New("values go only to a verified browser that is paired with Tessera, or to the command that asked, for itself")
 	// ErrRequester is returned for a requester the app did not verify.
 	ErrRequester = errors.New("only a verified caller may ask for values")
 )
@@ -77,6 +78,21 @@ type Value struct{ s string }
 
 // MarshalJSON writes the value as a JSON string, for the wire.
 func (v Value) MarshalJSON() ([]byte, error) { return json.Marshal(v.s) }
+
+// A Document is a released Value that holds a JSON document (a profile the
+// command line reveals); it is written to the wire as that document.
+type Document struct{ v Value }
+
+// Document is v as a JSON document.
+func (v Value) Document() Document { return Document{v} }
+
+// MarshalJSON writes the document; a value that is not JSON is an error.
+func (d Document) MarshalJSON() ([]byte, error) {
+	if !json.Valid([]byte(d.v.s)) {
+		return nil, errors.New("confirm: a released document is not JSON")
+	}
+	return []byte(d.v.s), nil
+}
 
 // String returns the value; for the app's own records (the values a page
 // received, withheld from agents), never to be sent anywhere.
@@ -96,6 +112,10 @@ type Offer struct {
 	// Remembered is the person's standing decision for this site; it is
 	// taken instead of asking only when a browser asks for itself.
 	Remembered *Decision
+	// Proven is the decision the person made by proving who they are (the
+	// vault passphrase given with a command); it is taken instead of asking
+	// only when the command line asks for itself.
+	Proven *Decision
 	// Audit returns, at the decision, the record written for it (the site,
 	// profile and fill); the gate sets its event, client, recipient,
 	// concepts and reason.
@@ -103,6 +123,10 @@ type Offer struct {
 	// Event is the audit event of an approval (vault.EventRelease when
 	// empty).
 	Event string
+	// AuditRow, when set, makes the audit log one record per row (each
+	// approved row, or each row offered when declined) instead of one for
+	// the release: a reveal of several profiles is a record per profile.
+	AuditRow func(id string) vault.Release
 }
 
 // Released is what the person approved for one recipient.
@@ -181,9 +205,13 @@ func (g *Gate) Release(ctx context.Context, o Offer) (*Released, Decision, error
 		c.Recipient = &r
 	}
 	var d Decision
-	if o.Remembered != nil && o.Requester.Kind == PeerBrowser && o.Requester.Session == o.Recipient.Session {
+	self := o.Requester.Session == o.Recipient.Session
+	switch {
+	case o.Remembered != nil && o.Requester.Kind == PeerBrowser && self:
 		d = *o.Remembered
-	} else {
+	case o.Proven != nil && o.Requester.Kind == PeerCLI && self:
+		d = *o.Proven
+	default:
 		d = g.ask.Ask(ctx, c)
 	}
 	if o.Audit != nil {
@@ -195,7 +223,11 @@ func (g *Gate) Release(ctx context.Context, o Offer) (*Released, Decision, error
 	}
 	if !d.Approve {
 		rec.Event, rec.Reason = vault.EventDecline, d.Reason
-		g.audit(rec)
+		var ids []string
+		for _, r := range c.Rows {
+			ids = append(ids, r.ID)
+		}
+		g.write(o, rec, ids)
 		return nil, d, nil
 	}
 	rel := &Released{recipient: o.Recipient.Session, values: map[string][]Value{}, keys: map[string]bool{}}
@@ -247,9 +279,35 @@ func (g *Gate) Release(ctx context.Context, o Offer) (*Released, Decision, error
 			}
 			rec.Frame = strings.Join(fs, ",")
 		}
-		g.audit(rec)
+		g.write(o, rec, rel.rows)
+	} else {
+		// Approved with nothing ticked: nothing leaves, and the log says
+		// so as it says of a decline.
+		rec.Event, rec.Reason = vault.EventDecline, DeclineDenied
+		var ids []string
+		for _, r := range c.Rows {
+			ids = append(ids, r.ID)
+		}
+		g.write(o, rec, ids)
 	}
 	return rel, d, nil
+}
+
+// write writes rec to the audit log, or, with o.AuditRow, one record per
+// row of ids with rec's event, parties and reason.
+func (g *Gate) write(o Offer, rec vault.Release, ids []string) {
+	if o.AuditRow == nil {
+		g.audit(rec)
+		return
+	}
+	for _, id := range ids {
+		r := o.AuditRow(id)
+		r.Event, r.Reason, r.Client, r.Recipient = rec.Event, rec.Reason, rec.Client, rec.Recipient
+		if r.Concepts == nil {
+			r.Concepts = []string{}
+		}
+		g.audit(r)
+	}
 }
 
 func checkPeers(req, rcpt Peer) error {
@@ -258,6 +316,14 @@ func checkPeers(req, rcpt Peer) error {
 	}
 	if req.Kind == PeerBrowser && req.Paired == "" {
 		return ErrRequester
+	}
+	if rcpt.Kind == PeerCLI {
+		// The command line receives values only for itself: the person's
+		// own command, never on another's behalf.
+		if req.Kind != PeerCLI || !rcpt.Verified || rcpt.Session == "" || rcpt.Session != req.Session {
+			return ErrRecipient
+		}
+		return nil
 	}
 	if rcpt.Kind != PeerBrowser || !rcpt.Verified || rcpt.Paired == "" || rcpt.Session == "" {
 		return ErrRecipient

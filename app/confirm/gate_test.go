@@ -17,6 +17,7 @@ func (f askFunc) Ask(_ context.Context, c Confirmation) Decision { return f(c) }
 var (
 	browser = Peer{Kind: PeerBrowser, Name: "chromium", Session: "s1", Verified: true, Paired: "k1"}
 	agent   = Peer{Kind: PeerAgent, Name: "claude", Session: "s2", Verified: true, Claimed: true}
+	cli     = Peer{Kind: PeerCLI, Name: "tessera", Session: "s3", Verified: true}
 )
 
 func offer() Offer {
@@ -45,6 +46,10 @@ func TestGateRefusesUnpairedRecipient(t *testing.T) {
 		{"unpaired browser", agent, Peer{Kind: PeerBrowser, Name: "chromium", Session: "s9", Verified: true}, ErrRecipient},
 		{"unverified browser", agent, Peer{Kind: PeerBrowser, Name: "chromium", Session: "s9", Paired: "k1"}, ErrRecipient},
 		{"an agent as recipient", browser, agent, ErrRecipient},
+		{"a command for an agent", agent, cli, ErrRecipient},
+		{"a command for another command", Peer{Kind: PeerCLI, Session: "s8", Verified: true}, cli, ErrRecipient},
+		{"an unverified command for itself", Peer{Kind: PeerCLI, Session: "s3"}, Peer{Kind: PeerCLI, Session: "s3"}, ErrRequester},
+		{"a browser for a command", browser, cli, ErrRecipient},
 		{"unpaired browser asks", Peer{Kind: PeerBrowser, Session: "s9", Verified: true}, browser, ErrRequester},
 		{"unverified agent asks", Peer{Kind: PeerAgent, Session: "s9"}, browser, ErrRequester},
 	} {
@@ -142,5 +147,67 @@ func TestValueOnlyFromTheGate(t *testing.T) {
 	var v Value
 	if err := json.Unmarshal([]byte(`"ada@example.org"`), &v); err == nil && v.String() != "" {
 		t.Errorf("json.Unmarshal made a Value %q", v.String())
+	}
+}
+
+// The command line receives values only for itself, after the person's
+// decision in the window, or with the decision the vault passphrase
+// proved; Proven is never taken for another requester, nor Remembered for
+// the command line. AuditRow writes a record per row.
+func TestGateCommandForItself(t *testing.T) {
+	var audits []vault.Release
+	asked := 0
+	g := NewGate(askFunc(func(c Confirmation) Decision {
+		asked++
+		return Decision{ID: c.ID, Approve: true, Rows: []string{"r1", "r2"}}
+	}), func(r vault.Release) { audits = append(audits, r) })
+	o := offer()
+	o.Requester, o.Recipient = cli, cli
+	o.AuditRow = func(id string) vault.Release { return vault.Release{Site: "this computer", ProfileID: "p-" + id} }
+	rel, d, err := g.Release(context.Background(), o)
+	if err != nil || !d.Approve || asked != 1 || len(rel.Rows()) != 2 || rel.Values("r1")[0].String() != "ada@example.org" {
+		t.Fatalf("Release for itself = %v %+v %v (asked %d)", rel, d, err, asked)
+	}
+	if len(audits) != 2 || audits[0].ProfileID != "p-r1" || audits[1].ProfileID != "p-r2" || audits[0].Event != vault.EventRelease || audits[0].Client != "tessera" {
+		t.Errorf("audit = %+v, want a release record per row naming the command", audits)
+	}
+	// Proven: no dialog.
+	o.Proven = &Decision{Approve: true, Rows: []string{"r2"}, Reason: "passphrase"}
+	o.Remembered = nil
+	if rel, _, err := g.Release(context.Background(), o); err != nil || asked != 1 || len(rel.Rows()) != 1 || rel.Rows()[0] != "r2" {
+		t.Errorf("Proven for the command itself: %v %v, asked %d", rel, err, asked)
+	}
+	// Remembered (a site's standing decision) is not the command's.
+	o.Proven, o.Remembered = nil, &Decision{Approve: true, Rows: []string{"r1"}}
+	if _, _, err := g.Release(context.Background(), o); err != nil || asked != 2 {
+		t.Errorf("Remembered taken for a command: asked %d, %v", asked, err)
+	}
+	// Proven is not taken for a browser.
+	o = offer()
+	o.Requester = browser
+	o.Proven = &Decision{Approve: true, Rows: []string{"r1"}}
+	if _, _, err := g.Release(context.Background(), o); err != nil || asked != 3 {
+		t.Errorf("Proven taken for a browser: asked %d, %v", asked, err)
+	}
+	// A decline with AuditRow: a record per row offered.
+	audits = nil
+	g2 := NewGate(askFunc(func(c Confirmation) Decision { return Decision{ID: c.ID, Reason: DeclineDenied} }), func(r vault.Release) { audits = append(audits, r) })
+	o = offer()
+	o.Requester, o.Recipient = cli, cli
+	o.AuditRow = func(id string) vault.Release { return vault.Release{ProfileID: "p-" + id} }
+	if rel, d, err := g2.Release(context.Background(), o); rel != nil || d.Approve || err != nil || len(audits) != 2 || audits[1].Event != vault.EventDecline {
+		t.Errorf("declined: %v %+v %v, audit %+v", rel, d, err, audits)
+	}
+}
+
+// A released document goes on the wire as the document itself; a value
+// that is not JSON is never written as one.
+func TestDocumentMarshal(t *testing.T) {
+	b, err := json.Marshal([]Document{Value{`{"id":"p1"}`}.Document()})
+	if err != nil || string(b) != `[{"id":"p1"}]` {
+		t.Errorf("documents = %s, %v", b, err)
+	}
+	if _, err := json.Marshal(Value{`{"id":`}.Document()); err == nil {
+		t.Error("a value that is not JSON was written as a document")
 	}
 }
