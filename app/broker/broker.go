@@ -1,7 +1,6 @@
 package broker
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/trust"
+	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -631,15 +631,7 @@ func DecodeParams(params json.RawMessage, v any) error {
 	if len(params) == 0 {
 		return errors.New("params required")
 	}
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data")
-	}
-	return nil
+	return safefile.DecodeStrict(params, v)
 }
 
 // Strangers is how many connections from programs that are not Tessera
