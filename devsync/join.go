@@ -53,6 +53,14 @@ type joinNonce struct {
 	Nonce string `json:"nonce"`
 }
 
+// joinAnswer is what an approving device gives the new one: the group id
+// and root key and every epoch key it holds, not the recovery identity.
+type joinAnswer struct {
+	Group  []byte   `json:"group"`
+	Key    []byte   `json:"key"`
+	Epochs [][]byte `json:"epochs,omitempty"`
+}
+
 func joinName(id string, step int) string { return fmt.Sprintf("join-%s.%d", id, step) }
 
 func validJoinID(id string) bool {
@@ -123,13 +131,23 @@ func (j *JoinRequest) Secret() (Secret, error) {
 		// Not yet whole, or not for us.
 		return s, ErrPending
 	}
-	pt, err := io.ReadAll(io.LimitReader(r, 1024))
-	if err != nil || len(pt) != len(s.Group)+len(s.Key) {
+	pt, err := io.ReadAll(io.LimitReader(r, 64<<10))
+	if err != nil {
 		return s, ErrPending
 	}
-	copy(s.Group[:], pt)
-	copy(s.Key[:], pt[len(s.Group):])
-	clear(pt)
+	defer clear(pt)
+	var a joinAnswer
+	if err := json.Unmarshal(pt, &a); err != nil || len(a.Group) != len(s.Group) || len(a.Key) != len(s.Key) {
+		return s, ErrPending
+	}
+	copy(s.Group[:], a.Group)
+	copy(s.Key[:], a.Key)
+	for _, e := range a.Epochs {
+		if len(e) != 32 {
+			return s, ErrPending
+		}
+		s.Epochs = append(s.Epochs, [32]byte(e))
+	}
 	for step := 1; step <= 4; step++ {
 		j.fs.Remove(joinName(j.ID, step))
 	}
@@ -263,13 +281,18 @@ func (s *Syncer) ApproveJoin(id, code string) error {
 	if err != nil {
 		return fmt.Errorf("approve join: %w", err)
 	}
+	a := joinAnswer{Group: s.secret.Group[:], Key: s.secret.Key[:]}
+	for _, e := range s.rep.k.learned() {
+		a.Epochs = append(a.Epochs, e[:])
+	}
+	pt, _ := json.Marshal(a)
+	defer clear(pt)
 	var buf bytes.Buffer
 	w, err := age.Encrypt(&buf, r)
 	if err != nil {
 		return err
 	}
-	w.Write(s.secret.Group[:])
-	w.Write(s.secret.Key[:])
+	w.Write(pt)
 	if err := w.Close(); err != nil {
 		return err
 	}
@@ -288,6 +311,9 @@ func SetupWithSecret(ctx context.Context, store Store, folder, name string, secr
 // at Close).
 func (s *Syncer) loadedLocked() error {
 	if s.state != nil && s.fs != nil {
+		if s.rep == nil {
+			return s.loadDoc(s.state)
+		}
 		return nil
 	}
 	st, err := s.store.SyncState()
