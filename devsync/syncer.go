@@ -223,7 +223,10 @@ func (s *Syncer) syncOnce(extra func(e *Editor), act func(r *Replica) error) (re
 	defer func() {
 		if err != nil {
 			// What the replica read or wrote is not in the vault: start
-			// again from what is.
+			// again from what is, after noting what it saw.
+			if s.rep != nil {
+				s.status = s.rep.Status()
+			}
 			s.rep = nil
 		}
 	}()
