@@ -31,6 +31,8 @@ type syncCtl struct {
 	// err is why sync could not start, in words ("" when it did, or is
 	// not set up).
 	err string
+	// join is the request to join made from Settings, if any.
+	join *joinState
 }
 
 // syncStore is the vault as sync needs it (*vault.Vault is one).
@@ -100,6 +102,10 @@ type SyncView struct {
 	// Problem says why sync could not start.
 	Problem string              `json:"problem,omitempty"`
 	Status  *devsync.SyncStatus `json:"status,omitempty"`
+	// Joining is the request to join made from this device; Pending the
+	// requests of new devices, with their codes once known.
+	Joining *SyncJoinView         `json:"joining,omitempty"`
+	Pending []devsync.PendingJoin `json:"pending,omitempty"`
 }
 
 func (a *App) syncView() SyncView {
@@ -135,8 +141,9 @@ func (a *App) markConflicts(pv *ProfileView) {
 	}
 }
 
-// SyncStatus returns what Settings shows of sync.
-func (u *UI) SyncStatus() (SyncView, error) { return u.app.syncView(), nil }
+// SyncStatus returns what Settings shows of sync, moving a join by
+// approval on (syncjoin.go).
+func (u *UI) SyncStatus() (SyncView, error) { return u.app.uiSyncView(), nil }
 
 // SetUpSync sets up sync of the unlocked vault through folder, under the
 // device name shown on the other devices: with this vault's recovery

@@ -27,6 +27,7 @@ func runSync(ctx context.Context, env *Env, args []string) error {
 		"request":       syncRequest,
 		"pending":       syncPending,
 		"approve":       syncApprove,
+		"decline":       syncDecline,
 	}, args)
 }
 
@@ -38,6 +39,7 @@ func syncUsage(w io.Writer) {
        tessera sync request [--name NAME] [--wait DURATION] FOLDER
        tessera sync pending
        tessera sync approve REQUEST CODE
+       tessera sync decline REQUEST
 All take --passphrase-file FILE (- for stdin) to unlock the vault, and --json.
 setup makes FOLDER (kept in step by Syncthing, Nextcloud, Dropbox...) this
 vault's sync folder. The first device sets up the folder and its recovery
@@ -46,9 +48,11 @@ passphrase (--group-passphrase-file; by default the --passphrase-file one).
 Instead of the passphrase, a new device may ask to join (request, which
 prints a six-digit code and waits) and a device already in approve it
 (pending lists requests and their codes; approve only the one whose code
-the new device shows). status reads the folder and says what was read from
-each device and what is wrong; now syncs once. The Tessera app must not be
-running.
+the new device shows, decline any other). status reads the folder and says
+what was read from each device and what is wrong; now syncs once.
+remove-device starts a new epoch whose key the removed device cannot open;
+if it knew the recovery passphrase, change that passphrase too. The Tessera
+app must not be running.
 `)
 }
 
@@ -323,6 +327,8 @@ func syncRequest(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Approved, declined or given up: the request's files go.
+	defer req.Cancel()
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	shown := false
@@ -376,6 +382,20 @@ func syncPending(ctx context.Context, env *Env, args []string) error {
 			}
 			fmt.Fprintf(env.Stdout, "%s code %s\n", r.ID, code)
 		}
+		return nil
+	})
+}
+
+func syncDecline(ctx context.Context, env *Env, args []string) error {
+	c, err := parseSyncCmd(env, "decline", "tessera sync decline REQUEST", args, 1, nil)
+	if err != nil {
+		return helpOK(err)
+	}
+	return withSyncer(env, c, func(s *devsync.Syncer) error {
+		if err := s.DeclineJoin(c.args[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "declined %s\n", c.args[0])
 		return nil
 	})
 }

@@ -30,6 +30,7 @@ import (
 //	join-ID.2  member: its nonce
 //	join-ID.3  new device: its nonce, opening the commitment
 //	join-ID.4  member, once the person approved: the secret, to the recipient
+//	join-ID.5  member, when the person declined: empty
 //
 // The code hashes the recipient and both nonces. Someone who can write
 // the folder and puts their own request or answer in the middle must fix
@@ -43,6 +44,16 @@ var ErrPending = errors.New("waiting for the other device")
 // ErrCodeMismatch is returned by ApproveJoin when the code the person
 // typed is not the request's.
 var ErrCodeMismatch = errors.New("the code does not match this request")
+
+// ErrDeclined is returned by JoinRequest.Code and Secret when the person
+// declined the request on a device already in.
+var ErrDeclined = errors.New("the request to join was declined on the other device")
+
+// declined reports whether the request id was declined.
+func declined(fsys FS, id string) bool {
+	_, err := fsys.ReadFile(joinName(id, 5), 0)
+	return err == nil
+}
 
 type joinReq struct {
 	Recipient string `json:"recipient"`
@@ -98,6 +109,9 @@ func RequestJoin(fsys FS) (*JoinRequest, error) {
 // Code returns the code to compare with the one the approving device
 // shows, once a device answered (ErrPending before).
 func (j *JoinRequest) Code() (string, error) {
+	if declined(j.fs, j.ID) {
+		return "", ErrDeclined
+	}
 	var a joinNonce
 	if err := readJSON(j.fs, joinName(j.ID, 2), &a); err != nil {
 		return "", err
@@ -119,6 +133,9 @@ func (j *JoinRequest) Code() (string, error) {
 // (ErrPending before), and removes the request's files.
 func (j *JoinRequest) Secret() (Secret, error) {
 	var s Secret
+	if declined(j.fs, j.ID) {
+		return s, ErrDeclined
+	}
 	b, err := j.fs.ReadFile(joinName(j.ID, 4), 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, ErrPending
@@ -142,16 +159,21 @@ func (j *JoinRequest) Secret() (Secret, error) {
 	}
 	copy(s.Group[:], a.Group)
 	copy(s.Key[:], a.Key)
+	j.Cancel()
 	for _, e := range a.Epochs {
 		if len(e) != 32 {
 			return s, ErrPending
 		}
 		s.Epochs = append(s.Epochs, [32]byte(e))
 	}
-	for step := 1; step <= 4; step++ {
+	return s, nil
+}
+
+// Cancel removes the request's files from the folder.
+func (j *JoinRequest) Cancel() {
+	for step := 1; step <= 5; step++ {
 		j.fs.Remove(joinName(j.ID, step))
 	}
-	return s, nil
 }
 
 func joinCode(recipient string, member, joiner []byte) string {
@@ -207,6 +229,9 @@ func (s *Syncer) PendingJoins() ([]PendingJoin, error) {
 			continue
 		}
 		id = strings.TrimSuffix(id, ".1")
+		if declined(s.fs, id) {
+			continue
+		}
 		p := PendingJoin{ID: id}
 		if code, err := s.joinCodeLocked(id); err == nil {
 			p.Code = code
@@ -297,6 +322,23 @@ func (s *Syncer) ApproveJoin(id, code string) error {
 		return err
 	}
 	return s.fs.WriteFile(joinName(id, 4), buf.Bytes())
+}
+
+// DeclineJoin refuses request id: the new device learns it was declined
+// (ErrDeclined) and the request no longer shows.
+func (s *Syncer) DeclineJoin(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.loadedLocked(); err != nil {
+		return err
+	}
+	if !validJoinID(id) {
+		return fmt.Errorf("decline join: no request %q", id)
+	}
+	if err := s.fs.WriteFile(joinName(id, 5), nil); err != nil {
+		return fmt.Errorf("decline join: %w", err)
+	}
+	return nil
 }
 
 // SetupWithSecret sets up sync of the vault through folder with a group

@@ -179,3 +179,36 @@ func TestSyncerRemoveDevice(t *testing.T) {
 		t.Errorf("status = epoch %d, problems %q", st.Epoch, st.Problems)
 	}
 }
+
+// TestJoinDeclined: the person declines a request on a device already in;
+// the new device learns it, and the request no longer shows.
+func TestJoinDeclined(t *testing.T) {
+	ctx := context.Background()
+	folder := t.TempDir()
+	a := newHome(t, "passphrase of a")
+	var err error
+	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	req, err := RequestJoin(DirFS(folder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.s.PendingJoins()
+	if _, err := req.Code(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.s.DeclineJoin(req.ID); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := a.s.PendingJoins(); len(p) != 0 {
+		t.Errorf("PendingJoins() after declining = %+v, want none", p)
+	}
+	if _, err := req.Secret(); !errors.Is(err, ErrDeclined) {
+		t.Errorf("Secret() after declining = %v, want ErrDeclined", err)
+	}
+	req.Cancel()
+	if _, err := req.Code(); !errors.Is(err, ErrPending) {
+		t.Errorf("Code() after Cancel = %v, want ErrPending (no files left)", err)
+	}
+}
