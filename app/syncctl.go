@@ -247,6 +247,27 @@ func (u *UI) StopSync() (SyncView, error) {
 	return SyncView{}, nil
 }
 
+// syncPassphraseChanged follows a change of the vault's recovery
+// passphrase from old to pp: when old was the sync folder's passphrase,
+// the folder gets the new one, with a new recovery identity and a new
+// epoch (Syncer.SetPassphrase), so that whoever knew the old one (a
+// removed device) cannot open what is written from now on. The vault's
+// change stands whatever happens here; a failure is logged.
+func (a *App) syncPassphraseChanged(old, pp []byte) {
+	s := a.syncing.running()
+	if s == nil {
+		return
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(s.Status().Folder), old); err != nil {
+		// Another device's passphrase opens the folder: not this one's
+		// to change.
+		return
+	}
+	if err := s.SetPassphrase(pp); err != nil {
+		fmt.Fprintf(a.cfg.Log, "tessera: sync: the folder keeps the old passphrase: %v\n", err)
+	}
+}
+
 var errSyncOff = errors.New("sync is not running: set it up in Settings, with the vault unlocked")
 
 func (a *App) syncNow(ctx context.Context) (devsync.Result, error) {

@@ -1,9 +1,11 @@
 package app
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -190,5 +192,28 @@ func TestSyncJoinByApprovalFromSettings(t *testing.T) {
 	}
 	if cv, _ = c.CancelSyncJoin(); cv.Joining != nil {
 		t.Errorf("after Cancel: %+v", cv.Joining)
+	}
+}
+
+// Changing the recovery passphrase in Settings gives the sync folder the
+// new one and a new epoch: the old passphrase no longer opens the folder.
+func TestSyncFollowsPassphraseChange(t *testing.T) {
+	const newPass = "orchard lantern harbour velvet"
+	folder := t.TempDir()
+	a, _, _ := editorUI(t)
+	if _, err := a.SetUpSync(folder, "laptop", goodPass); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ChangePassphrase(goodPass, newPass, newPass); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(folder), []byte(goodPass)); !errors.Is(err, devsync.ErrBadPassphrase) {
+		t.Errorf("the old passphrase on the folder: %v, want ErrBadPassphrase", err)
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(folder), []byte(newPass)); err != nil {
+		t.Errorf("the new passphrase on the folder: %v", err)
+	}
+	if v, _ := a.SyncStatus(); v.Status == nil || v.Status.Epoch != 2 {
+		t.Errorf("after the change: %+v, want epoch 2", v.Status)
 	}
 }
