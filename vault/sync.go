@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -100,7 +102,7 @@ func (v *Vault) SyncSnapshot() (SyncSnapshot, error) {
 		if n != o.m.count[tabEntries] {
 			return fmt.Errorf("%w: %d entry rows where Tessera wrote %d", ErrTampered, n, o.m.count[tabEntries])
 		}
-		if out.State, err = v.syncStateLocked(o.q, o.k); err != nil && !errors.Is(err, ErrNotFound) {
+		if out.State, err = v.syncStateLocked(o.q, o.k, o.m); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		out.Token = o.m.seq
@@ -145,7 +147,7 @@ func (v *Vault) ApplySync(token uint64, changes []SyncChange, audit []Release, s
 				return err
 			}
 		}
-		return putSyncState(o.tx, o.k, state)
+		return putSyncState(o.tx, o.k, o.d, state)
 	})
 }
 
@@ -215,7 +217,7 @@ func (v *Vault) SyncState() ([]byte, error) {
 	var out []byte
 	err := v.withRead("read sync state", func(o *op) error {
 		var err error
-		out, err = v.syncStateLocked(o.q, o.k)
+		out, err = v.syncStateLocked(o.q, o.k, o.m)
 		return err
 	})
 	return out, err
@@ -224,17 +226,53 @@ func (v *Vault) SyncState() ([]byte, error) {
 // PutSyncState stores the sync state (nil removes it).
 func (v *Vault) PutSyncState(state []byte) error {
 	return v.withTx("store sync state", func(o *op) error {
-		return putSyncState(o.tx, o.k, state)
+		return putSyncState(o.tx, o.k, o.d, state)
 	})
 }
 
 // syncStateAD is the associated data of the sealed sync state.
 var syncStateAD = []byte("tessera-vault/2\x00sync_state")
 
-func (v *Vault) syncStateLocked(q dbq, k *keys) ([]byte, error) {
+// errSyncStateChanged says the sealed sync state is not the one the
+// manifest names: an older copy put back, or one removed.
+var errSyncStateChanged = errors.New("the sync state differs from what Tessera wrote (an older copy put back, or removed)")
+
+// syncStateMAC is what the manifest keeps of a sealed sync state.
+func syncStateMAC(k *keys, rec []byte) [32]byte {
+	var out [32]byte
+	if rec == nil {
+		return out
+	}
+	m := hmac.New(sha256.New, k.mac)
+	m.Write([]byte("tessera-vault sync_state\x00"))
+	m.Write(rec)
+	copy(out[:], m.Sum(nil))
+	return out
+}
+
+// storedSyncMAC returns the MAC of the sync state in the file (zero when
+// there is none).
+func storedSyncMAC(q queryer, k *keys) ([32]byte, error) {
 	rec, err := getMeta(q, metaSyncState)
+	if errors.Is(err, ErrNotFound) {
+		return [32]byte{}, nil
+	}
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return syncStateMAC(k, rec), nil
+}
+
+func (v *Vault) syncStateLocked(q dbq, k *keys, m *manifest) ([]byte, error) {
+	rec, err := getMeta(q, metaSyncState)
+	if errors.Is(err, ErrNotFound) && m.syncMAC != ([32]byte{}) {
+		return nil, fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if syncStateMAC(k, rec) != m.syncMAC {
+		return nil, fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
 	}
 	return openSyncState(k, rec)
 }
@@ -272,8 +310,11 @@ func sealSyncState(k *keys, state []byte) ([]byte, error) {
 	return aead.Seal(out, out[1:1+nonceSize], state, syncStateAD), nil
 }
 
-func putSyncState(tx *sql.Tx, k *keys, state []byte) error {
+// putSyncState writes the sealed sync state (nil removes it) and notes
+// its MAC in the transaction's manifest d.
+func putSyncState(tx *sql.Tx, k *keys, d *delta, state []byte) error {
 	if state == nil {
+		d.syncMAC = [32]byte{}
 		_, err := tx.Exec("DELETE FROM meta WHERE name = ?", metaSyncState)
 		return sqlErr(err)
 	}
@@ -281,25 +322,34 @@ func putSyncState(tx *sql.Tx, k *keys, state []byte) error {
 	if err != nil {
 		return err
 	}
+	d.syncMAC = syncStateMAC(k, rec)
 	return putMeta(tx, metaSyncState, rec)
 }
 
 // resealSyncState re-seals the sync state under a new data key, in the
-// re-key transaction.
-func resealSyncState(tx *sql.Tx, old, nk *keys) error {
+// re-key transaction whose new manifest is d, after checking it against
+// the current manifest m: a sync state put back from an older copy is
+// never re-sealed into a valid one.
+func resealSyncState(tx *sql.Tx, old, nk *keys, m *manifest, d *delta) error {
 	rec, err := getMeta(tx, metaSyncState)
 	if errors.Is(err, ErrNotFound) {
+		if m.syncMAC != ([32]byte{}) {
+			return fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
+		}
 		return nil
 	}
 	if err != nil {
 		return err
+	}
+	if syncStateMAC(old, rec) != m.syncMAC {
+		return fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
 	}
 	pt, err := openSyncState(old, rec)
 	if err != nil {
 		return err
 	}
 	defer clear(pt)
-	return putSyncState(tx, nk, pt)
+	return putSyncState(tx, nk, d, pt)
 }
 
 // CheckPassphrase reports whether passphrase is the vault's recovery
