@@ -7,7 +7,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/tessera-app/tessera/profile"
 	"golang.org/x/crypto/chacha20poly1305"
@@ -37,11 +39,13 @@ type SyncValues struct {
 	Values []profile.Entry `json:"values"`
 }
 
-// A SyncProfile is one profile with every value of every key.
+// A SyncProfile is one profile with every value of every key, and the
+// site rules that fill from it, sorted by origin.
 type SyncProfile struct {
 	ID    string       `json:"id"`
 	Label string       `json:"label"`
 	Keys  []SyncValues `json:"keys"`
+	Sites []SiteRule   `json:"sites,omitempty"`
 }
 
 // A SyncSnapshot is the whole vault as sync sees it, the sync state, and
@@ -102,6 +106,14 @@ func (v *Vault) SyncSnapshot() (SyncSnapshot, error) {
 		if n != o.m.count[tabEntries] {
 			return fmt.Errorf("%w: %d entry rows where Tessera wrote %d", ErrTampered, n, o.m.count[tabEntries])
 		}
+		err = scanSiteRules(o, func(prow int64, r SiteRule) {
+			if i, ok := byRow[prow]; ok {
+				out.Profiles[i].Sites = append(out.Profiles[i].Sites, r)
+			}
+		})
+		if err != nil {
+			return err
+		}
 		if out.State, err = v.syncStateLocked(o.q, o.k, o.m); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
@@ -112,19 +124,26 @@ func (v *Vault) SyncSnapshot() (SyncSnapshot, error) {
 	for i := range out.Profiles {
 		ks := out.Profiles[i].Keys
 		sort.Slice(ks, func(a, b int) bool { return ks[a].Key.String() < ks[b].Key.String() })
+		ss := out.Profiles[i].Sites
+		sort.Slice(ss, func(a, b int) bool { return ss[a].Origin < ss[b].Origin })
 	}
 	return out, err
 }
 
 // A SyncChange is what sync changes of one profile: it deletes it, or
 // creates it when missing (named Label), renames it when Label differs,
-// and gives each key of Keys exactly the values listed (current first;
-// none deletes the key).
+// gives each key of Keys exactly the values listed (current first; none
+// deletes the key), and, with SetSites, gives it exactly the site rules of
+// Sites (by origin and concepts; a rule of one of those origins under
+// another profile moves here, and the times it was made and last used
+// stay this vault's own).
 type SyncChange struct {
-	Profile string
-	Delete  bool
-	Label   string
-	Keys    []SyncValues
+	Profile  string
+	Delete   bool
+	Label    string
+	Keys     []SyncValues
+	SetSites bool
+	Sites    []SiteRule
 }
 
 // ApplySync writes the changes, the audit records and the new sync state
@@ -208,7 +227,82 @@ func (v *Vault) applySyncChange(o *op, c SyncChange) error {
 			}
 		}
 	}
+	if c.SetSites {
+		if err := v.applySyncSites(o, prow, p.ID, c.Sites); err != nil {
+			return err
+		}
+	}
 	return v.touchProfileTx(o, prow, p)
+}
+
+// applySyncSites gives the profile row prow exactly the site rules rules.
+func (v *Vault) applySyncSites(o *op, prow int64, pid string, rules []SiteRule) error {
+	had, err := profileSiteRows(o, prow)
+	if err != nil {
+		return err
+	}
+	for _, r := range rules {
+		r.Profile = pid
+		cs, err := checkSiteRule(r)
+		if err != nil {
+			return err
+		}
+		r.Concepts = cs
+		delete(had, r.Origin)
+		cur, ok, err := findSiteRule(o, r.Origin)
+		if err != nil {
+			return err
+		}
+		r.Created, r.LastUsed = v.opts.Clock.Now().UTC(), time.Time{}
+		if ok {
+			if cur.prow == prow && slices.Equal(cur.rule.Concepts, r.Concepts) {
+				continue
+			}
+			r.Created, r.LastUsed = cur.rule.Created, cur.rule.LastUsed
+		}
+		if err := writeSiteRule(o, cur.row, prow, r); err != nil {
+			return err
+		}
+	}
+	for _, row := range had {
+		if _, err := deleteRows(o, tabSites, "id = ?", row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// profileSiteRows returns the rows of the site rules of profile row prow,
+// by origin, each checked against the transaction's manifest.
+func profileSiteRows(o *op, prow int64) (map[string]int64, error) {
+	rows, err := o.q.Query("SELECT id, ver, rec FROM sites WHERE profile = ?", prow)
+	if err != nil {
+		return nil, sqlErr(err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var row, ver int64
+		var rec []byte
+		if err := rows.Scan(&row, &ver, &rec); err != nil {
+			return nil, sqlErr(err)
+		}
+		if err := o.check(rowRef{tabSites, row}, uint64(ver), prow, 0); err != nil {
+			return nil, err
+		}
+		r, err := openSiteRule(o.k, sitePlace(row, prow, uint64(ver)), rec)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Origin] = row
+	}
+	if err := rows.Err(); err != nil {
+		return nil, sqlErr(err)
+	}
+	if n := o.countOf(countKey{kind: countSites, parent: prow}); n != len(out) {
+		return nil, fmt.Errorf("%w: %d site rules of a profile where Tessera wrote %d", ErrTampered, len(out), n)
+	}
+	return out, nil
 }
 
 // SyncState returns the sync state last stored, or an error wrapping

@@ -177,3 +177,57 @@ func TestSyncStateOldManifest(t *testing.T) {
 		t.Errorf("older sync state after the upgrade: %v, want ErrTampered", err)
 	}
 }
+
+// TestApplySyncSites: site rules go with their profile in the snapshot,
+// and ApplySync gives a profile exactly the rules listed: one added, one
+// moved from another profile (keeping when it was made and last used),
+// one removed.
+func TestApplySyncSites(t *testing.T) {
+	v := newTestVault(t, t.TempDir(), newFakeKeyring())
+	for _, id := range []string{"home", "work"} {
+		if _, err := v.CreateProfile(id, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range []SiteRule{
+		{Origin: "https://shop.example", Profile: "home", Concepts: []string{emailKey.Name}},
+		{Origin: "https://old.example", Profile: "work", Concepts: []string{emailKey.Name}},
+	} {
+		if err := v.SetSiteRule(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := v.TouchSiteRule("https://shop.example"); err != nil {
+		t.Fatal(err)
+	}
+	before, _, _ := v.SiteRule("https://shop.example")
+	snap, err := v.SyncSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Profiles[0].Sites) != 1 || snap.Profiles[0].Sites[0].Origin != "https://shop.example" || len(snap.Profiles[1].Sites) != 1 {
+		t.Fatalf("snapshot sites = %+v / %+v", snap.Profiles[0].Sites, snap.Profiles[1].Sites)
+	}
+	changes := []SyncChange{{Profile: "work", SetSites: true, Sites: []SiteRule{
+		{Origin: "https://shop.example", Concepts: []string{emailKey.Name}},
+		{Origin: "https://new.example", Concepts: []string{emailKey.Name}},
+	}}}
+	if err := v.ApplySync(snap.Token, changes, nil, []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	rules, err := v.SiteRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rules {
+		got = append(got, r.Origin+" "+r.Profile)
+	}
+	if !slices.Equal(got, []string{"https://new.example work", "https://shop.example work"}) {
+		t.Errorf("rules after ApplySync = %q", got)
+	}
+	moved, _, _ := v.SiteRule("https://shop.example")
+	if !moved.Created.Equal(before.Created) || !moved.LastUsed.Equal(before.LastUsed) || moved.LastUsed.IsZero() {
+		t.Errorf("moved rule times = %v, %v; want %v, %v", moved.Created, moved.LastUsed, before.Created, before.LastUsed)
+	}
+}
