@@ -139,7 +139,11 @@
 //     the recovery identity;
 //   - the editor: a conflict is a key with a current value and candidates
 //     (vault.Candidates); settling it is an ordinary vault edit
-//     (vault.PromoteCandidate, SetEntry...) that the next SyncNow sends.
+//     (vault.PromoteCandidate, SetEntry...) that the next SyncNow sends;
+//   - site rules ("remember for this site") travel with their profile as
+//     keys "site:ORIGIN"; the vault holds one per origin, the latest choice
+//     when devices chose different profiles at once, and forgetting or
+//     changing an origin's rule replaces every value of it seen.
 //
 // The CLI's "tessera sync setup|status|now|remove-device|request|pending|
 // approve|decline" do the same without the app.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -466,6 +467,9 @@ func conflicts(v View) []Conflict {
 	var out []Conflict
 	for _, p := range v.Profiles {
 		for _, k := range p.Keys {
+			if strings.HasPrefix(k.Key, sitePrefix) {
+				continue
+			}
 			n := 0
 			devs := map[string]bool{}
 			for _, val := range k.Values {
