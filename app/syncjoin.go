@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tessera-app/tessera/devsync"
@@ -24,6 +25,9 @@ type joinState struct {
 	folder, name string
 	code         string
 	problem      string
+	// stepping is held while advanceJoin moves the request on: the card's
+	// poll and a button may ask at once, and only one may set sync up.
+	stepping sync.Mutex
 }
 
 // SyncJoinView is what Settings shows of a request to join this device
@@ -146,7 +150,14 @@ func (a *App) advanceJoin() {
 	c.mu.Lock()
 	j := c.join
 	c.mu.Unlock()
-	if j == nil {
+	if j == nil || !j.stepping.TryLock() {
+		return
+	}
+	defer j.stepping.Unlock()
+	c.mu.Lock()
+	done := c.join != j || j.problem != ""
+	c.mu.Unlock()
+	if done {
 		return
 	}
 	if j.code == "" {
