@@ -334,3 +334,12 @@ func TestRosterRestoredFromOlderCopy(t *testing.T) {
 		t.Errorf("with a's roster file gone: epoch %d, removed device member %v; want epoch 2 without it", n.ros.epoch, n.ros.isMember(c.dev))
 	}
 }
+
+// TestOldSyncState: sync state saved by a development build from before
+// devices had keys says so, rather than failing on a missing key.
+func TestOldSyncState(t *testing.T) {
+	old := []byte(`{"dev":"00000000000000a0","hlc":1,"epoch":1,"state":{"vv":{}}}`)
+	if _, err := LoadReplica(old, testSecret, fixedClock{}); !errors.Is(err, ErrOldFolder) {
+		t.Errorf("LoadReplica(old state) = %v, want ErrOldFolder", err)
+	}
+}

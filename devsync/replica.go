@@ -169,6 +169,10 @@ func LoadReplica(b []byte, s Secret, clock Clock) (*Replica, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load sync state: %w", err)
 	}
+	if len(d.Identity.Sign) == 0 {
+		// Saved by a development build from before devices had keys.
+		return nil, fmt.Errorf("load sync state: %w", ErrOldFolder)
+	}
 	if r.ident, err = d.Identity.identity(); err != nil {
 		return nil, fmt.Errorf("load sync state: %w", err)
 	}
