@@ -35,7 +35,7 @@ func syncUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: tessera sync setup [--name NAME] [--group-passphrase-file FILE] FOLDER
        tessera sync status
        tessera sync now
-       tessera sync remove-device DEVICE
+       tessera sync remove-device DEVICE|NAME
        tessera sync request [--name NAME] [--wait DURATION] FOLDER
        tessera sync pending
        tessera sync approve REQUEST CODE
@@ -255,12 +255,26 @@ func syncNow(ctx context.Context, env *Env, args []string) error {
 }
 
 func syncRemoveDevice(ctx context.Context, env *Env, args []string) error {
-	c, err := parseSyncCmd(env, "remove-device", "tessera sync remove-device DEVICE", args, 1, nil)
+	c, err := parseSyncCmd(env, "remove-device", "tessera sync remove-device DEVICE|NAME", args, 1, nil)
 	if err != nil {
 		return helpOK(err)
 	}
 	return withSyncer(env, c, func(s *devsync.Syncer) error {
-		if err := s.RemoveDevice(ctx, c.args[0]); err != nil {
+		dev := c.args[0]
+		var named []string
+		for _, d := range s.Status().Devices {
+			if d.Name == dev && !d.Self && !d.Removed {
+				named = append(named, d.Device)
+			}
+		}
+		switch len(named) {
+		case 1:
+			dev = named[0]
+		case 0:
+		default:
+			return fmt.Errorf("remove device: %d devices are named %q: give its id (tessera sync status)", len(named), dev)
+		}
+		if err := s.RemoveDevice(ctx, dev); err != nil {
 			return err
 		}
 		return printSyncStatus(env, c, s.Status())
@@ -288,9 +302,13 @@ func printSyncStatus(env *Env, c *syncCmd, st devsync.SyncStatus) error {
 		}
 		if d.Removed {
 			fmt.Fprint(w, ", removed")
+			if d.Ignored > 0 {
+				fmt.Fprintf(w, " (%d later batches ignored)", d.Ignored)
+			}
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintf(w, "epoch %d\n", st.Epoch)
 	for _, p := range st.Problems {
 		fmt.Fprintf(w, "problem: %s\n", p)
 	}

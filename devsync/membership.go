@@ -138,6 +138,7 @@ func (r *Replica) writeEntry(e *rosterEntry) error {
 	r.entries = append(r.entries, se)
 	r.rosterDirty = true
 	r.evalRoster()
+	r.cutoffs()
 	return nil
 }
 
