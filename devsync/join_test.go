@@ -212,3 +212,31 @@ func TestJoinDeclined(t *testing.T) {
 		t.Errorf("Code() after Cancel = %v, want ErrPending (no files left)", err)
 	}
 }
+
+// TestSyncerDisableLeaves: a device that stops syncing leaves the group:
+// the others list it as removed, in a new epoch it cannot open.
+func TestSyncerDisableLeaves(t *testing.T) {
+	ctx := context.Background()
+	folder := t.TempDir()
+	a, b := newHome(t, "passphrase of a"), newHome(t, "passphrase of b")
+	var err error
+	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	if b.s, err = Setup(ctx, b.v, folder, "desktop", []byte("passphrase of a"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	if err := b.s.Disable(); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	st := a.s.Status()
+	removed := false
+	for _, d := range st.Devices {
+		removed = removed || d.Name == "desktop" && d.Removed
+	}
+	if !removed || st.Epoch != 2 || len(st.Problems) != 0 {
+		t.Errorf("after the desktop stopped: epoch %d, devices %+v, problems %q; want it removed in epoch 2", st.Epoch, st.Devices, st.Problems)
+	}
+}

@@ -229,6 +229,18 @@ func (r *Replica) RemoveDevice(dev string) error {
 	return r.rotate([]Removal{rm})
 }
 
+// Leave removes this device from the group itself, as a member removes
+// another: a new epoch whose key only the others hold, and nothing it
+// writes afterwards counts. Flush writes the change.
+func (r *Replica) Leave() error {
+	if !r.ros.isMember(r.dev) {
+		return ErrRemoved
+	}
+	// Its own rotation is its next roster entry: it must count.
+	rm := Removal{Dev: r.dev, Journal: r.st.VV[r.dev], Roster: r.rseq + 1}
+	return r.rotate([]Removal{rm})
+}
+
 // SetRecovery seals the epoch keys from now on to a new recovery
 // recipient, in a new epoch, so that whoever held the old recovery
 // identity cannot open them. Flush writes the change.

@@ -354,12 +354,15 @@ func (s *Syncer) Close() {
 	s.rep, s.state, s.doc.Key, s.doc.Replica = nil, nil, "", nil
 }
 
-// Disable stops syncing this vault: it forgets the group key and what it
+// Disable stops syncing this vault: it leaves the group (Replica.Leave),
+// when the folder can be written, and forgets the group key and what it
 // read. Its files stay in the folder for the devices that have not read
 // them; Setup starts again as a new device.
 func (s *Syncer) Disable() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Best effort: a folder out of reach must not keep sync on.
+	s.syncNow(nil, func(r *Replica) error { return r.Leave() })
 	if err := s.store.PutSyncState(nil); err != nil {
 		return err
 	}
