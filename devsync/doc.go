@@ -128,7 +128,8 @@
 //     time of its last change, records waiting, removed and how many of
 //     its later records were ignored; the epoch; whether this device was
 //     removed; problems in words; the last error; conflicts), s.SyncNow(ctx)
-//     for "Sync now", s.RemoveDevice(ctx, id), s.Disable(), and
+//     for "Sync now", s.RemoveDevice(ctx, id), s.Disable() (this device
+//     leaves the group, as if removed), and
 //     s.SetPassphrase(p) after the recovery passphrase changed;
 //   - joining by approval: on the new device RequestJoin(DirFS(folder)),
 //     then req.Code() shown until req.Secret() succeeds, then
