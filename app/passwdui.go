@@ -78,5 +78,6 @@ func (u *UI) ChangePassphrase(current, passphrase, confirm string) (VaultView, e
 		return VaultView{}, plainErr("change passphrase", err)
 	}
 	u.vaultChanged()
+	u.app.syncPassphraseChanged(old, pp)
 	return u.view(v)
 }

@@ -33,6 +33,8 @@ type syncCtl struct {
 	// err is why sync could not start, in words ("" when it did, or is
 	// not set up).
 	err string
+	// join is the request to join made from Settings, if any.
+	join *joinState
 }
 
 // syncStore is the vault as sync needs it (*vault.Vault is one).
@@ -102,6 +104,10 @@ type SyncView struct {
 	// Problem says why sync could not start.
 	Problem string              `json:"problem,omitempty"`
 	Status  *devsync.SyncStatus `json:"status,omitempty"`
+	// Joining is the request to join made from this device; Pending the
+	// requests of new devices, with their codes once known.
+	Joining *SyncJoinView         `json:"joining,omitempty"`
+	Pending []devsync.PendingJoin `json:"pending,omitempty"`
 }
 
 func (a *App) syncView() SyncView {
@@ -137,8 +143,9 @@ func (a *App) markConflicts(pv *ProfileView) {
 	}
 }
 
-// SyncStatus returns what Settings shows of sync.
-func (u *UI) SyncStatus() (SyncView, error) { return u.app.syncView(), nil }
+// SyncStatus returns what Settings shows of sync, moving a join by
+// approval on (syncjoin.go).
+func (u *UI) SyncStatus() (SyncView, error) { return u.app.uiSyncView(), nil }
 
 // SetUpSync sets up sync of the unlocked vault through folder, under the
 // device name shown on the other devices: with this vault's recovery
@@ -240,6 +247,27 @@ func (u *UI) StopSync() (SyncView, error) {
 	}
 	c.stopLocked()
 	return SyncView{}, nil
+}
+
+// syncPassphraseChanged follows a change of the vault's recovery
+// passphrase from old to pp: when old was the sync folder's passphrase,
+// the folder gets the new one, with a new recovery identity and a new
+// epoch (Syncer.SetPassphrase), so that whoever knew the old one (a
+// removed device) cannot open what is written from now on. The vault's
+// change stands whatever happens here; a failure is logged.
+func (a *App) syncPassphraseChanged(old, pp []byte) {
+	s := a.syncing.running()
+	if s == nil {
+		return
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(s.Status().Folder), old); err != nil {
+		// Another device's passphrase opens the folder: not this one's
+		// to change.
+		return
+	}
+	if err := s.SetPassphrase(pp); err != nil {
+		fmt.Fprintf(a.cfg.Log, "tessera: sync: the folder keeps the old passphrase: %v\n", err)
+	}
 }
 
 var errSyncOff = errors.New("sync is not running: set it up in Settings, with the vault unlocked")

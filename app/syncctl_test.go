@@ -1,8 +1,11 @@
 package app
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -101,5 +104,116 @@ func TestSyncFromSettings(t *testing.T) {
 	}
 	if v, _ := a.SyncStatus(); !v.Running {
 		t.Error("sync did not come back at the unlock")
+	}
+}
+
+// A device joins from Settings by approval: it asks through the folder
+// and shows a code; the device already in lists the request with the same
+// code, and approving it starts sync on the new device. A request declined
+// says so on the device that made it.
+func TestSyncJoinByApprovalFromSettings(t *testing.T) {
+	folder := t.TempDir()
+	a, _, pa := editorUI(t)
+	b, _, _ := editorUI(t)
+	c, _, _ := editorUI(t)
+	if _, err := a.SetUpSync(folder, "laptop", goodPass); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetValue(pa, profile.ConceptEmail, "ada@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SyncNow(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AskToJoinSync(folder, "again"); err == nil {
+		t.Error("AskToJoinSync on a vault that already syncs succeeded")
+	}
+	v, err := b.AskToJoinSync(folder, "desktop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Joining == nil || v.Joining.Code != "" || v.Running {
+		t.Fatalf("after asking: %+v, want a request without a code yet", v)
+	}
+	// Each side's card reads the state in turn, as both are shown.
+	av, _ := a.SyncStatus()
+	bv, _ := b.SyncStatus()
+	av, _ = a.SyncStatus()
+	if len(av.Pending) != 1 || bv.Joining == nil || len(bv.Joining.Code) != 6 || av.Pending[0].Code != bv.Joining.Code {
+		t.Fatalf("pending on the laptop %+v, request on the desktop %+v: want one request, same code", av.Pending, bv.Joining)
+	}
+	wrong := "000000"
+	if bv.Joining.Code == wrong {
+		wrong = "111111"
+	}
+	if _, err := a.ApproveSyncJoin(av.Pending[0].ID, wrong); err == nil {
+		t.Error("approving with another code succeeded")
+	}
+	if _, err := a.ApproveSyncJoin(av.Pending[0].ID, bv.Joining.Code); err != nil {
+		t.Fatal(err)
+	}
+	bv, _ = b.SyncStatus()
+	if !bv.Running || bv.Joining != nil {
+		t.Fatalf("after approval the desktop shows %+v, want sync running", bv)
+	}
+	ps, err := b.app.cfg.Vault.(profileLister).Profiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range ps {
+		if e, ok := p.Concepts[profile.ConceptEmail]; ok {
+			s, _ := e.StringValue()
+			found = found || s == "ada@example.org"
+		}
+	}
+	if !found {
+		t.Error("the desktop did not receive the laptop's email")
+	}
+	if av, _ = a.SyncStatus(); len(av.Pending) != 0 {
+		t.Errorf("pending after the join: %+v", av.Pending)
+	}
+
+	// A third device asks; the laptop declines.
+	if _, err := c.AskToJoinSync(folder, "stranger"); err != nil {
+		t.Fatal(err)
+	}
+	av, _ = a.SyncStatus()
+	c.SyncStatus()
+	if len(av.Pending) != 1 {
+		t.Fatalf("pending = %+v, want the stranger's request", av.Pending)
+	}
+	if _, err := a.DeclineSyncJoin(av.Pending[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	cv, _ := c.SyncStatus()
+	if cv.Running || cv.Joining == nil || !strings.Contains(cv.Joining.Problem, "declined") {
+		t.Errorf("after declining, the stranger shows %+v, want declined", cv)
+	}
+	if cv, _ = c.CancelSyncJoin(); cv.Joining != nil {
+		t.Errorf("after Cancel: %+v", cv.Joining)
+	}
+}
+
+// Changing the recovery passphrase in Settings gives the sync folder the
+// new one and a new epoch: the old passphrase no longer opens the folder.
+func TestSyncFollowsPassphraseChange(t *testing.T) {
+	const newPass = "orchard lantern harbour velvet"
+	folder := t.TempDir()
+	a, _, _ := editorUI(t)
+	if _, err := a.SetUpSync(folder, "laptop", goodPass); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ChangePassphrase(goodPass, newPass, newPass); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(folder), []byte(goodPass)); !errors.Is(err, devsync.ErrBadPassphrase) {
+		t.Errorf("the old passphrase on the folder: %v, want ErrBadPassphrase", err)
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(folder), []byte(newPass)); err != nil {
+		t.Errorf("the new passphrase on the folder: %v", err)
+	}
+	if v, _ := a.SyncStatus(); v.Status == nil || v.Status.Epoch != 2 {
+		t.Errorf("after the change: %+v, want epoch 2", v.Status)
 	}
 }

@@ -67,7 +67,7 @@ var commands = map[string]command{
 	"vault":     {runVault, "init|unlock|lock|status|passwd|rekey the vault"},
 	"profile":   {runProfile, "list|show|set|unset|delete|import|export profiles"},
 	"site":      {runSite, "list|forget the sites that fill without asking"},
-	"sync":      {runSync, "setup|status|now|remove-device: keep devices in step through a synced folder"},
+	"sync":      {runSync, "setup|status|now|remove-device|request|pending|approve|decline: keep devices in step through a synced folder"},
 	"mcp":       {runMCP, "serve the browser's forms to an AI agent over MCP (stdio)"},
 }
 

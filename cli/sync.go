@@ -27,6 +27,7 @@ func runSync(ctx context.Context, env *Env, args []string) error {
 		"request":       syncRequest,
 		"pending":       syncPending,
 		"approve":       syncApprove,
+		"decline":       syncDecline,
 	}, args)
 }
 
@@ -34,10 +35,11 @@ func syncUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: tessera sync setup [--name NAME] [--group-passphrase-file FILE] FOLDER
        tessera sync status
        tessera sync now
-       tessera sync remove-device DEVICE
+       tessera sync remove-device DEVICE|NAME
        tessera sync request [--name NAME] [--wait DURATION] FOLDER
        tessera sync pending
        tessera sync approve REQUEST CODE
+       tessera sync decline REQUEST
 All take --passphrase-file FILE (- for stdin) to unlock the vault, and --json.
 setup makes FOLDER (kept in step by Syncthing, Nextcloud, Dropbox...) this
 vault's sync folder. The first device sets up the folder and its recovery
@@ -46,9 +48,11 @@ passphrase (--group-passphrase-file; by default the --passphrase-file one).
 Instead of the passphrase, a new device may ask to join (request, which
 prints a six-digit code and waits) and a device already in approve it
 (pending lists requests and their codes; approve only the one whose code
-the new device shows). status reads the folder and says what was read from
-each device and what is wrong; now syncs once. The Tessera app must not be
-running.
+the new device shows, decline any other). status reads the folder and says
+what was read from each device and what is wrong; now syncs once.
+remove-device starts a new epoch whose key the removed device cannot open;
+if it knew the recovery passphrase, change that passphrase too. The Tessera
+app must not be running.
 `)
 }
 
@@ -251,12 +255,26 @@ func syncNow(ctx context.Context, env *Env, args []string) error {
 }
 
 func syncRemoveDevice(ctx context.Context, env *Env, args []string) error {
-	c, err := parseSyncCmd(env, "remove-device", "tessera sync remove-device DEVICE", args, 1, nil)
+	c, err := parseSyncCmd(env, "remove-device", "tessera sync remove-device DEVICE|NAME", args, 1, nil)
 	if err != nil {
 		return helpOK(err)
 	}
 	return withSyncer(env, c, func(s *devsync.Syncer) error {
-		if err := s.RemoveDevice(ctx, c.args[0]); err != nil {
+		dev := c.args[0]
+		var named []string
+		for _, d := range s.Status().Devices {
+			if d.Name == dev && !d.Self && !d.Removed {
+				named = append(named, d.Device)
+			}
+		}
+		switch len(named) {
+		case 1:
+			dev = named[0]
+		case 0:
+		default:
+			return fmt.Errorf("remove device: %d devices are named %q: give its id (tessera sync status)", len(named), dev)
+		}
+		if err := s.RemoveDevice(ctx, dev); err != nil {
 			return err
 		}
 		return printSyncStatus(env, c, s.Status())
@@ -284,9 +302,13 @@ func printSyncStatus(env *Env, c *syncCmd, st devsync.SyncStatus) error {
 		}
 		if d.Removed {
 			fmt.Fprint(w, ", removed")
+			if d.Ignored > 0 {
+				fmt.Fprintf(w, " (%d later batches ignored)", d.Ignored)
+			}
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintf(w, "epoch %d\n", st.Epoch)
 	for _, p := range st.Problems {
 		fmt.Fprintf(w, "problem: %s\n", p)
 	}
@@ -323,6 +345,8 @@ func syncRequest(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Approved, declined or given up: the request's files go.
+	defer req.Cancel()
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	shown := false
@@ -376,6 +400,20 @@ func syncPending(ctx context.Context, env *Env, args []string) error {
 			}
 			fmt.Fprintf(env.Stdout, "%s code %s\n", r.ID, code)
 		}
+		return nil
+	})
+}
+
+func syncDecline(ctx context.Context, env *Env, args []string) error {
+	c, err := parseSyncCmd(env, "decline", "tessera sync decline REQUEST", args, 1, nil)
+	if err != nil {
+		return helpOK(err)
+	}
+	return withSyncer(env, c, func(s *devsync.Syncer) error {
+		if err := s.DeclineJoin(c.args[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "declined %s\n", c.args[0])
 		return nil
 	})
 }

@@ -148,9 +148,20 @@ var ErrNoGroup = errors.New("the sync folder has no Tessera group file")
 // not open the group file.
 var ErrBadPassphrase = errors.New("the passphrase does not open the sync folder")
 
+// ErrOldFolder is returned by ReadGroupFile for a folder set up by a
+// development build of Tessera from before devices had keys of their own
+// (never released): its files cannot be read; empty the folder and set
+// sync up again from one device.
+var ErrOldFolder = errors.New("the sync folder was set up by an earlier development build of Tessera: empty it and set sync up again")
+
+// groupDoc is the group file's content: the group id and root key, the
+// recovery identity, and the epoch keys known when it was written.
 type groupDoc struct {
-	Group string `json:"group"`
-	Key   string `json:"key"`
+	V        int      `json:"v"`
+	Group    string   `json:"group"`
+	Key      string   `json:"key"`
+	Recovery string   `json:"recovery"`
+	Epochs   []string `json:"epochs,omitempty"`
 }
 
 // WriteGroupFile wraps s under passphrase (age scrypt, work factor log2 N)
@@ -169,7 +180,11 @@ func WriteGroupFile(fsys FS, s Secret, passphrase []byte, workFactor int) error 
 	if err != nil {
 		return fmt.Errorf("write group file: %w", err)
 	}
-	doc, _ := json.Marshal(groupDoc{Group: hex.EncodeToString(s.Group[:]), Key: hex.EncodeToString(s.Key[:])})
+	d := groupDoc{V: 2, Group: hex.EncodeToString(s.Group[:]), Key: hex.EncodeToString(s.Key[:]), Recovery: s.Recovery}
+	for _, e := range s.Epochs {
+		d.Epochs = append(d.Epochs, hex.EncodeToString(e[:]))
+	}
+	doc, _ := json.Marshal(d)
 	defer clear(doc)
 	if _, err := w.Write(doc); err != nil {
 		return fmt.Errorf("write group file: %w", err)
@@ -184,8 +199,9 @@ func WriteGroupFile(fsys FS, s Secret, passphrase []byte, workFactor int) error 
 }
 
 // ReadGroupFile opens the folder's group file with passphrase. It returns
-// an error wrapping ErrNoGroup when there is none and ErrBadPassphrase when
-// the passphrase does not open it.
+// an error wrapping ErrNoGroup when there is none, ErrBadPassphrase when
+// the passphrase does not open it, and ErrOldFolder when an earlier
+// development build wrote it.
 func ReadGroupFile(fsys FS, passphrase []byte) (Secret, error) {
 	var s Secret
 	b, err := fsys.ReadFile(GroupFileName, 0)
@@ -207,7 +223,7 @@ func ReadGroupFile(fsys FS, passphrase []byte) (Secret, error) {
 	if err != nil {
 		return s, fmt.Errorf("read group file: %w", err)
 	}
-	pt, err := io.ReadAll(io.LimitReader(r, 4096))
+	pt, err := io.ReadAll(io.LimitReader(r, 64<<10))
 	if err != nil {
 		return s, fmt.Errorf("read group file: %w", err)
 	}
@@ -216,18 +232,32 @@ func ReadGroupFile(fsys FS, passphrase []byte) (Secret, error) {
 	if err := json.Unmarshal(pt, &doc); err != nil {
 		return s, fmt.Errorf("read group file: %w", err)
 	}
+	if doc.V != 2 {
+		return s, fmt.Errorf("read group file: %w", ErrOldFolder)
+	}
 	g, err1 := hex.DecodeString(doc.Group)
 	k, err2 := hex.DecodeString(doc.Key)
 	if err1 != nil || err2 != nil || len(g) != len(s.Group) || len(k) != len(s.Key) {
 		return s, errors.New("read group file: malformed")
 	}
+	if _, err := age.ParseX25519Identity(doc.Recovery); err != nil {
+		return s, errors.New("read group file: malformed recovery identity")
+	}
 	copy(s.Group[:], g)
 	copy(s.Key[:], k)
 	clear(k)
+	s.Recovery = doc.Recovery
+	for _, e := range doc.Epochs {
+		b, err := hex.DecodeString(e)
+		if err != nil || len(b) != 32 {
+			return s, errors.New("read group file: malformed epoch key")
+		}
+		s.Epochs = append(s.Epochs, [32]byte(b))
+	}
 	return s, nil
 }
 
-// syncFileKind returns kindJournal or kindSnapshot for a file the sync
+// syncFileKind returns kindJournal, kindSnapshot or kindRoster for a file the sync
 // engine reads, and 0 for any other. Copies a sync tool makes of a file
 // keep its extension ("x.1.sync-conflict-20261127-101010-ABC.tsj", "x.1
 // (conflicted copy 2026-11-27).tsj") and are read like the original.
@@ -240,6 +270,8 @@ func syncFileKind(name string) byte {
 		return kindJournal
 	case strings.HasSuffix(name, ".tss"):
 		return kindSnapshot
+	case strings.HasSuffix(name, ".tsr"):
+		return kindRoster
 	}
 	return 0
 }

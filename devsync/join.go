@@ -30,6 +30,7 @@ import (
 //	join-ID.2  member: its nonce
 //	join-ID.3  new device: its nonce, opening the commitment
 //	join-ID.4  member, once the person approved: the secret, to the recipient
+//	join-ID.5  member, when the person declined: empty
 //
 // The code hashes the recipient and both nonces. Someone who can write
 // the folder and puts their own request or answer in the middle must fix
@@ -44,6 +45,16 @@ var ErrPending = errors.New("waiting for the other device")
 // typed is not the request's.
 var ErrCodeMismatch = errors.New("the code does not match this request")
 
+// ErrDeclined is returned by JoinRequest.Code and Secret when the person
+// declined the request on a device already in.
+var ErrDeclined = errors.New("the request to join was declined on the other device")
+
+// declined reports whether the request id was declined.
+func declined(fsys FS, id string) bool {
+	_, err := fsys.ReadFile(joinName(id, 5), 0)
+	return err == nil
+}
+
 type joinReq struct {
 	Recipient string `json:"recipient"`
 	Commit    string `json:"commit"`
@@ -51,6 +62,14 @@ type joinReq struct {
 
 type joinNonce struct {
 	Nonce string `json:"nonce"`
+}
+
+// joinAnswer is what an approving device gives the new one: the group id
+// and root key and every epoch key it holds, not the recovery identity.
+type joinAnswer struct {
+	Group  []byte   `json:"group"`
+	Key    []byte   `json:"key"`
+	Epochs [][]byte `json:"epochs,omitempty"`
 }
 
 func joinName(id string, step int) string { return fmt.Sprintf("join-%s.%d", id, step) }
@@ -90,6 +109,9 @@ func RequestJoin(fsys FS) (*JoinRequest, error) {
 // Code returns the code to compare with the one the approving device
 // shows, once a device answered (ErrPending before).
 func (j *JoinRequest) Code() (string, error) {
+	if declined(j.fs, j.ID) {
+		return "", ErrDeclined
+	}
 	var a joinNonce
 	if err := readJSON(j.fs, joinName(j.ID, 2), &a); err != nil {
 		return "", err
@@ -111,6 +133,9 @@ func (j *JoinRequest) Code() (string, error) {
 // (ErrPending before), and removes the request's files.
 func (j *JoinRequest) Secret() (Secret, error) {
 	var s Secret
+	if declined(j.fs, j.ID) {
+		return s, ErrDeclined
+	}
 	b, err := j.fs.ReadFile(joinName(j.ID, 4), 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, ErrPending
@@ -123,17 +148,32 @@ func (j *JoinRequest) Secret() (Secret, error) {
 		// Not yet whole, or not for us.
 		return s, ErrPending
 	}
-	pt, err := io.ReadAll(io.LimitReader(r, 1024))
-	if err != nil || len(pt) != len(s.Group)+len(s.Key) {
+	pt, err := io.ReadAll(io.LimitReader(r, 64<<10))
+	if err != nil {
 		return s, ErrPending
 	}
-	copy(s.Group[:], pt)
-	copy(s.Key[:], pt[len(s.Group):])
-	clear(pt)
-	for step := 1; step <= 4; step++ {
-		j.fs.Remove(joinName(j.ID, step))
+	defer clear(pt)
+	var a joinAnswer
+	if err := json.Unmarshal(pt, &a); err != nil || len(a.Group) != len(s.Group) || len(a.Key) != len(s.Key) {
+		return s, ErrPending
+	}
+	copy(s.Group[:], a.Group)
+	copy(s.Key[:], a.Key)
+	j.Cancel()
+	for _, e := range a.Epochs {
+		if len(e) != 32 {
+			return s, ErrPending
+		}
+		s.Epochs = append(s.Epochs, [32]byte(e))
 	}
 	return s, nil
+}
+
+// Cancel removes the request's files from the folder.
+func (j *JoinRequest) Cancel() {
+	for step := 1; step <= 5; step++ {
+		j.fs.Remove(joinName(j.ID, step))
+	}
 }
 
 func joinCode(recipient string, member, joiner []byte) string {
@@ -189,6 +229,9 @@ func (s *Syncer) PendingJoins() ([]PendingJoin, error) {
 			continue
 		}
 		id = strings.TrimSuffix(id, ".1")
+		if declined(s.fs, id) {
+			continue
+		}
 		p := PendingJoin{ID: id}
 		if code, err := s.joinCodeLocked(id); err == nil {
 			p.Code = code
@@ -263,17 +306,39 @@ func (s *Syncer) ApproveJoin(id, code string) error {
 	if err != nil {
 		return fmt.Errorf("approve join: %w", err)
 	}
+	a := joinAnswer{Group: s.secret.Group[:], Key: s.secret.Key[:]}
+	for _, e := range s.rep.k.learned() {
+		a.Epochs = append(a.Epochs, e[:])
+	}
+	pt, _ := json.Marshal(a)
+	defer clear(pt)
 	var buf bytes.Buffer
 	w, err := age.Encrypt(&buf, r)
 	if err != nil {
 		return err
 	}
-	w.Write(s.secret.Group[:])
-	w.Write(s.secret.Key[:])
+	w.Write(pt)
 	if err := w.Close(); err != nil {
 		return err
 	}
 	return s.fs.WriteFile(joinName(id, 4), buf.Bytes())
+}
+
+// DeclineJoin refuses request id: the new device learns it was declined
+// (ErrDeclined) and the request no longer shows.
+func (s *Syncer) DeclineJoin(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.loadedLocked(); err != nil {
+		return err
+	}
+	if !validJoinID(id) {
+		return fmt.Errorf("decline join: no request %q", id)
+	}
+	if err := s.fs.WriteFile(joinName(id, 5), nil); err != nil {
+		return fmt.Errorf("decline join: %w", err)
+	}
+	return nil
 }
 
 // SetupWithSecret sets up sync of the vault through folder with a group
@@ -288,6 +353,9 @@ func SetupWithSecret(ctx context.Context, store Store, folder, name string, secr
 // at Close).
 func (s *Syncer) loadedLocked() error {
 	if s.state != nil && s.fs != nil {
+		if s.rep == nil {
+			return s.loadDoc(s.state)
+		}
 		return nil
 	}
 	st, err := s.store.SyncState()

@@ -3,6 +3,7 @@ package devsync
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -39,10 +40,18 @@ type world struct {
 	devs    []*simDev
 	history map[string][][]byte // every content a file had
 	records []*Record           // every record any device made
+
+	// removals lets devices remove one another; gone are the devices
+	// removed, with who removed them, late the records a removed device
+	// made after every other device had learned of its removal.
+	removals bool
+	gone     map[*simDev]*simDev
+	late     map[*Record]bool
 }
 
 func newWorld(t *testing.T, seed uint64, n int) *world {
-	w := &world{t: t, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), history: map[string][][]byte{}}
+	w := &world{t: t, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), history: map[string][][]byte{},
+		gone: map[*simDev]*simDev{}, late: map[*Record]bool{}}
 	w.now = time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	k, _ := deriveGroupKeys(testSecret)
 	for i := range n {
@@ -119,7 +128,49 @@ func (w *world) edit(d *simDev) {
 	if n := len(d.r.outbox); n > 0 {
 		if rec := d.r.outbox[n-1]; !slices.Contains(w.records, rec) {
 			w.records = append(w.records, rec)
+			if w.gone[d] != nil && w.allKnowGone(d) {
+				w.late[rec] = true
+			}
 		}
+	}
+}
+
+// allKnowGone reports whether every other device has read that d was
+// removed.
+func (w *world) allKnowGone(d *simDev) bool {
+	for _, o := range w.devs {
+		if o != d && o.r.ros.isMember(d.r.dev) {
+			return false
+		}
+	}
+	return true
+}
+
+// remove has d remove another member, keeping at least two.
+func (w *world) remove(d *simDev) {
+	if w.gone[d] != nil || len(w.devs)-len(w.gone) < 3 {
+		return
+	}
+	var cands []*simDev
+	for _, e := range w.devs {
+		if e != d && w.gone[e] == nil && d.r.ros.isMember(e.r.dev) {
+			cands = append(cands, e)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	e := cands[w.rng.IntN(len(cands))]
+	if err := d.r.RemoveDevice(e.r.dev); err != nil {
+		w.t.Fatalf("RemoveDevice: %v", err)
+	}
+	w.gone[e] = d
+}
+
+// check fails on an error, except ErrRemoved for a device removed.
+func (w *world) check(d *simDev, err error) {
+	if err != nil && !(w.gone[d] != nil && errors.Is(err, ErrRemoved)) {
+		w.t.Fatalf("device %s: %v (epoch %d, members %v, removed %v)", d.r.dev, err, d.r.ros.epoch, slices.Sorted(maps.Keys(d.r.ros.members)), d.r.ros.removed)
 	}
 }
 
@@ -127,12 +178,9 @@ func (w *world) syncDev(d *simDev) {
 	if err := d.r.Read(d.view); err != nil {
 		w.t.Fatal(err)
 	}
-	if _, err := d.r.Repair(d.view); err != nil {
-		w.t.Fatal(err)
-	}
-	if err := d.r.Flush(d.view); err != nil {
-		w.t.Fatal(err)
-	}
+	_, err := d.r.Repair(d.view)
+	w.check(d, err)
+	w.check(d, d.r.Flush(d.view))
 	w.remember(d)
 }
 
@@ -173,19 +221,25 @@ func (w *world) carry(src, dst *simDev) {
 
 func (w *world) step() {
 	d := w.devs[w.rng.IntN(len(w.devs))]
+	if w.removals && w.rng.IntN(100) < 2 {
+		w.remove(d)
+		return
+	}
 	switch x := w.rng.IntN(100); {
 	case x < 35:
 		w.edit(d)
 	case x < 60:
 		w.syncDev(d)
 	case x < 63:
-		if err := d.r.Compact(d.view); err != nil {
-			w.t.Fatal(err)
-		}
+		w.check(d, d.r.Compact(d.view))
 		w.remember(d)
 	case x < 65:
 		// The folder restored from an old backup: this device's own
-		// journal goes back to an older copy.
+		// journal goes back to an older copy. (Not for a removed device:
+		// it no longer writes its files again.)
+		if w.gone[d] != nil {
+			break
+		}
 		for _, name := range slices.Sorted(maps.Keys(d.view)) {
 			if h := w.history[name]; w.owner(name) == d && len(h) > 1 {
 				d.view[name] = slices.Clone(h[w.rng.IntN(len(h))])
@@ -334,4 +388,90 @@ func checkNoLoss(t *testing.T, h int, recs []*Record, v View) {
 			}
 		}
 	}
+}
+
+// TestMergeConvergesWithRemovals runs random histories in which devices
+// remove one another (sometimes two at once) while the removed ones go on
+// editing and syncing. Once everything is carried, the remaining devices
+// agree on the epoch and on how much of each removed device counts, hold
+// the model's view of exactly those records, lose nothing of their own,
+// and ignore every record a removed device made after all the others had
+// learned of its removal; no removed device holds the current key.
+func TestMergeConvergesWithRemovals(t *testing.T) {
+	histories, steps := envInt("TESSERA_SYNC_HISTORIES", 300)/3, 200
+	if testing.Short() {
+		histories = 20
+	}
+	removed, lateSeen := 0, 0
+	for h := range histories {
+		n := 3 + h%3
+		w := newWorld(t, uint64(h)+1<<32, n)
+		w.settle()
+		w.removals = true
+		for range steps {
+			w.step()
+		}
+		w.settle()
+		// The reference is a device nobody tried to remove; a removal
+		// holds unless its remover was removed at the same moment.
+		var ref *Replica
+		for _, d := range w.devs {
+			if w.gone[d] == nil {
+				ref = d.r
+				break
+			}
+		}
+		var members []*simDev
+		cut := map[string]uint64{}
+		for _, d := range w.devs {
+			if ref.ros.isMember(d.r.dev) {
+				members = append(members, d)
+				if by := w.gone[d]; by != nil && ref.ros.isMember(by.r.dev) {
+					t.Fatalf("history %d: %s removed %s, still a member", h, by.r.dev, d.r.dev)
+				}
+				continue
+			}
+			ds := ref.st.Devices[d.r.dev]
+			if ds == nil || !ds.Removed {
+				t.Fatalf("history %d: device %s not a member but not removed on %s", h, d.r.dev, ref.dev)
+			}
+			cut[d.r.dev] = ds.Cutoff
+			if d.r.k.epochs[ref.ros.cur] != nil {
+				t.Fatalf("history %d: removed device %s holds the current epoch key", h, d.r.dev)
+			}
+			removed++
+		}
+		var recs []*Record
+		for _, r := range w.records {
+			c, gone := cut[r.Dev]
+			if w.late[r] {
+				lateSeen++
+				if r.Seq <= c {
+					t.Fatalf("history %d: record %s.%d made after every device knew of the removal counts (cutoff %d)", h, r.Dev, r.Seq, c)
+				}
+			}
+			if !gone || r.Seq <= c {
+				recs = append(recs, r)
+			}
+		}
+		want := viewJSON(t, model(recs))
+		for i, d := range members {
+			if d.r.ros.cur != ref.ros.cur {
+				t.Fatalf("history %d: member %d in epoch %d, member 0 in %d", h, i, d.r.ros.epoch, ref.ros.epoch)
+			}
+			for dev, c := range cut {
+				if got := d.r.st.Devices[dev].Cutoff; got != c {
+					t.Fatalf("history %d: member %d counts %d records of removed %s, member 0 %d", h, i, got, dev, c)
+				}
+			}
+			if got := viewJSON(t, d.r.View()); got != want {
+				t.Fatalf("history %d (%d devices, %d removed): member %d view differs from the model\nstatus: %+v", h, n, len(w.gone), i, d.r.Status())
+			}
+			if st := d.r.Status(); len(st.Problems) > 0 {
+				t.Fatalf("history %d: member %d problems after settling: %q", h, i, st.Problems)
+			}
+		}
+		checkNoLoss(t, h, recs, ref.View())
+	}
+	t.Logf("%d histories, %d devices removed, %d records made after everyone knew of the removal, all ignored", histories, removed, lateSeen)
 }

@@ -70,9 +70,8 @@ const (
 	OpPrefer
 	// OpRemove only removes what it replaces: a value, a profile.
 	OpRemove
-	// OpDevice adds the device named by Label to the vault's devices, or,
-	// with Drop set, removes device Target.Dev: its records after
-	// Target.Seq are ignored.
+	// OpDevice names the device that wrote it (Label). Who is a member
+	// is the roster's business, not the journals'.
 	OpDevice
 )
 
@@ -88,7 +87,6 @@ type Op struct {
 	// opaque here.
 	Meta      json.RawMessage `json:"m,omitempty"`
 	Candidate bool            `json:"c,omitempty"`
-	Drop      bool            `json:"x,omitempty"`
 	Target    *Dot            `json:"t,omitempty"`
 	Replaces  []Dot           `json:"r,omitempty"`
 	HLC       HLC             `json:"h"`
@@ -171,9 +169,6 @@ func (r *Record) check() error {
 				return fmt.Errorf("%w: preference without target", ErrMalformed)
 			}
 		case OpDevice:
-			if o.Drop && o.Target == nil {
-				return fmt.Errorf("%w: device removal without target", ErrMalformed)
-			}
 		default:
 			return fmt.Errorf("%w: unknown change kind %d", ErrMalformed, o.Kind)
 		}

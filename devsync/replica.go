@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"filippo.io/age"
 )
 
 // NewDeviceID returns a new random device id.
@@ -49,6 +51,30 @@ type Replica struct {
 	files    map[string]*cursor
 	pending  map[string]map[uint64]*Record
 	problems []string
+
+	// ident is this device's own keys; recovery the recovery identity,
+	// held only when this device knows the recovery passphrase.
+	ident    *identity
+	recovery *age.X25519Identity
+	// entries are every roster entry opened so far (kept, so a roster
+	// file restored from an older copy forgets nothing); ros is their
+	// evaluation; rseq the last entry this device wrote.
+	entries []*signedEntry
+	ros     *roster
+	rseq    uint64
+	// rosterDirty reports that this device's roster file lacks some of
+	// its entries.
+	rosterDirty bool
+	// want are the removals this device made, rotate again until they
+	// hold (a rotation concurrent with another one has no effect);
+	// wantRecovery the recovery recipient it set.
+	want         map[string]Removal
+	wantRecovery string
+	// wkey is the epoch key of this device's current journal.
+	wkey string
+	// snapOut is what this device's last snapshot holds of the devices
+	// that are no longer members.
+	snapOut map[string]uint64
 }
 
 // cursor is what the replica has read of one file.
@@ -74,7 +100,14 @@ type cursor struct {
 // devices): a new record would reuse their sequence numbers.
 var ErrBehind = errors.New("this device's own earlier changes are still waiting to be read back")
 
-// NewReplica returns the replica of a device that has read nothing yet.
+// ErrRemoved is returned by Flush, and so by Sync and SyncNow, when this
+// device is not a member of the sync group: it was removed, or it joined
+// at the moment another device was removed and was left out of the new
+// epoch. Its changes stay in its vault; set sync up again to rejoin.
+var ErrRemoved = errors.New("this device is no longer a member of the sync group")
+
+// NewReplica returns the replica of a device that has read nothing yet,
+// with new keys of its own. It joins the group at its first Flush.
 func NewReplica(dev string, s Secret, clock Clock) (*Replica, error) {
 	if !validDeviceID(dev) {
 		return nil, fmt.Errorf("device id %q: want 16 hex digits", dev)
@@ -86,24 +119,44 @@ func NewReplica(dev string, s Secret, clock Clock) (*Replica, error) {
 	if clock == nil {
 		clock = systemClock{}
 	}
-	return &Replica{dev: dev, k: k, clock: clock, st: NewState(), epoch: 1,
-		files: map[string]*cursor{}, pending: map[string]map[uint64]*Record{}}, nil
+	r := &Replica{dev: dev, k: k, clock: clock, st: NewState(), epoch: 1,
+		files: map[string]*cursor{}, pending: map[string]map[uint64]*Record{}, want: map[string]Removal{}}
+	if s.Recovery != "" {
+		if r.recovery, err = age.ParseX25519Identity(s.Recovery); err != nil {
+			return nil, fmt.Errorf("recovery identity: %w", err)
+		}
+	}
+	if r.ident, err = newIdentity(); err != nil {
+		return nil, err
+	}
+	r.ros = k.evalRoster(nil)
+	return r, nil
 }
 
 // replicaDoc is what MarshalBinary saves.
 type replicaDoc struct {
-	Dev    string    `json:"dev"`
-	HLC    HLC       `json:"hlc"`
-	Epoch  uint64    `json:"epoch"`
-	State  *State    `json:"state"`
-	Outbox []*Record `json:"outbox,omitempty"`
+	Dev      string             `json:"dev"`
+	HLC      HLC                `json:"hlc"`
+	Epoch    uint64             `json:"epoch"`
+	State    *State             `json:"state"`
+	Outbox   []*Record          `json:"outbox,omitempty"`
+	Identity identityDoc        `json:"identity"`
+	Keys     [][32]byte         `json:"keys,omitempty"`
+	Entries  []*signedEntry     `json:"entries,omitempty"`
+	RSeq     uint64             `json:"rseq,omitempty"`
+	Want     map[string]Removal `json:"want,omitempty"`
+	Recovery string             `json:"wantRecovery,omitempty"`
+	WKey     string             `json:"wkey,omitempty"`
+	SnapOut  map[string]uint64  `json:"snapOut,omitempty"`
 }
 
 // MarshalBinary returns what LoadReplica needs to carry on: the state, the
-// clock and the unwritten records. It holds profile values: keep it sealed
-// (the vault does).
+// clock, the unwritten records, the device's keys and the roster. It holds
+// profile values and private keys: keep it sealed (the vault does).
 func (r *Replica) MarshalBinary() ([]byte, error) {
-	return json.Marshal(replicaDoc{Dev: r.dev, HLC: r.hlc, Epoch: r.epoch, State: r.st, Outbox: r.outbox})
+	return json.Marshal(replicaDoc{Dev: r.dev, HLC: r.hlc, Epoch: r.epoch, State: r.st, Outbox: r.outbox,
+		Identity: r.ident.doc(), Keys: r.k.learned(), Entries: r.entries, RSeq: r.rseq, Want: r.want,
+		Recovery: r.wantRecovery, WKey: r.wkey, SnapOut: r.snapOut})
 }
 
 // LoadReplica restores a replica saved by MarshalBinary.
@@ -116,11 +169,33 @@ func LoadReplica(b []byte, s Secret, clock Clock) (*Replica, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load sync state: %w", err)
 	}
+	if len(d.Identity.Sign) == 0 {
+		// Saved by a development build from before devices had keys.
+		return nil, fmt.Errorf("load sync state: %w", ErrOldFolder)
+	}
+	if r.ident, err = d.Identity.identity(); err != nil {
+		return nil, fmt.Errorf("load sync state: %w", err)
+	}
+	for _, key := range d.Keys {
+		if _, err := r.k.add(key); err != nil {
+			return nil, err
+		}
+	}
+	for _, se := range d.Entries {
+		if se.E, err = decodeEntry(se.Payload); err != nil {
+			return nil, fmt.Errorf("load sync state: %w", err)
+		}
+	}
 	if d.State != nil {
 		d.State.fill()
 		r.st = d.State
 	}
 	r.hlc, r.epoch, r.outbox = d.HLC, max(d.Epoch, 1), d.Outbox
+	r.entries, r.rseq, r.wantRecovery, r.wkey, r.snapOut = d.Entries, d.RSeq, d.Recovery, d.WKey, d.SnapOut
+	if d.Want != nil {
+		r.want = d.Want
+	}
+	r.evalRoster()
 	return r, nil
 }
 
@@ -134,7 +209,7 @@ func (r *Replica) State() *State { return r.st }
 func (r *Replica) View() View { return r.st.View() }
 
 func (r *Replica) nextHLC() HLC {
-	r.hlc = tick(max(r.hlc, r.st.MaxHLC), r.clock.Now())
+	r.hlc = tick(max(r.hlc, r.st.MaxHLC, r.ros.hlc), r.clock.Now())
 	return r.hlc
 }
 
@@ -246,12 +321,6 @@ func (e *Editor) Prefer(id, key string, target Dot) {
 // AddDevice records this device's name among the vault's devices.
 func (e *Editor) AddDevice(name string) { e.add(Op{Kind: OpDevice, Label: name}) }
 
-// RemoveDevice removes a device: what it writes after what this device has
-// read of it is ignored everywhere.
-func (e *Editor) RemoveDevice(dev string) {
-	e.add(Op{Kind: OpDevice, Drop: true, Target: &Dot{Dev: dev, Seq: e.r.st.VV[dev]}})
-}
-
 // withPrefs adds to dots the preferences of those values.
 func (e *Editor) withPrefs(id, key string, dots []Dot) []Dot {
 	out := slices.Clone(dots)
@@ -326,8 +395,35 @@ func (r *Replica) ownMax() uint64 {
 
 // Flush appends the records not yet in the folder to this device's
 // journal, after cutting off a partly written record a crash may have
-// left at its end.
+// left at its end. It first writes this device's roster entries: its
+// join, when it is not a member yet, and a new rotation when one it made
+// lost to a concurrent one. When the epoch key changed since the journal
+// was started, it writes a snapshot under the new key instead.
 func (r *Replica) Flush(fsys FS) error {
+	joinErr := r.join()
+	if joinErr == nil {
+		if err := r.heal(); err != nil {
+			return err
+		}
+	}
+	if err := r.flushRoster(fsys); err != nil {
+		return err
+	}
+	if joinErr != nil {
+		return joinErr
+	}
+	if !r.ros.isMember(r.dev) || r.k.epochs[r.ros.cur] == nil {
+		// Its own rotation showed it was removed meanwhile.
+		return ErrRemoved
+	}
+	if r.wkey != "" && r.wkey != r.ros.cur || r.outGrew() {
+		// Everything this device wrote, the outbox included, is in its
+		// state: a snapshot under the current key carries it all, and
+		// with it what it read of removed devices, which some of the
+		// other members may not be able to read (their files are sealed
+		// under a key those were not given, or no longer whole).
+		return r.compact(fsys)
+	}
 	if len(r.outbox) == 0 {
 		return nil
 	}
@@ -341,12 +437,12 @@ func (r *Replica) Flush(fsys FS) error {
 	}
 	if at == 0 {
 		if b, err := fsys.ReadFile(name, 0); err == nil {
-			at = r.k.ParseJournal(b).Complete
+			at = r.k.ParseJournal(b, r.pubOf).Complete
 		}
 	}
 	var buf []byte
 	for _, rec := range r.outbox {
-		f, err := r.k.sealRecord(rec)
+		f, err := r.k.sealRecord(r.ros.cur, r.ident.sign, rec)
 		if err != nil {
 			return fmt.Errorf("flush: %w", err)
 		}
@@ -356,7 +452,7 @@ func (r *Replica) Flush(fsys FS) error {
 		r.wname = ""
 		return fmt.Errorf("flush: write %s: %w", name, err)
 	}
-	r.wname, r.wsize, r.wtail = name, int64(at+len(buf)), bytes.Clone(buf[len(buf)-16:])
+	r.wname, r.wsize, r.wtail, r.wkey = name, int64(at+len(buf)), bytes.Clone(buf[len(buf)-16:]), r.ros.cur
 	for _, rec := range r.outbox {
 		r.flushed = append(r.flushed, rec.Seq)
 	}
@@ -382,11 +478,13 @@ func (r *Replica) Read(fsys FS) error {
 		return err
 	}
 	r.problems, r.flushed = nil, nil
+	r.readRosters(fsys, list)
 	seen := map[string]bool{}
 	var snaps []*snapshotDoc
+	forged := 0
 	for _, fi := range list {
 		kind := syncFileKind(fi.Name)
-		if kind == 0 {
+		if kind == 0 || kind == kindRoster {
 			continue
 		}
 		seen[fi.Name] = true
@@ -410,9 +508,13 @@ func (r *Replica) Read(fsys FS) error {
 		}
 		c.size = int64(from + len(b))
 		if kind == kindSnapshot {
-			d, err := r.k.parseSnapshot(b)
+			d, err := r.k.parseSnapshot(b, r.pubOf)
 			if err != nil {
-				c.problem = fmt.Sprintf("%s: %v", fi.Name, err)
+				c.problem = r.fileProblem(fi.Name, err)
+				if errors.Is(err, errNoKey) || errors.Is(err, errUnknownDevice) {
+					// Read it again once the roster says more.
+					c.size = -1
+				}
 				continue
 			}
 			if d == nil {
@@ -438,16 +540,21 @@ func (r *Replica) Read(fsys FS) error {
 				from = c.off
 			}
 		}
-		p := r.k.ParseJournal(b)
+		p := r.k.ParseJournal(b, r.pubOf)
 		c.off = from + p.Complete
 		if p.Complete > 0 {
 			c.tail = bytes.Clone(b[p.Complete-min(p.Complete, 16) : p.Complete])
 		}
 		c.problem = ""
+		forged += p.Forged
 		if p.Err != nil {
-			c.problem = fmt.Sprintf("%s: stopped at byte %d: %v", fi.Name, c.off, p.Err)
-			// Read it again from the same place once it changes.
+			c.problem = r.fileProblem(fi.Name, fmt.Errorf("stopped at byte %d: %w", c.off, p.Err))
+			// Read it again from the same place once it changes, or, when
+			// it waits for a key or a member, at every read.
 			c.size = int64(c.off)
+			if errors.Is(p.Err, errNoKey) || errors.Is(p.Err, errUnknownDevice) {
+				c.size = -1
+			}
 		}
 		for _, rec := range p.Records {
 			if rec.Dev == r.dev {
@@ -462,7 +569,16 @@ func (r *Replica) Read(fsys FS) error {
 			delete(r.files, name)
 		}
 	}
+	if forged > 0 {
+		r.problems = append(r.problems, fmt.Sprintf("%d records do not carry the signature of the device they name: ignored", forged))
+	}
+	r.cutoffs()
 	for _, d := range snaps {
+		if !r.ros.isMember(d.Dev) {
+			// Only a member's snapshot is trusted with other devices'
+			// changes: a removed device could write one after its removal.
+			continue
+		}
 		if newer(d.State.VV, r.st.VV) {
 			r.st.join(d.State, func(pid, key string) { r.touchKey(d.Dev, pid, key) })
 		}
@@ -482,7 +598,7 @@ func newer(a, b map[string]uint64) bool {
 }
 
 func (r *Replica) queue(rec *Record) {
-	if rec.Seq <= r.st.VV[rec.Dev] || r.st.dropped(rec.Dev, rec.Seq) {
+	if rec.Seq <= r.st.VV[rec.Dev] {
 		return
 	}
 	m := r.pending[rec.Dev]
@@ -496,10 +612,12 @@ func (r *Replica) queue(rec *Record) {
 }
 
 // deliver applies pending records whose turn has come until none has.
+// Records of a removed device beyond its cutoff stay pending: the cutoff
+// rises when a member's record shows it had read them.
 func (r *Replica) deliver() {
 	for dev, m := range r.pending {
 		for seq := range m {
-			if seq <= r.st.VV[dev] || r.st.dropped(dev, seq) {
+			if seq <= r.st.VV[dev] {
 				delete(m, seq)
 			}
 		}
@@ -521,16 +639,6 @@ func (r *Replica) deliver() {
 			if len(m) == 0 {
 				delete(r.pending, dev)
 			}
-		}
-	}
-	for dev, m := range r.pending {
-		for seq := range m {
-			if r.st.dropped(dev, seq) {
-				delete(m, seq)
-			}
-		}
-		if len(m) == 0 {
-			delete(r.pending, dev)
 		}
 	}
 }
@@ -589,9 +697,15 @@ func (r *Replica) Compact(fsys FS) error {
 	if err := r.Flush(fsys); err != nil {
 		return err
 	}
+	return r.compact(fsys)
+}
+
+// compact writes the snapshot and removes the older files; what the
+// outbox holds is in the snapshot.
+func (r *Replica) compact(fsys FS) error {
 	old := r.epoch
 	r.epoch++
-	b, err := r.k.sealSnapshot(&snapshotDoc{Dev: r.dev, Epoch: r.epoch, State: r.st})
+	b, err := r.k.sealSnapshot(r.ros.cur, r.ident.sign, &snapshotDoc{Dev: r.dev, Epoch: r.epoch, State: r.st})
 	if err != nil {
 		r.epoch = old
 		return fmt.Errorf("compact: %w", err)
@@ -600,12 +714,22 @@ func (r *Replica) Compact(fsys FS) error {
 		r.epoch = old
 		return fmt.Errorf("compact: %w", err)
 	}
+	for _, rec := range r.outbox {
+		r.flushed = append(r.flushed, rec.Seq)
+	}
+	r.outbox, r.wkey, r.wname = nil, r.ros.cur, ""
+	r.snapOut = map[string]uint64{}
+	for dev := range r.ros.known {
+		if r.ros.out(dev) {
+			r.snapOut[dev] = r.st.VV[dev]
+		}
+	}
 	list, err := fsys.List()
 	if err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}
 	stem := r.k.stem(r.dev) + "."
-	keep := map[string]bool{r.snapshotName(): true, r.journalName(): true}
+	keep := map[string]bool{r.snapshotName(): true, r.journalName(): true, r.rosterName(): true}
 	for _, fi := range list {
 		if strings.HasPrefix(fi.Name, stem) && syncFileKind(fi.Name) != 0 && !keep[fi.Name] {
 			if err := fsys.Remove(fi.Name); err != nil {
@@ -684,8 +808,12 @@ type DeviceStatus struct {
 	LastChange time.Time `json:"lastChange,omitempty"`
 	// Waiting counts records read but not applied yet: they follow one
 	// not arrived yet, or changes of another device not arrived yet.
-	Waiting int  `json:"waiting,omitempty"`
+	Waiting int `json:"waiting,omitempty"`
+	// Removed reports that the device is not a member any more; Ignored
+	// counts the records it wrote after its removal that were read and
+	// are ignored.
 	Removed bool `json:"removed,omitempty"`
+	Ignored int  `json:"ignored,omitempty"`
 }
 
 // A Status is the replica's view of the folder.
@@ -695,6 +823,11 @@ type Status struct {
 	Problems []string `json:"problems,omitempty"`
 	// Unwritten counts records not yet in the folder.
 	Unwritten int `json:"unwritten,omitempty"`
+	// Epoch is the number of the current epoch: it grows by one at every
+	// removal and recovery passphrase change.
+	Epoch uint64 `json:"epoch"`
+	// Removed reports that this device is no longer a member of the group.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // Status reports what has been read from every device and what is wrong.
@@ -709,8 +842,11 @@ func (r *Replica) Status() Status {
 	for d := range r.pending {
 		devs[d] = true
 	}
+	for d := range r.ros.known {
+		devs[d] = true
+	}
 	devs[r.dev] = true
-	st := Status{Problems: slices.Clone(r.problems), Unwritten: len(r.outbox)}
+	st := Status{Problems: slices.Clone(r.problems), Unwritten: len(r.outbox), Epoch: r.ros.epoch, Removed: r.ros.out(r.dev)}
 	for _, name := range slices.Sorted(maps.Keys(r.files)) {
 		if p := r.files[name].problem; p != "" {
 			st.Problems = append(st.Problems, p)
@@ -722,14 +858,25 @@ func (r *Replica) Status() Status {
 			ds.LastChange = h.Wall()
 		}
 		if i := r.st.Devices[d]; i != nil {
-			ds.Name, ds.Removed = i.Name, i.Removed
+			ds.Name = i.Name
+			if i.Removed {
+				ds.Removed = true
+				for seq := range r.pending[d] {
+					if seq > i.Cutoff {
+						ds.Ignored++
+						ds.Waiting--
+					}
+				}
+			}
 		}
 		if ds.Waiting > 0 {
 			st.Problems = append(st.Problems, fmt.Sprintf("%d records of device %s wait for earlier changes that have not arrived yet", ds.Waiting, deviceLabel(ds)))
 		}
 		st.Devices = append(st.Devices, ds)
 	}
-	if n := r.ownCovered(); r.folderBehind() {
+	if st.Removed {
+		st.Problems = append(st.Problems, ErrRemoved.Error()+": it can no longer read what the others write; set sync up again to rejoin")
+	} else if n := r.ownCovered(); r.folderBehind() {
 		st.Problems = append(st.Problems, fmt.Sprintf("the folder holds this device's changes up to %d of %d: it was restored from an older copy or files were lost; the next sync writes them again", n, r.st.VV[r.dev]))
 	}
 	return st
@@ -740,4 +887,29 @@ func deviceLabel(d DeviceStatus) string {
 		return fmt.Sprintf("%q", d.Name)
 	}
 	return d.Device
+}
+
+// fileProblem says in words what is wrong with a file, or nothing when
+// it is a file of a device that is no longer a member sealed under an
+// epoch key this device was not given: what it holds is ignored here.
+func (r *Replica) fileProblem(name string, err error) string {
+	if errors.Is(err, errNoKey) {
+		for dev := range r.ros.known {
+			if r.ros.out(dev) && strings.HasPrefix(name, r.k.stem(dev)+".") {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("%s: %v", name, err)
+}
+
+// outGrew reports whether this device read more of a device that is no
+// longer a member since its last snapshot.
+func (r *Replica) outGrew() bool {
+	for dev := range r.ros.known {
+		if r.ros.out(dev) && r.st.VV[dev] > r.snapOut[dev] {
+			return true
+		}
+	}
+	return false
 }

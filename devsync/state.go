@@ -62,8 +62,9 @@ type prefEl struct {
 
 type deviceState struct {
 	Name string `json:"name,omitempty"`
-	// Removed reports that the device was removed: what it wrote after
-	// its record Cutoff is ignored.
+	// Removed reports that the device is no longer a member (the roster
+	// says so; a state joined from elsewhere never does): what it wrote
+	// after its record Cutoff is ignored.
 	Removed bool   `json:"removed,omitempty"`
 	Cutoff  uint64 `json:"cutoff,omitempty"`
 }
@@ -131,25 +132,13 @@ func (s *State) apply(r *Record) {
 
 func (s *State) applyOp(d Dot, o *Op) {
 	if o.Kind == OpDevice {
-		if o.Drop {
-			t := o.Target.Dev
-			ds := s.Devices[t]
-			if ds == nil {
-				ds = &deviceState{}
-				s.Devices[t] = ds
-			}
-			if !ds.Removed || o.Target.Seq < ds.Cutoff {
-				ds.Removed, ds.Cutoff = true, o.Target.Seq
-			}
-		} else {
-			ds := s.Devices[d.Dev]
-			if ds == nil {
-				ds = &deviceState{}
-				s.Devices[d.Dev] = ds
-			}
-			if o.Label != "" {
-				ds.Name = o.Label
-			}
+		ds := s.Devices[d.Dev]
+		if ds == nil {
+			ds = &deviceState{}
+			s.Devices[d.Dev] = ds
+		}
+		if o.Label != "" {
+			ds.Name = o.Label
 		}
 		return
 	}
@@ -256,9 +245,6 @@ func (s *State) join(o *State, changed func(profile, key string)) {
 		}
 		if sd.Name == "" {
 			sd.Name = od.Name
-		}
-		if od.Removed && (!sd.Removed || od.Cutoff < sd.Cutoff) {
-			sd.Removed, sd.Cutoff = true, od.Cutoff
 		}
 	}
 	s.MaxHLC = max(s.MaxHLC, o.MaxHLC)

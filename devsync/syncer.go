@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"filippo.io/age"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -65,11 +67,14 @@ var (
 
 // syncDoc is the sync state the vault keeps sealed.
 type syncDoc struct {
-	Folder  string          `json:"folder"`
-	Name    string          `json:"name"`
-	Group   string          `json:"group"`
-	Key     string          `json:"key"`
-	Replica json.RawMessage `json:"replica"`
+	Folder string `json:"folder"`
+	Name   string `json:"name"`
+	Group  string `json:"group"`
+	Key    string `json:"key"`
+	// Recovery is the recovery identity, held by a device that joined
+	// with the recovery passphrase or set it.
+	Recovery string          `json:"recovery,omitempty"`
+	Replica  json.RawMessage `json:"replica"`
 }
 
 // A Syncer keeps one vault in step with the other devices that share its
@@ -126,9 +131,9 @@ func setup(store Store, fsys FS, folder, name string, secret Secret, opts Option
 	if err != nil {
 		return nil, err
 	}
-	s := &Syncer{store: store, opts: opts, fs: fsys, secret: secret, rep: rep,
-		doc: syncDoc{Folder: folder, Name: name, Group: hex.EncodeToString(secret.Group[:]), Key: hex.EncodeToString(secret.Key[:])}}
-	if _, err := s.syncNow(func(e *Editor) { e.AddDevice(name) }); err != nil {
+	s := &Syncer{store: store, opts: opts, fs: fsys, secret: Secret{Group: secret.Group, Key: secret.Key, Recovery: secret.Recovery}, rep: rep,
+		doc: syncDoc{Folder: folder, Name: name, Group: hex.EncodeToString(secret.Group[:]), Key: hex.EncodeToString(secret.Key[:]), Recovery: secret.Recovery}}
+	if _, err := s.syncNow(func(e *Editor) { e.AddDevice(name) }, nil); err != nil {
 		return nil, fmt.Errorf("set up sync: %w", err)
 	}
 	return s, nil
@@ -164,6 +169,7 @@ func (s *Syncer) loadDoc(st []byte) error {
 	}
 	copy(s.secret.Group[:], g)
 	copy(s.secret.Key[:], k)
+	s.secret.Recovery = d.Recovery
 	rep, err := LoadReplica(d.Replica, s.secret, s.opts.Clock)
 	if err != nil {
 		return err
@@ -189,14 +195,16 @@ type Result struct {
 func (s *Syncer) SyncNow(ctx context.Context) (Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.syncNow(nil)
+	return s.syncNow(nil, nil)
 }
 
-func (s *Syncer) syncNow(extra func(e *Editor)) (Result, error) {
+// syncNow syncs once, adding the changes extra makes to this device's
+// record and, before writing, doing act to the replica.
+func (s *Syncer) syncNow(extra func(e *Editor), act func(r *Replica) error) (Result, error) {
 	var res Result
 	var err error
 	for range 3 {
-		res, err = s.syncOnce(extra)
+		res, err = s.syncOnce(extra, act)
 		if !errors.Is(err, vault.ErrSyncRace) {
 			break
 		}
@@ -208,7 +216,7 @@ func (s *Syncer) syncNow(extra func(e *Editor)) (Result, error) {
 	return res, err
 }
 
-func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
+func (s *Syncer) syncOnce(extra func(e *Editor), act func(r *Replica) error) (res Result, err error) {
 	snap, err := s.store.SyncSnapshot()
 	if err != nil {
 		return res, err
@@ -216,7 +224,10 @@ func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
 	defer func() {
 		if err != nil {
 			// What the replica read or wrote is not in the vault: start
-			// again from what is.
+			// again from what is, after noting what it saw.
+			if s.rep != nil {
+				s.status = s.rep.Status()
+			}
 			s.rep = nil
 		}
 	}()
@@ -235,7 +246,7 @@ func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
 		return res, err
 	}
 	n := len(r.outbox)
-	epoch := r.epoch
+	epoch, rseq := r.epoch, r.rseq
 	err = r.editFrom(base, func(e *Editor) {
 		diffLocal(e, snap.Profiles, before)
 		if extra != nil {
@@ -251,6 +262,11 @@ func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
 	if len(r.outbox) > n {
 		res.Sent = len(r.outbox[len(r.outbox)-1].Ops)
 	}
+	if act != nil {
+		if err := act(r); err != nil {
+			return res, err
+		}
+	}
 	if _, err := r.Repair(s.fs); err != nil {
 		return res, err
 	}
@@ -264,7 +280,7 @@ func (s *Syncer) syncOnce(extra func(e *Editor)) (res Result, err error) {
 	}
 	changes := vaultChanges(snap.Profiles, r.View())
 	res.Received = len(changes)
-	if len(changes) == 0 && res.Sent == 0 && r.epoch == epoch && maps.Equal(base.VV, r.st.VV) && len(r.touched) == 0 {
+	if len(changes) == 0 && res.Sent == 0 && r.epoch == epoch && r.rseq == rseq && maps.Equal(base.VV, r.st.VV) && len(r.touched) == 0 {
 		// Nothing new either way: the stored state still holds.
 		return res, nil
 	}
@@ -315,12 +331,15 @@ func (s *Syncer) Run(ctx context.Context, every time.Duration) error {
 	}
 }
 
-// RemoveDevice removes a device from the vault's devices: what it writes
-// after what this device has read of it is ignored by every device.
+// RemoveDevice removes a device from the group (Replica.RemoveDevice):
+// a new epoch key that it cannot open, and what it writes after what this
+// device has read of it ignored by every device. A removed device that
+// knows the recovery passphrase can still open the new key through the
+// folder's group file: change the passphrase (SetPassphrase) to end that.
 func (s *Syncer) RemoveDevice(ctx context.Context, dev string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := s.syncNow(func(e *Editor) { e.RemoveDevice(dev) })
+	_, err := s.syncNow(nil, func(r *Replica) error { return r.RemoveDevice(dev) })
 	return err
 }
 
@@ -335,12 +354,15 @@ func (s *Syncer) Close() {
 	s.rep, s.state, s.doc.Key, s.doc.Replica = nil, nil, "", nil
 }
 
-// Disable stops syncing this vault: it forgets the group key and what it
+// Disable stops syncing this vault: it leaves the group (Replica.Leave),
+// when the folder can be written, and forgets the group key and what it
 // read. Its files stay in the folder for the devices that have not read
 // them; Setup starts again as a new device.
 func (s *Syncer) Disable() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Best effort: a folder out of reach must not keep sync on.
+	s.syncNow(nil, func(r *Replica) error { return r.Leave() })
 	if err := s.store.PutSyncState(nil); err != nil {
 		return err
 	}
@@ -348,15 +370,34 @@ func (s *Syncer) Disable() error {
 	return nil
 }
 
-// SetPassphrase rewraps the folder's group file under a new recovery
-// passphrase (after the person changed it), for devices that join later.
+// SetPassphrase puts a new recovery identity in the folder's group file,
+// wrapped under a new recovery passphrase (after the person changed it),
+// for devices that join later, and starts a new epoch whose key is sealed
+// to it and not to the old one: whoever knew the old passphrase cannot
+// open what is written from now on.
 func (s *Syncer) SetPassphrase(passphrase []byte) error {
 	if err := s.store.CheckPassphrase(passphrase); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return WriteGroupFile(s.fs, s.secret, passphrase, s.opts.WorkFactor)
+	if err := s.loadedLocked(); err != nil {
+		return err
+	}
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		return err
+	}
+	g := Secret{Group: s.secret.Group, Key: s.secret.Key, Recovery: id.String(), Epochs: s.rep.k.learned()}
+	if err := WriteGroupFile(s.fs, g, passphrase, s.opts.WorkFactor); err != nil {
+		return err
+	}
+	_, err = s.syncNow(nil, func(r *Replica) error {
+		s.doc.Recovery, s.secret.Recovery = g.Recovery, g.Recovery
+		r.recovery = id
+		return r.SetRecovery(id.Recipient().String())
+	})
+	return err
 }
 
 // Refresh reads the folder to update Status without writing anything,
@@ -429,6 +470,9 @@ func conflicts(v View) []Conflict {
 	var out []Conflict
 	for _, p := range v.Profiles {
 		for _, k := range p.Keys {
+			if strings.HasPrefix(k.Key, sitePrefix) {
+				continue
+			}
 			n := 0
 			devs := map[string]bool{}
 			for _, val := range k.Values {

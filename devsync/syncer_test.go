@@ -191,3 +191,75 @@ func TestSyncerTwoVaults(t *testing.T) {
 		t.Errorf("Open after Disable = %v, want ErrNotEnabled", err)
 	}
 }
+
+// TestSyncerSiteRules: "remember for this site" made on one device fills
+// without asking on the other; changed, moved to another profile and
+// forgotten there, it follows; two devices choosing different profiles
+// for one site at once end with the same, latest, choice.
+func TestSyncerSiteRules(t *testing.T) {
+	ctx := context.Background()
+	folder := t.TempDir()
+	a, b := newHome(t, "passphrase of a"), newHome(t, "passphrase of a")
+	for _, h := range []*home{a} {
+		h.v.CreateProfile("home", "Home")
+		h.v.CreateProfile("work", "Work")
+	}
+	const shop = "https://shop.example"
+	email := "https://schema.org/email"
+	if err := a.v.SetSiteRule(vault.SiteRule{Origin: shop, Profile: "home", Concepts: []string{email}}); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	if b.s, err = Setup(ctx, b.v, folder, "desktop", []byte("passphrase of a"), testOpts); err != nil {
+		t.Fatal(err)
+	}
+	rule := func(h *home) string {
+		t.Helper()
+		r, ok, err := h.v.SiteRule(shop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return "none"
+		}
+		return r.Profile + " " + strings.Join(r.Concepts, ",")
+	}
+	if got := rule(b); got != "home "+email {
+		t.Fatalf("desktop's rule for the shop = %q, want the laptop's", got)
+	}
+	// Moved to the work profile on the desktop.
+	if err := b.v.SetSiteRule(vault.SiteRule{Origin: shop, Profile: "work", Concepts: []string{email}}); err != nil {
+		t.Fatal(err)
+	}
+	b.sync(t)
+	a.sync(t)
+	if got := rule(a); got != "work "+email {
+		t.Fatalf("laptop after the move = %q, want work", got)
+	}
+	// Both choose at once; the later choice wins on both.
+	a.v.SetSiteRule(vault.SiteRule{Origin: shop, Profile: "home", Concepts: []string{email}})
+	b.v.SetSiteRule(vault.SiteRule{Origin: shop, Profile: "work", Concepts: []string{email, "https://schema.org/telephone"}})
+	for _, h := range []*home{a, b, a, b} {
+		h.sync(t)
+	}
+	if ra, rb := rule(a), rule(b); ra != rb {
+		t.Fatalf("after choosing at once: laptop %q, desktop %q; want the same", ra, rb)
+	}
+	// Forgotten on the laptop: gone on the desktop.
+	if err := a.v.DeleteSiteRule(shop); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	b.sync(t)
+	if got := rule(b); got != "none" {
+		t.Errorf("desktop after forgetting = %q, want none", got)
+	}
+	for _, h := range []*home{a, b} {
+		if st := h.s.Status(); len(st.Conflicts) != 0 || len(st.Problems) != 0 {
+			t.Errorf("status = conflicts %+v, problems %q", st.Conflicts, st.Problems)
+		}
+	}
+}

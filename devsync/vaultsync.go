@@ -43,6 +43,90 @@ func joinEntry(v ValueView) profile.Entry {
 	return e
 }
 
+// Site rules ride in the merged state as keys "site:ORIGIN" of the profile
+// they fill from, valued {"concepts": [...]}: made, changed and removed
+// like any detail, and removed with their profile. The vault holds one
+// rule per origin: when devices chose different profiles for one origin at
+// once, the latest choice (by HLC, then device, then profile id) is the
+// one written to the vault.
+const sitePrefix = "site:"
+
+type siteValue struct {
+	Concepts []string `json:"concepts"`
+}
+
+// diffSites records as changes the site rules the person made, changed,
+// moved or forgot in the vault since it last matched view m. The vault
+// showed one rule per origin, so a change to an origin's rule replaces
+// every value of it this device had seen, in every profile.
+func diffSites(e *Editor, vp []vault.SyncProfile, m View) {
+	type rule struct{ profile, value string }
+	now := map[string]rule{}
+	for _, p := range vp {
+		for _, r := range p.Sites {
+			b, _ := json.Marshal(siteValue{Concepts: slices.Sorted(slices.Values(r.Concepts))})
+			now[r.Origin] = rule{p.ID, string(b)}
+		}
+	}
+	wins := siteWinners(m)
+	origins := slices.Collect(maps.Keys(now))
+	for o := range wins {
+		if _, ok := now[o]; !ok {
+			origins = append(origins, o)
+		}
+	}
+	slices.Sort(origins)
+	for _, origin := range origins {
+		n, has := now[origin]
+		w, had := wins[origin]
+		if has && had && n.profile == w.profile && n.value == compactJSON(w.v.Value) {
+			continue
+		}
+		key := sitePrefix + origin
+		for _, p := range m.Profiles {
+			for _, kv := range p.Keys {
+				if kv.Key != key {
+					continue
+				}
+				var dots []Dot
+				for _, v := range kv.Values {
+					dots = append(dots, v.Dots...)
+				}
+				e.Remove(p.ID, key, dots)
+			}
+		}
+		if has {
+			e.Put(n.profile, key, json.RawMessage(n.value), nil, false, nil)
+		}
+	}
+}
+
+// A siteWin is the rule the vault holds for one origin.
+type siteWin struct {
+	profile string
+	v       ValueView
+}
+
+// siteWinners returns, per origin, the profile and value the vault holds
+// for a merged view m.
+func siteWinners(m View) map[string]siteWin {
+	out := map[string]siteWin{}
+	for _, p := range m.Profiles {
+		for _, kv := range p.Keys {
+			origin, ok := strings.CutPrefix(kv.Key, sitePrefix)
+			if !ok || len(kv.Values) == 0 {
+				continue
+			}
+			v := kv.Values[0]
+			cur, had := out[origin]
+			if !had || v.Time > cur.v.Time || v.Time == cur.v.Time && (v.Dev > cur.v.Dev || v.Dev == cur.v.Dev && p.ID > cur.profile) {
+				out[origin] = siteWin{profile: p.ID, v: v}
+			}
+		}
+	}
+	return out
+}
+
 func shown(vals []ValueView) []ValueView {
 	if len(vals) > maxValues {
 		return vals[:maxValues]
@@ -52,7 +136,7 @@ func shown(vals []ValueView) []ValueView {
 
 // diffLocal records as changes what the person changed in the vault since
 // it last matched view m (made from base): profiles created, renamed and
-// deleted; values added, made current and removed.
+// deleted; values added, made current and removed; site rules.
 func diffLocal(e *Editor, vp []vault.SyncProfile, m View) {
 	have := map[string]*vault.SyncProfile{}
 	for i := range vp {
@@ -81,7 +165,9 @@ func diffLocal(e *Editor, vp []vault.SyncProfile, m View) {
 		}
 		before := map[string][]ValueView{}
 		for _, kv := range mp.Keys {
-			before[kv.Key] = shown(kv.Values)
+			if !strings.HasPrefix(kv.Key, sitePrefix) {
+				before[kv.Key] = shown(kv.Values)
+			}
 		}
 		keys := slices.Sorted(maps.Keys(now))
 		for k := range before {
@@ -93,6 +179,7 @@ func diffLocal(e *Editor, vp []vault.SyncProfile, m View) {
 			diffKey(e, p.ID, k, now[k], before[k])
 		}
 	}
+	diffSites(e, vp, m)
 }
 
 func diffKey(e *Editor, id, key string, now []profile.Entry, before []ValueView) {
@@ -146,6 +233,7 @@ func vaultChanges(vp []vault.SyncProfile, m View) []vault.SyncChange {
 			out = append(out, vault.SyncChange{Profile: vp[i].ID, Delete: true})
 		}
 	}
+	wins := siteWinners(m)
 	for _, p := range m.Profiles {
 		c := vault.SyncChange{Profile: p.ID}
 		cur := have[p.ID]
@@ -161,6 +249,9 @@ func vaultChanges(vp []vault.SyncProfile, m View) []vault.SyncChange {
 		}
 		seen := map[string]bool{}
 		for _, kv := range p.Keys {
+			if strings.HasPrefix(kv.Key, sitePrefix) {
+				continue
+			}
 			seen[kv.Key] = true
 			vals := shown(kv.Values)
 			if sameValues(now[kv.Key], vals) {
@@ -177,7 +268,9 @@ func vaultChanges(vp []vault.SyncProfile, m View) []vault.SyncChange {
 				c.Keys = append(c.Keys, vault.SyncValues{Key: kv.Key})
 			}
 		}
-		if have[p.ID] == nil || c.Label != "" || len(c.Keys) > 0 {
+		c.Sites = wantSites(wins, p.ID)
+		c.SetSites = !sameSites(cur.Sites, c.Sites)
+		if have[p.ID] == nil || c.Label != "" || len(c.Keys) > 0 || c.SetSites {
 			out = append(out, c)
 		}
 	}
@@ -190,6 +283,38 @@ func sameValues(a []profile.Entry, b []ValueView) bool {
 	}
 	for i := range a {
 		if compactJSON(a[i].Value) != compactJSON(b[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// wantSites returns the rules the vault should hold for profile pid,
+// sorted by origin.
+func wantSites(wins map[string]siteWin, pid string) []vault.SiteRule {
+	var out []vault.SiteRule
+	for _, origin := range slices.Sorted(maps.Keys(wins)) {
+		w := wins[origin]
+		if w.profile != pid {
+			continue
+		}
+		var sv siteValue
+		if json.Unmarshal(w.v.Value, &sv) != nil || len(sv.Concepts) == 0 {
+			continue
+		}
+		out = append(out, vault.SiteRule{Origin: origin, Profile: pid, Concepts: sv.Concepts})
+	}
+	return out
+}
+
+// sameSites reports whether the vault's rules a are the rules b, by
+// origin and concepts.
+func sameSites(a, b []vault.SiteRule) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Origin != b[i].Origin || !slices.Equal(slices.Sorted(slices.Values(a[i].Concepts)), b[i].Concepts) {
 			return false
 		}
 	}

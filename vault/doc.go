@@ -22,8 +22,9 @@
 // A sealed manifest, rewritten in the same transaction as every write,
 // covers every row: the count of rows per table, the highest id ever given
 // out (ids are never reused), the last version, and the XOR of a keyed MAC of
-// each row's table, id, version, parent, rank, index and record (see
-// manifest.go). Unlock checks every row against it, and every later read
+// each row's table, id, version, parent, rank, index and record, and a keyed
+// MAC of the sealed sync state (see manifest.go). Unlock checks every row and
+// the sync state against it, and every later read
 // checks the rows it reads against the versions unlock verified, so a row
 // replayed from an older copy, deleted, added or moved, while the vault is
 // closed or open, gives an error wrapping ErrTampered ("the vault file was
@@ -47,7 +48,9 @@
 // their first unlock, in one transaction: every record re-sealed with a
 // version, the manifest written. From then on the same checks apply.
 // Vaults of schema 2 get the (empty) site rules table at open, and their
-// manifest gains its row counts at the next write.
+// manifest gains its row counts at the next write. A manifest written
+// before it covered the sync state takes the sync state found as it is,
+// and covers it from the next write on.
 //
 // # Site rules
 //

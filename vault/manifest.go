@@ -21,7 +21,8 @@ import (
 //   - per table, the number of rows and the highest id ever given out, so a
 //     deleted row is noticed and an id is never reused;
 //   - the XOR of one HMAC per row over its table, id, version, parent, rank,
-//     lookup and sealed record, under a key derived from the data key.
+//     lookup and sealed record, under a key derived from the data key;
+//   - an HMAC of the sealed sync state (sync.go), zero when there is none.
 //
 // An XOR of keyed MACs can be updated in O(1) per written row (XOR out the
 // old row's MAC, XOR in the new one) yet, without the key, no set of rows
@@ -44,9 +45,11 @@ var tableNames = [numTables]string{"profiles", "entries", "audit", "sites"}
 
 // manifestFormat is the first byte of a sealed manifest's plaintext. A
 // format 1 manifest was written before the sites table existed and covers
-// the first three tables; it is read as one with no site rows, and the next
-// write replaces it with format 2.
-const manifestFormat = 2
+// the first three tables; it is read as one with no site rows. A format 2
+// manifest was written before it covered the sync state; the sync state
+// found beside it is taken as it is. The next write replaces either with
+// format 3.
+const manifestFormat = 3
 
 // manifestTables returns how many tables a manifest of the given format
 // covers, or 0 for a format this package does not know.
@@ -54,7 +57,7 @@ func manifestTables(format byte) int {
 	switch format {
 	case 1:
 		return tabSites
-	case manifestFormat:
+	case 2, manifestFormat:
 		return numTables
 	}
 	return 0
@@ -119,6 +122,11 @@ type manifestState struct {
 	hwm     [numTables]int64
 	count   [numTables]int64
 	acc     [32]byte
+	// syncMAC is the HMAC of the sealed sync state (syncStateMAC), zero
+	// when there is none.
+	syncMAC [32]byte
+	// format is the format the state was read in (0: made here).
+	format byte
 }
 
 // A manifest is the verified state of an unlocked vault.
@@ -159,7 +167,8 @@ func (st *manifestState) encode() []byte {
 		b = binary.BigEndian.AppendUint64(b, uint64(st.hwm[t]))
 		b = binary.BigEndian.AppendUint64(b, uint64(st.count[t]))
 	}
-	return append(b, st.acc[:]...)
+	b = append(b, st.acc[:]...)
+	return append(b, st.syncMAC[:]...)
 }
 
 func decodeManifest(b []byte) (manifestState, error) {
@@ -168,9 +177,14 @@ func decodeManifest(b []byte) (manifestState, error) {
 		return st, errors.New("bad manifest encoding")
 	}
 	tables := manifestTables(b[0])
-	if tables == 0 || len(b) != 2+int(b[1])+1+8+16*tables+32 {
+	n := 2 + int(b[1]) + 1 + 8 + 16*tables + 32
+	if b[0] >= 3 {
+		n += 32
+	}
+	if tables == 0 || len(b) != n {
 		return st, errors.New("bad manifest encoding")
 	}
+	st.format = b[0]
 	st.vaultID = append([]byte(nil), b[2:2+int(b[1])]...)
 	b = b[2+int(b[1]):]
 	st.flags, b = b[0], b[1:]
@@ -182,6 +196,9 @@ func decodeManifest(b []byte) (manifestState, error) {
 		b = b[16:]
 	}
 	copy(st.acc[:], b)
+	if st.format >= 3 {
+		copy(st.syncMAC[:], b[32:])
+	}
 	return st, nil
 }
 
@@ -337,6 +354,12 @@ func verifyManifest(q dbq, k *keys, vaultID []byte) (*manifest, error) {
 	}
 	if m.acc != want.acc {
 		return nil, fmt.Errorf("%w: rows differ from what Tessera wrote (an older copy of a row, or a row moved)", ErrTampered)
+	}
+	if m.syncMAC, err = storedSyncMAC(q, k); err != nil {
+		return nil, err
+	}
+	if want.format >= 3 && m.syncMAC != want.syncMAC {
+		return nil, fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
 	}
 	return m, nil
 }

@@ -12,21 +12,32 @@ import (
 // encodeV1 encodes st as a format 1 manifest, written before the sites
 // table existed.
 func encodeV1(st *manifestState) []byte {
-	b := st.encode()
+	b := encodeV2(st)
 	b[0] = 1
 	at := 2 + len(st.vaultID) + 1 + 8 + 16*tabSites
 	return append(b[:at:at], b[at+16:]...)
 }
 
+// encodeV2 encodes st as a format 2 manifest, written before the manifest
+// covered the sync state.
+func encodeV2(st *manifestState) []byte {
+	b := st.encode()
+	b[0] = 2
+	return b[:len(b)-32]
+}
+
 // FuzzDecodeManifest checks the manifest decoder on any plaintext (it only
 // ever sees authenticated ones) and that what decodes encodes back to the
 // same bytes; a format 1 manifest decodes with no site rows and encodes
-// back as format 1 plus those.
+// back as format 1 plus those; a format 2 one decodes without a sync
+// state MAC.
 func FuzzDecodeManifest(f *testing.F) {
 	st := manifestState{vaultID: bytes.Repeat([]byte{7}, 16), seq: 42, hwm: [numTables]int64{3, 9, 1, 4}, count: [numTables]int64{2, 8, 1, 3}}
 	st.acc[0] = 0xAB
+	st.syncMAC[0] = 0xCD
 	f.Add(st.encode())
 	f.Add((&manifestState{}).encode())
+	f.Add(encodeV2(&st))
 	st.hwm[tabSites], st.count[tabSites] = 0, 0
 	f.Add(encodeV1(&st))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -40,6 +51,15 @@ func FuzzDecodeManifest(f *testing.F) {
 			}
 			if got := encodeV1(&st); !bytes.Equal(got, b) {
 				t.Fatalf("encodeV1(decodeManifest(%x)) = %x", b, got)
+			}
+			return
+		}
+		if b[0] == 2 {
+			if st.syncMAC != ([32]byte{}) {
+				t.Fatalf("decodeManifest(%x) has a sync state MAC", b)
+			}
+			if got := encodeV2(&st); !bytes.Equal(got, b) {
+				t.Fatalf("encodeV2(decodeManifest(%x)) = %x", b, got)
 			}
 			return
 		}

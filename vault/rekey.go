@@ -372,7 +372,7 @@ func (v *Vault) resealAll(nk *keys, meta map[string][]byte, drop []string) (*man
 			return nil, err
 		}
 	}
-	if err := resealSyncState(tx, old, nk); err != nil {
+	if err := resealSyncState(tx, old, nk, v.m, d); err != nil {
 		return nil, err
 	}
 	for _, name := range drop {

@@ -153,39 +153,47 @@ func writeSiteRule(o *op, row, prow int64, r SiteRule) error {
 func (v *Vault) SiteRules() ([]SiteRule, error) {
 	var out []SiteRule
 	err := v.withRead("read site rules", func(o *op) error {
-		rows, err := o.q.Query("SELECT id, profile, ver, rec FROM sites")
-		if err != nil {
-			return sqlErr(err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var row, prow, ver int64
-			var rec []byte
-			if err := rows.Scan(&row, &prow, &ver, &rec); err != nil {
-				return sqlErr(err)
-			}
-			if err := o.check(rowRef{tabSites, row}, uint64(ver), prow, 0); err != nil {
-				return err
-			}
-			r, err := openSiteRule(o.k, sitePlace(row, prow, uint64(ver)), rec)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		if err := rows.Err(); err != nil {
-			return sqlErr(err)
-		}
-		if int64(len(out)) != o.m.count[tabSites] {
-			return fmt.Errorf("%w: %d site rules where Tessera wrote %d", ErrTampered, len(out), o.m.count[tabSites])
-		}
-		return nil
+		return scanSiteRules(o, func(_ int64, r SiteRule) { out = append(out, r) })
 	})
 	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(out, func(a, b SiteRule) int { return strings.Compare(a.Origin, b.Origin) })
 	return out, nil
+}
+
+// scanSiteRules calls f with every site rule and its profile row, each
+// checked against the manifest.
+func scanSiteRules(o *op, f func(prow int64, r SiteRule)) error {
+	rows, err := o.q.Query("SELECT id, profile, ver, rec FROM sites")
+	if err != nil {
+		return sqlErr(err)
+	}
+	defer rows.Close()
+	n := int64(0)
+	for rows.Next() {
+		var row, prow, ver int64
+		var rec []byte
+		if err := rows.Scan(&row, &prow, &ver, &rec); err != nil {
+			return sqlErr(err)
+		}
+		if err := o.check(rowRef{tabSites, row}, uint64(ver), prow, 0); err != nil {
+			return err
+		}
+		r, err := openSiteRule(o.k, sitePlace(row, prow, uint64(ver)), rec)
+		if err != nil {
+			return err
+		}
+		f(prow, r)
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return sqlErr(err)
+	}
+	if n != o.m.count[tabSites] {
+		return fmt.Errorf("%w: %d site rules where Tessera wrote %d", ErrTampered, n, o.m.count[tabSites])
+	}
+	return nil
 }
 
 // SiteRule returns the rule of an exact origin; ok is false when there is

@@ -1,11 +1,15 @@
 package vault
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/tessera-app/tessera/profile"
 	"golang.org/x/crypto/chacha20poly1305"
@@ -35,11 +39,13 @@ type SyncValues struct {
 	Values []profile.Entry `json:"values"`
 }
 
-// A SyncProfile is one profile with every value of every key.
+// A SyncProfile is one profile with every value of every key, and the
+// site rules that fill from it, sorted by origin.
 type SyncProfile struct {
 	ID    string       `json:"id"`
 	Label string       `json:"label"`
 	Keys  []SyncValues `json:"keys"`
+	Sites []SiteRule   `json:"sites,omitempty"`
 }
 
 // A SyncSnapshot is the whole vault as sync sees it, the sync state, and
@@ -100,7 +106,15 @@ func (v *Vault) SyncSnapshot() (SyncSnapshot, error) {
 		if n != o.m.count[tabEntries] {
 			return fmt.Errorf("%w: %d entry rows where Tessera wrote %d", ErrTampered, n, o.m.count[tabEntries])
 		}
-		if out.State, err = v.syncStateLocked(o.q, o.k); err != nil && !errors.Is(err, ErrNotFound) {
+		err = scanSiteRules(o, func(prow int64, r SiteRule) {
+			if i, ok := byRow[prow]; ok {
+				out.Profiles[i].Sites = append(out.Profiles[i].Sites, r)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if out.State, err = v.syncStateLocked(o.q, o.k, o.m); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		out.Token = o.m.seq
@@ -110,19 +124,26 @@ func (v *Vault) SyncSnapshot() (SyncSnapshot, error) {
 	for i := range out.Profiles {
 		ks := out.Profiles[i].Keys
 		sort.Slice(ks, func(a, b int) bool { return ks[a].Key.String() < ks[b].Key.String() })
+		ss := out.Profiles[i].Sites
+		sort.Slice(ss, func(a, b int) bool { return ss[a].Origin < ss[b].Origin })
 	}
 	return out, err
 }
 
 // A SyncChange is what sync changes of one profile: it deletes it, or
 // creates it when missing (named Label), renames it when Label differs,
-// and gives each key of Keys exactly the values listed (current first;
-// none deletes the key).
+// gives each key of Keys exactly the values listed (current first; none
+// deletes the key), and, with SetSites, gives it exactly the site rules of
+// Sites (by origin and concepts; a rule of one of those origins under
+// another profile moves here, and the times it was made and last used
+// stay this vault's own).
 type SyncChange struct {
-	Profile string
-	Delete  bool
-	Label   string
-	Keys    []SyncValues
+	Profile  string
+	Delete   bool
+	Label    string
+	Keys     []SyncValues
+	SetSites bool
+	Sites    []SiteRule
 }
 
 // ApplySync writes the changes, the audit records and the new sync state
@@ -145,7 +166,7 @@ func (v *Vault) ApplySync(token uint64, changes []SyncChange, audit []Release, s
 				return err
 			}
 		}
-		return putSyncState(o.tx, o.k, state)
+		return putSyncState(o.tx, o.k, o.d, state)
 	})
 }
 
@@ -206,7 +227,82 @@ func (v *Vault) applySyncChange(o *op, c SyncChange) error {
 			}
 		}
 	}
+	if c.SetSites {
+		if err := v.applySyncSites(o, prow, p.ID, c.Sites); err != nil {
+			return err
+		}
+	}
 	return v.touchProfileTx(o, prow, p)
+}
+
+// applySyncSites gives the profile row prow exactly the site rules rules.
+func (v *Vault) applySyncSites(o *op, prow int64, pid string, rules []SiteRule) error {
+	had, err := profileSiteRows(o, prow)
+	if err != nil {
+		return err
+	}
+	for _, r := range rules {
+		r.Profile = pid
+		cs, err := checkSiteRule(r)
+		if err != nil {
+			return err
+		}
+		r.Concepts = cs
+		delete(had, r.Origin)
+		cur, ok, err := findSiteRule(o, r.Origin)
+		if err != nil {
+			return err
+		}
+		r.Created, r.LastUsed = v.opts.Clock.Now().UTC(), time.Time{}
+		if ok {
+			if cur.prow == prow && slices.Equal(cur.rule.Concepts, r.Concepts) {
+				continue
+			}
+			r.Created, r.LastUsed = cur.rule.Created, cur.rule.LastUsed
+		}
+		if err := writeSiteRule(o, cur.row, prow, r); err != nil {
+			return err
+		}
+	}
+	for _, row := range had {
+		if _, err := deleteRows(o, tabSites, "id = ?", row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// profileSiteRows returns the rows of the site rules of profile row prow,
+// by origin, each checked against the transaction's manifest.
+func profileSiteRows(o *op, prow int64) (map[string]int64, error) {
+	rows, err := o.q.Query("SELECT id, ver, rec FROM sites WHERE profile = ?", prow)
+	if err != nil {
+		return nil, sqlErr(err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var row, ver int64
+		var rec []byte
+		if err := rows.Scan(&row, &ver, &rec); err != nil {
+			return nil, sqlErr(err)
+		}
+		if err := o.check(rowRef{tabSites, row}, uint64(ver), prow, 0); err != nil {
+			return nil, err
+		}
+		r, err := openSiteRule(o.k, sitePlace(row, prow, uint64(ver)), rec)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Origin] = row
+	}
+	if err := rows.Err(); err != nil {
+		return nil, sqlErr(err)
+	}
+	if n := o.countOf(countKey{kind: countSites, parent: prow}); n != len(out) {
+		return nil, fmt.Errorf("%w: %d site rules of a profile where Tessera wrote %d", ErrTampered, len(out), n)
+	}
+	return out, nil
 }
 
 // SyncState returns the sync state last stored, or an error wrapping
@@ -215,7 +311,7 @@ func (v *Vault) SyncState() ([]byte, error) {
 	var out []byte
 	err := v.withRead("read sync state", func(o *op) error {
 		var err error
-		out, err = v.syncStateLocked(o.q, o.k)
+		out, err = v.syncStateLocked(o.q, o.k, o.m)
 		return err
 	})
 	return out, err
@@ -224,17 +320,53 @@ func (v *Vault) SyncState() ([]byte, error) {
 // PutSyncState stores the sync state (nil removes it).
 func (v *Vault) PutSyncState(state []byte) error {
 	return v.withTx("store sync state", func(o *op) error {
-		return putSyncState(o.tx, o.k, state)
+		return putSyncState(o.tx, o.k, o.d, state)
 	})
 }
 
 // syncStateAD is the associated data of the sealed sync state.
 var syncStateAD = []byte("tessera-vault/2\x00sync_state")
 
-func (v *Vault) syncStateLocked(q dbq, k *keys) ([]byte, error) {
+// errSyncStateChanged says the sealed sync state is not the one the
+// manifest names: an older copy put back, or one removed.
+var errSyncStateChanged = errors.New("the sync state differs from what Tessera wrote (an older copy put back, or removed)")
+
+// syncStateMAC is what the manifest keeps of a sealed sync state.
+func syncStateMAC(k *keys, rec []byte) [32]byte {
+	var out [32]byte
+	if rec == nil {
+		return out
+	}
+	m := hmac.New(sha256.New, k.mac)
+	m.Write([]byte("tessera-vault sync_state\x00"))
+	m.Write(rec)
+	copy(out[:], m.Sum(nil))
+	return out
+}
+
+// storedSyncMAC returns the MAC of the sync state in the file (zero when
+// there is none).
+func storedSyncMAC(q queryer, k *keys) ([32]byte, error) {
 	rec, err := getMeta(q, metaSyncState)
+	if errors.Is(err, ErrNotFound) {
+		return [32]byte{}, nil
+	}
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return syncStateMAC(k, rec), nil
+}
+
+func (v *Vault) syncStateLocked(q dbq, k *keys, m *manifest) ([]byte, error) {
+	rec, err := getMeta(q, metaSyncState)
+	if errors.Is(err, ErrNotFound) && m.syncMAC != ([32]byte{}) {
+		return nil, fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if syncStateMAC(k, rec) != m.syncMAC {
+		return nil, fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
 	}
 	return openSyncState(k, rec)
 }
@@ -272,8 +404,11 @@ func sealSyncState(k *keys, state []byte) ([]byte, error) {
 	return aead.Seal(out, out[1:1+nonceSize], state, syncStateAD), nil
 }
 
-func putSyncState(tx *sql.Tx, k *keys, state []byte) error {
+// putSyncState writes the sealed sync state (nil removes it) and notes
+// its MAC in the transaction's manifest d.
+func putSyncState(tx *sql.Tx, k *keys, d *delta, state []byte) error {
 	if state == nil {
+		d.syncMAC = [32]byte{}
 		_, err := tx.Exec("DELETE FROM meta WHERE name = ?", metaSyncState)
 		return sqlErr(err)
 	}
@@ -281,25 +416,34 @@ func putSyncState(tx *sql.Tx, k *keys, state []byte) error {
 	if err != nil {
 		return err
 	}
+	d.syncMAC = syncStateMAC(k, rec)
 	return putMeta(tx, metaSyncState, rec)
 }
 
 // resealSyncState re-seals the sync state under a new data key, in the
-// re-key transaction.
-func resealSyncState(tx *sql.Tx, old, nk *keys) error {
+// re-key transaction whose new manifest is d, after checking it against
+// the current manifest m: a sync state put back from an older copy is
+// never re-sealed into a valid one.
+func resealSyncState(tx *sql.Tx, old, nk *keys, m *manifest, d *delta) error {
 	rec, err := getMeta(tx, metaSyncState)
 	if errors.Is(err, ErrNotFound) {
+		if m.syncMAC != ([32]byte{}) {
+			return fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
+		}
 		return nil
 	}
 	if err != nil {
 		return err
+	}
+	if syncStateMAC(old, rec) != m.syncMAC {
+		return fmt.Errorf("%w: %w", ErrTampered, errSyncStateChanged)
 	}
 	pt, err := openSyncState(old, rec)
 	if err != nil {
 		return err
 	}
 	defer clear(pt)
-	return putSyncState(tx, nk, pt)
+	return putSyncState(tx, nk, d, pt)
 }
 
 // CheckPassphrase reports whether passphrase is the vault's recovery

@@ -26,6 +26,7 @@ async ({ check, text, until, open }) => {
   const name = await window.go.app.SelfTest.SeedSync();
   check("settings: once set up, the sync card names the folder and this device, and offers Sync now",
     await until(() => /Kept in step through/.test(text("#sync-line")) && text("#sync-devices").includes(name) && document.getElementById("sync-now") && document.getElementById("sync-folder").closest("form").hidden, 8000), text("#sync-card"));
+  check("settings: a new device's request to join shows with its code, to approve or decline", await window.go.app.SelfTest.SeedSyncJoin().then(() => until(() => /^\d{3} \d{3}$/.test(text("#sync-join-code")) && text("#sync-pending").includes("Approve") && text("#sync-pending").includes("Decline"), 8000)), text("#sync-pending"));
   document.getElementById("sync-card")?.scrollIntoView();
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   await window.go.app.SelfTest.Screenshot("settings-sync");

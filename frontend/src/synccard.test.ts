@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { syncWords } from "./synccard";
+import { joinWords, spacedCode, syncWords } from "./synccard";
 
 describe("syncWords", () => {
   it("says where sync stands", () => {
@@ -8,5 +8,15 @@ describe("syncWords", () => {
     const status = { folder: "/home/ada/Sync", name: "laptop", devices: [] };
     expect(syncWords({ enabled: true, running: true, status }, 0)).toMatch(/^Kept in step through \/home\/ada\/Sync as "laptop", not synced yet/);
     expect(syncWords({ enabled: true, running: true, status: { ...status, lastError: "waiting for the sync tool" } }, 0)).toBe("The last sync failed: waiting for the sync tool");
+  });
+});
+
+describe("joining by approval", () => {
+  it("shows the code in two groups and says what to do", () => {
+    expect(spacedCode("042917")).toBe("042 917");
+    expect(joinWords({ folder: "/home/ada/Sync" })).toMatch(/^Asked to join through \/home\/ada\/Sync\. On a device already kept in step/);
+    expect(joinWords({ folder: "/f", code: "042917" })).toMatch(/only if it shows this same code/);
+    expect(joinWords({ folder: "/f", code: "042917", problem: "join: the request to join was declined on the other device" })).toMatch(/declined/);
+    expect(syncWords({ enabled: false, running: false, joining: { folder: "/f" } }, 0)).toBe("Waiting to join the devices kept in step through /f.");
   });
 });
