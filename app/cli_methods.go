@@ -180,12 +180,15 @@ func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.
 	if err != nil {
 		return nil, cliError("vault.passwd", err)
 	}
-	pp := []byte(p.NewPassphrase)
+	pp, old := []byte(p.NewPassphrase), []byte(p.Passphrase)
 	defer clear(pp)
+	defer clear(old)
 	if err := v.ChangePassphrase(pp); err != nil {
 		return nil, cliError("vault.passwd", err)
 	}
 	u.vaultChanged()
+	// The sync folder follows, as it does from Settings.
+	a.syncPassphraseChanged(old, pp)
 	return DoneResult{true}, nil
 }
 

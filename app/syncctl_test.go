@@ -1,12 +1,15 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/profile"
+	"github.com/tessera-app/tessera/vault"
 )
 
 // Two apps, each with its own vault, kept in step through one folder from
@@ -215,5 +218,30 @@ func TestSyncFollowsPassphraseChange(t *testing.T) {
 	}
 	if v, _ := a.SyncStatus(); v.Status == nil || v.Status.Epoch != 2 {
 		t.Errorf("after the change: %+v, want epoch 2", v.Status)
+	}
+}
+
+// `tessera vault passwd` through the running app changes the sync folder's
+// passphrase as Settings does.
+func TestSyncFollowsPassphraseChangeFromCLI(t *testing.T) {
+	const newPass = "violet copper tide"
+	v, dial, _ := cliApp(t, nil)
+	if err := v.Init(vault.InitOptions{Passphrase: []byte(cliPass)}); err != nil {
+		t.Fatal(err)
+	}
+	folder := t.TempDir()
+	c := dial(KindCLI)
+	pp, _ := json.Marshal(cliPass)
+	if m := c.call("sync.setup", fmt.Sprintf(`{"folder":%q,"name":"laptop","passphrase":%s}`, folder, pp)); code(m) != "" {
+		t.Fatalf("sync.setup = %v", m)
+	}
+	if m := c.call("vault.passwd", fmt.Sprintf(`{"passphrase":%s,"newPassphrase":%q}`, pp, newPass)); code(m) != "" {
+		t.Fatalf("vault.passwd = %v", m)
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(folder), []byte(cliPass)); !errors.Is(err, devsync.ErrBadPassphrase) {
+		t.Errorf("the old passphrase on the folder: %v, want ErrBadPassphrase", err)
+	}
+	if _, err := devsync.ReadGroupFile(devsync.DirFS(folder), []byte(newPass)); err != nil {
+		t.Errorf("the new passphrase on the folder: %v", err)
 	}
 }
