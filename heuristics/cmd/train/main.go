@@ -7,6 +7,12 @@
 // own output. The same corpus and flags give the same file.
 //
 //	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
+//	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20]
+//
+// The second form writes no model: it reports precision and recall of
+// models that did not learn from the sites they are scored on, the honest
+// estimate to tune features and settings by, and with -confusion the
+// commonest wrong decisions per source.
 package main
 
 import (
@@ -16,6 +22,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -51,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the example order")
 	minCount := fl.Int("min", 3, "fewest examples a token needs to be a class of its own")
 	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
+	confusion := fl.Int("confusion", 0, "with -cv, also list the `n` commonest wrong decisions (label, decision) per source at override 0.90")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -151,7 +159,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
 	}
 	if *folds > 1 {
-		crossValidate(stdout, classes, all, kept, *folds, o)
+		crossValidate(stdout, classes, all, kept, *folds, *confusion, o)
 		return nil
 	}
 	// The temperature is fitted on sites the first model did not learn
@@ -277,10 +285,12 @@ func foldOf(site string, k int) int {
 // sites, and reports the precision and recall of their decisions on the
 // fold left out, for a few values of the probability below which the
 // model is unsure and the rules' verdict stands.
-func crossValidate(w io.Writer, classes []string, all []linear.Example, data []labelled, k int, o linear.Options) {
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data []labelled, k, confusion int, o linear.Options) {
 	type tally struct{ targets, found, predicted, right int }
 	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
 	res := map[string][]tally{}
+	// wrong[source][label, decision] counts the mistakes at override 0.90.
+	wrong := map[string]map[[2]string]int{}
 
 	for f := range k {
 		var train []linear.Example
@@ -305,6 +315,12 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 				got := rule
 				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok {
 					got = tok
+				}
+				if sure == 0.9 && got != d.token && (isTarget(got) || isTarget(d.token)) {
+					if wrong[d.source] == nil {
+						wrong[d.source] = map[[2]string]int{}
+					}
+					wrong[d.source][[2]string{d.token, got}]++
 				}
 				for _, src := range []string{d.source, "all"} {
 					if res[src] == nil {
@@ -331,6 +347,18 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 	for src, ts := range res {
 		for ki, t := range ts {
 			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
+		}
+	}
+	for src, ws := range wrong {
+		pairs := slices.Collect(maps.Keys(ws))
+		slices.SortFunc(pairs, func(a, b [2]string) int {
+			if ws[a] != ws[b] {
+				return ws[b] - ws[a]
+			}
+			return strings.Compare(a[0]+" "+a[1], b[0]+" "+b[1])
+		})
+		for _, p := range pairs[:min(confusion, len(pairs))] {
+			fmt.Fprintf(w, "cv-wrong %s label=%q decision=%q %d\n", src, p[0], p[1], ws[p])
 		}
 	}
 }
