@@ -373,6 +373,13 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if m != nil && m.token == "username" && src.ident && decided.token == "email" && !sources[from].ident {
 				continue // see shownEmail
 			}
+			if m != nil && m.id == "address-lookup" && !src.ident && src.weight < sources[from].weight && !identSays(texts, kind, memo, m) {
+				// "Start typing your address" under a label that names the
+				// street line says how the box helps, not what it holds;
+				// a finder the site itself names so ("address_lookup")
+				// stays one.
+				continue
+			}
 			if m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
@@ -429,6 +436,17 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		}
 	}
 	return r
+}
+
+// identSays reports whether a control's name or id (texts by source)
+// matches rule r.
+func identSays(texts []string, kind controlKinds, memo *memo, r *rule) bool {
+	for i, src := range sources {
+		if src.ident && texts[i] != "" && memo.match(texts[i], kind, true) == r {
+			return true
+		}
+	}
+	return false
 }
 
 // matchControl matches one normalized text against the rules that apply to
