@@ -426,6 +426,13 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	}
 	r.Evidence = []Evidence{ev}
 	if decided.kind == kindVeto {
+		if decided.id == "not-profile" && c.Tag == "select" && optionShape(c) == shapeCardBrand {
+			// "Type" or "Card type" over Visa, Mastercard, ...: the
+			// generic "... type" the veto knows is the card's brand here.
+			tok, conf, rule := fromOptions(c, "cc-type")
+			r.Token, r.Confidence = tok, conf
+			r.Evidence = []Evidence{{Signal: "options", Rule: rule}, ev}
+		}
 		return r
 	}
 	r.Token, r.Confidence = decided.token, weight

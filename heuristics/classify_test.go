@@ -259,6 +259,7 @@ func TestOptionShapes(t *testing.T) {
 		{"years-future", opts("2026", "2027", "2028", "2029", "2030"), shapeYearFuture},
 		{"gender-pl", opts("Kobieta", "Mężczyzna"), shapeGender},
 		{"sizes", opts("S", "M", "L", "XL"), shapeNone},
+		{"card-brands", opts("Please select", "Visa", "Mastercard", "American Express", "Other"), shapeCardBrand},
 	}
 	for _, tt := range tests {
 		c := &form.Control{Tag: "select", Type: "select-one", Options: tt.opts}
