@@ -244,7 +244,7 @@ var rules = []rule{
 	// street name, not a line).
 	{id: "street-with-number", token: "address-line1", langs: []lang{
 		// Indian forms lead the first line with the flat and building.
-		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`}},
+		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`, `street name (and )?(number|no|nr)\b`, `address line (1 )?(street|house|flat)`, `address (line )?with (the |a )?house (number|no)`}},
 		{"de", []string{`strasse (und|mit|&|\+|/) ?(hausnummer|hausnr|nr)`, `strasse nr`, `strasse hausnummer`}},
 		{"fr", []string{`(numero|n) et (nom de )?(la )?rue`}},
 		{"es", []string{`calle y numero`}},
