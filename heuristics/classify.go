@@ -373,11 +373,11 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if m != nil && m.token == "username" && src.ident && decided.token == "email" && !sources[from].ident {
 				continue // see shownEmail
 			}
-			if m != nil && m.id == "address-lookup" && !src.ident && src.weight < sources[from].weight && !identSays(texts, kind, memo, m) {
-				// "Start typing your address" under a label that names the
-				// street line says how the box helps, not what it holds;
-				// a finder the site itself names so ("address_lookup")
-				// stays one.
+			if m != nil && m.id == "address-lookup" && src.signal == "placeholder" && src.weight < sources[from].weight && !identSays(texts, kind, memo, m) {
+				// A placeholder "Start typing your address" under a label
+				// that names the street line says how the box helps, not
+				// what it holds; a finder the site itself names so
+				// ("address_lookup", a label "Address lookup") stays one.
 				continue
 			}
 			if m != nil && m.kind != kindTarget && !m.neutral {

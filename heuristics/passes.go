@@ -505,6 +505,11 @@ func addressRuns(g *group) {
 			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
+			if !same && firstLine().MatchString(g.text(j)) {
+				// "Address line 1" starts its own run: the box before it
+				// (an "Attention" line, a finder) was no street line.
+				break
+			}
 			if !same && !cont && !(g.blank(j) && g.wordless(j, k)) {
 				break
 			}
@@ -574,6 +579,10 @@ func streetAddress(text string) bool {
 	}
 	return table().find(ruleByID("address"), text) >= 0
 }
+
+// firstLine matches a text that numbers its line the first ("Address line
+// 1", "address one").
+var firstLine = lazyRE(`(?:^| )(?:1|one|first)(?: |$)`)
 
 // lineWord matches the words that number an address line.
 var lineWord = lazyRE(`(?:^| )(?:line|one|first|ligne|linea|zeile|regel|riga)(?: |$)`)
