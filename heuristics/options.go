@@ -394,7 +394,8 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			// "Country" with "+49" beside each name: the country is what
 			// the person picks; the calling code follows from it.
 			return "country", 0.9, "options:country"
-		case "", "tel", "tel-country-code":
+		case "", "tel", "tel-country-code", "honorific-prefix":
+			// A "Prefix" list of calling codes is no title.
 			return "tel-country-code", 0.85, "options:dial-code"
 		}
 	case shapeCountry:

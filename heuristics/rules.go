@@ -993,7 +993,7 @@ var rules = []rule{
 		{"de", []string{`telefon\w* mit vorwahl`}},
 	}},
 	{id: "tel-country-code", token: "tel-country-code", kinds: ckText, langs: []lang{
-		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`}},
+		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`}},
 		{"de", []string{`landervorwahl`, `landesvorwahl`}},
 		{"fr", []string{`indicatif`}},
 		{"es", []string{`codigo (de )?pais`, `prefijo (internacional|de pais|telefonico)`}},
