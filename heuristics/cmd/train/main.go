@@ -32,6 +32,7 @@ import (
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
+	"github.com/tessera-app/tessera/profile"
 )
 
 func main() {
@@ -363,8 +364,14 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 	}
 }
 
-// isTarget reports whether a token is one Tessera fills: a class that is
-// neither "" nor a credential nor a part it does not fill.
+// isTarget reports whether a token is one Tessera fills: profile or
+// payment data, as the score command counts it (not "", a credential, a
+// one-time code, a part it does not fill, or a label such as "password"
+// that names no profile field).
 func isTarget(tok string) bool {
-	return tok != "" && !nonFill[tok] && !heuristics.IsGuardToken(tok)
+	if tok == "" || nonFill[tok] || heuristics.IsGuardToken(tok) {
+		return false
+	}
+	_, ok := profile.ConceptForToken(tok)
+	return ok
 }
