@@ -1325,7 +1325,7 @@ var rules = []rule{
 		{"az", []string{`olkə`}},
 	}},
 	{id: "address-level1", token: "address-level1", langs: []lang{
-		{"en", []string{`state`, `province`, `region`, `county`, `prefecture`, `territory`}},
+		{"en", []string{`state`, `province`, `region`, `county`, `prefecture`, `territory`, `governorate`, `emirate`}},
 		{"de", []string{`bundesland`, `kanton`}},
 		{"fr", []string{`province`, `region`, `departement`}},
 		{"es", []string{`provincia`, `estado`, `region`, `comunidad autonoma`, `departamento`}},
