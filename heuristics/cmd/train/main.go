@@ -140,11 +140,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var fit, cal, all []linear.Example
 	var calRules []string
-	var kept []labelled
+	var kept, rare []labelled
 	for _, d := range data {
 		ci, ok := index[d.token]
 		if !ok {
-			continue // too rare to learn: neither taught nor counted
+			// Too rare to learn: not taught, but cross-validation still
+			// counts it (a miss unless the rules find it).
+			rare = append(rare, d)
+			continue
 		}
 		e := linear.Example{Features: d.features, Class: ci, Group: d.site}
 		all = append(all, e)
@@ -160,7 +163,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
 	}
 	if *folds > 1 {
-		crossValidate(stdout, classes, all, kept, *folds, *confusion, o)
+		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, o)
 		return nil
 	}
 	// The temperature is fitted on sites the first model did not learn
@@ -284,9 +287,10 @@ func foldOf(site string, k int) int {
 
 // crossValidate learns k models, each without one fold of the tuning
 // sites, and reports the precision and recall of their decisions on the
-// fold left out, for a few values of the probability below which the
+// fold left out (rare: examples of classes too rare to learn, counted
+// but not taught), for a few values of the probability below which the
 // model is unsure and the rules' verdict stands.
-func crossValidate(w io.Writer, classes []string, all []linear.Example, data []labelled, k, confusion int, o linear.Options) {
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, o linear.Options) {
 	type tally struct{ targets, found, predicted, right int }
 	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
 	res := map[string][]tally{}
@@ -302,12 +306,11 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 		}
 		m := linear.Train(classes, train, o)
 		p := make([]float32, len(classes))
-		for i, e := range all {
-			d := data[i]
+		for _, d := range slices.Concat(data, rare) {
 			if foldOf(d.site, k) != f {
 				continue
 			}
-			best := m.Predict(e.Features, p)
+			best := m.Predict(d.features, p)
 			for ki, sure := range sures {
 				rule := d.rule
 				if rule == heuristics.Veto {
