@@ -1040,7 +1040,7 @@ var rules = []rule{
 		{"ja", []string{`内線`}},
 	}},
 	{id: "tel", token: "tel", kinds: ckText, langs: []lang{
-		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`}},
+		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`, `land ?line`}},
 		{"de", []string{`telefon`, `handy`, `mobil`, `rufnummer`, `telnr`}},
 		{"fr", []string{`telephone`, `portable`, `mobile`}},
 		{"es", []string{`telefono`, `celular`, `movil`}},
@@ -1055,7 +1055,7 @@ var rules = []rule{
 		{"cs", []string{`telefon`, `mobil`}},
 		{"hu", []string{`telefon`, `mobil`}},
 		{"ro", []string{`telefon`, `mobil`}},
-		{"el", []string{`τηλεφωνο`, `κινητο`}},
+		{"el", []string{`τηλεφωνο`, `κινητο`, `σταθερο`}},
 		{"ru", []string{`телефон`, `мобильн`}},
 		{"uk", []string{`телефон`, `мобільн`}},
 		{"ja", []string{`電話`, `携帯`}},
