@@ -510,6 +510,12 @@ func addressRuns(g *group) {
 				// (an "Attention" line, a finder) was no street line.
 				break
 			}
+			if !same && g.rule(k) == "address" && g.rule(j) != "address" && identOnly(g.r(k)) {
+				// A box only its name calls "address" ("addressline2"
+				// under "Reference") does not make the box its label
+				// calls "Street" a second line.
+				break
+			}
 			if !same && !cont && !(g.blank(j) && g.wordless(j, k)) {
 				break
 			}
@@ -578,6 +584,17 @@ func streetAddress(text string) bool {
 		return false
 	}
 	return table().find(ruleByID("address"), text) >= 0
+}
+
+// identOnly reports whether a result was decided by a control's name or
+// id, no text the person sees.
+func identOnly(r *Result) bool {
+	for _, e := range r.Evidence {
+		if !strings.HasPrefix(e.Signal, "pass:") && e.Signal != "options" {
+			return e.Signal == "name" || e.Signal == "id"
+		}
+	}
+	return false
 }
 
 // firstLine matches a text that numbers its line the first ("Address line
