@@ -365,6 +365,9 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 		best := linear.Softmax(p, lm.Temperature)
 		rule := modelClass(*r)
 		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
+		if ok && !ModelMayOverride(rule, tok) {
+			ok = false
+		}
 		if !ok {
 			if c, known := class[rule]; known && rule != "" && !s.Controls[i].Visibility.Hidden {
 				// The rules' verdict stands, but the model is unsure of
@@ -393,6 +396,19 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
 		r.Token, r.Part, r.Confidence = tok, part, conf
 	}
+}
+
+// ModelMayOverride reports whether the learned model may replace the
+// rules' token rule ("" for none or a veto) with its class: not across
+// the line between payment card data and the rest. A birth month list
+// the rules found by its label is no card's expiry month however much it
+// looks like one, and a card field the rules found holds no profile
+// data: card data in the wrong box is the costliest wrong fill.
+func ModelMayOverride(rule, class string) bool {
+	if rule == "" || class == "" || rule == class {
+		return true
+	}
+	return strings.HasPrefix(rule, "cc-") == strings.HasPrefix(class, "cc-")
 }
 
 // decided reports whether the rules gave a verdict: a token, or a veto

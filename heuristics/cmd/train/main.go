@@ -317,7 +317,7 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 					rule = ""
 				}
 				got := rule
-				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok {
+				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok && heuristics.ModelMayOverride(rule, tok) {
 					got = tok
 				}
 				if sure == 0.9 && got != d.token && (isTarget(got) || isTarget(d.token)) {
