@@ -2154,9 +2154,17 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 				return false
 			}
 			locs := r.long().FindAllStringIndex(text, -1)
-			loc := locs[len(locs)-1]
-			if loc[1] > bestEnd || loc[1] == bestEnd && loc[0] < bestStart {
-				best, bestStart, bestEnd = r, loc[0], loc[1]
+			start, end := locs[len(locs)-1][0], locs[len(locs)-1][1]
+			// A pattern's word boundaries may take the space beside the
+			// words: compare where the words themselves end.
+			for start < end && text[start] == ' ' {
+				start++
+			}
+			for end > start && text[end-1] == ' ' {
+				end--
+			}
+			if end > bestEnd || end == bestEnd && start < bestStart {
+				best, bestStart, bestEnd = r, start, end
 			}
 			return true
 		})
