@@ -1832,7 +1832,7 @@ var rules = []rule{
 		{"pt", []string{`nome (do|da) (produto|artigo|projeto|evento|arquivo|grupo|equipe|loja|banco|escola|hotel|edificio)`}},
 	}},
 	{id: "name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`name\b`, `author$`, `^(attention|attn)( line| to)?$`, `attention line$`}},
+		{"en", []string{`name\b`, `author$`, `^(attention|attn)( line| to)?$`, `attention( line)?$`}},
 		{"de", []string{`^name$`}},
 		{"fr", []string{`^nom$`}},
 		{"es", []string{`^nombres?$`}},
