@@ -1,6 +1,10 @@
 package heuristics
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
 	"github.com/tessera-app/tessera/profile"
@@ -77,6 +81,27 @@ var sources = []source{
 	{"aria-describedby", 0.6, func(c *form.Control) string { return c.AriaDescribedBy }, false},
 	{"nearby", 0.6, func(c *form.Control) string { return c.NearbyText }, false},
 }
+
+// raw returns the source's text of control c, an identifier's last
+// maxIdentBytes bytes: identifiers name the field last
+// ("panel.mainContent:...:card:firstName"), and normalize keeps a text's
+// beginning.
+func (src source) raw(c *form.Control) string {
+	t := src.text(c)
+	if !src.ident || len(t) <= maxIdentBytes {
+		return t
+	}
+	t = t[len(t)-maxIdentBytes:]
+	// Start at a separator, not inside a word or a rune.
+	if i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != utf8.RuneError }); i >= 0 {
+		t = t[i:]
+	}
+	return t
+}
+
+// maxIdentBytes bounds the identifier text rules read: its normalized
+// words stay under maxTextLen.
+const maxIdentBytes = maxTextLen * 3 / 4
 
 // toolParamText is the declarative WebMCP description of a control, in
 // either dialect.
@@ -315,7 +340,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	weight, from := 0.0, -1
 	texts := make([]string, len(sources))
 	for i, src := range sources {
-		texts[i] = memo.normalize(src.text(c))
+		texts[i] = memo.normalize(src.raw(c))
 		if decided != nil {
 			continue
 		}

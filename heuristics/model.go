@@ -254,7 +254,7 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 					// as itself; the neighbours' verdicts say it better.
 					continue
 				}
-				fz.words(src.signal, m.normalize(src.text(c)), src.ident)
+				fz.words(src.signal, m.normalize(src.raw(c)), src.ident)
 			}
 			for _, l := range c.Legends {
 				fz.words("legend", m.normalize(l), false)
