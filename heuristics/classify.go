@@ -398,6 +398,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if m != nil && m.token == "username" && src.ident && decided.token == "email" && !sources[from].ident {
 				continue // see shownEmail
 			}
+			if m != nil && src.ident && !sources[from].ident && (c.Type == "email" || c.Type == "tel") && decided.token == c.Type {
+				// The box's type and the words the person sees agree
+				// ("Email" on an e-mail box): a name such as "emailType"
+				// does not outweigh both.
+				continue
+			}
 			if m != nil && m.id == "address-lookup" && src.signal == "placeholder" && src.weight < sources[from].weight && !identSays(texts, kind, memo, m) {
 				// A placeholder "Start typing your address" under a label
 				// that names the street line says how the box helps, not
