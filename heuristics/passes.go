@@ -1149,23 +1149,6 @@ func cardFields(g *group) {
 			g.set(k, "cc-number", 0.75)
 		}
 	}
-	// A first and last name right before or after the card's fields, in
-	// a form that asks no address, are the names on the card.
-	address := slices.ContainsFunc(g.seq, func(i int) bool {
-		t := g.out[i].Token
-		return addressPart[t] || strings.HasPrefix(t, "address-line") || t == "street-address"
-	})
-	for k := 0; k+1 < len(g.seq) && !address; k++ {
-		a, b := g.tok(k), g.tok(k+1)
-		pair := a == "given-name" && b == "family-name" || a == "family-name" && b == "given-name"
-		if !pair || !card(k-1) && !card(k+2) {
-			continue
-		}
-		for _, j := range []int{k, k + 1} {
-			g.set(j, "cc-"+g.tok(j), g.r(j).Confidence)
-		}
-		k++
-	}
 }
 
 // bareNumber matches a control named only "number" (in a card block).
