@@ -1,6 +1,10 @@
 package heuristics
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
 	"github.com/tessera-app/tessera/profile"
@@ -77,6 +81,27 @@ var sources = []source{
 	{"aria-describedby", 0.6, func(c *form.Control) string { return c.AriaDescribedBy }, false},
 	{"nearby", 0.6, func(c *form.Control) string { return c.NearbyText }, false},
 }
+
+// raw returns the source's text of control c, an identifier's last
+// maxIdentBytes bytes: identifiers name the field last
+// ("panel.mainContent:...:card:firstName"), and normalize keeps a text's
+// beginning.
+func (src source) raw(c *form.Control) string {
+	t := src.text(c)
+	if !src.ident || len(t) <= maxIdentBytes {
+		return t
+	}
+	t = t[len(t)-maxIdentBytes:]
+	// Start at a separator, not inside a word or a rune.
+	if i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != utf8.RuneError }); i >= 0 {
+		t = t[i:]
+	}
+	return t
+}
+
+// maxIdentBytes bounds the identifier text rules read: its normalized
+// words stay under maxTextLen.
+const maxIdentBytes = maxTextLen * 3 / 4
 
 // toolParamText is the declarative WebMCP description of a control, in
 // either dialect.
@@ -315,7 +340,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	weight, from := 0.0, -1
 	texts := make([]string, len(sources))
 	for i, src := range sources {
-		texts[i] = memo.normalize(src.text(c))
+		texts[i] = memo.normalize(src.raw(c))
 		if decided != nil {
 			continue
 		}
@@ -373,6 +398,19 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if m != nil && m.token == "username" && src.ident && decided.token == "email" && !sources[from].ident {
 				continue // see shownEmail
 			}
+			if m != nil && src.ident && !sources[from].ident && (c.Type == "email" || c.Type == "tel") && decided.token == c.Type {
+				// The box's type and the words the person sees agree
+				// ("Email" on an e-mail box): a name such as "emailType"
+				// does not outweigh both.
+				continue
+			}
+			if m != nil && m.id == "address-lookup" && src.signal == "placeholder" && src.weight < sources[from].weight && !identSays(texts, kind, memo, m) {
+				// A placeholder "Start typing your address" under a label
+				// that names the street line says how the box helps, not
+				// what it holds; a finder the site itself names so
+				// ("address_lookup", a label "Address lookup") stays one.
+				continue
+			}
 			if m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
@@ -419,6 +457,13 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	}
 	r.Evidence = []Evidence{ev}
 	if decided.kind == kindVeto {
+		if decided.id == "not-profile" && c.Tag == "select" && optionShape(c) == shapeCardBrand {
+			// "Type" or "Card type" over Visa, Mastercard, ...: the
+			// generic "... type" the veto knows is the card's brand here.
+			tok, conf, rule := fromOptions(c, "cc-type")
+			r.Token, r.Confidence = tok, conf
+			r.Evidence = []Evidence{{Signal: "options", Rule: rule}, ev}
+		}
 		return r
 	}
 	r.Token, r.Confidence = decided.token, weight
@@ -429,6 +474,17 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		}
 	}
 	return r
+}
+
+// identSays reports whether a control's name or id (texts by source)
+// matches rule r.
+func identSays(texts []string, kind controlKinds, memo *memo, r *rule) bool {
+	for i, src := range sources {
+		if src.ident && texts[i] != "" && memo.match(texts[i], kind, true) == r {
+			return true
+		}
+	}
+	return false
 }
 
 // matchControl matches one normalized text against the rules that apply to

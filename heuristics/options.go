@@ -30,6 +30,7 @@ const (
 	shapeYearFuture
 	shapeGender
 	shapeHonorific
+	shapeCardBrand
 )
 
 // maxOptions bounds how many options are inspected: a select with thousands
@@ -146,6 +147,11 @@ var genderWords = wordSet("male, female, m, f, man, woman, men, women, mann, fra
 var honorificWords = wordSet("mr, mrs, ms, miss, mx, dr, prof, herr, frau, m, mme, mlle, sr, sra, srta, sig, sig ra, " +
 	"signor, signora, dhr, mevr, pan, pani, hr, fr, г н, г жа, господин, госпожа, bay, bayan, bapak, ibu, sdr, sdri")
 
+// cardBrands are the names of payment card brands as lists of card types
+// show them.
+var cardBrands = wordSet("visa, visa electron, mastercard, master card, american express, amex, discover, diners club, diners, " +
+	"jcb, maestro, unionpay, china unionpay, carte bleue, cartes bancaires, elo, hipercard, mir, rupay, troy, dankort, postepay")
+
 // wordSet returns the set of a comma-separated list, normalized on first
 // use so entries match normalized option texts.
 func wordSet(s string) func() map[string]bool {
@@ -206,7 +212,7 @@ func optionShape(c *form.Control) shape {
 	if n == 0 {
 		return shapeNone
 	}
-	var country, dial, month, gender, honor, titleOnly int
+	var country, dial, month, gender, honor, titleOnly, brand int
 	states := map[string]int{} // options naming a region, by country
 	var nums []int
 	for i, t := range texts {
@@ -224,6 +230,9 @@ func optionShape(c *form.Control) shape {
 		}
 		if genderWords()[t] {
 			gender++
+		}
+		if cardBrands()[t] {
+			brand++
 		}
 		if honorificWords()[t] {
 			honor++
@@ -257,6 +266,9 @@ func optionShape(c *form.Control) shape {
 		return shapeHonorific
 	case gender >= 2 && gender*10 >= n*6:
 		return shapeGender
+	case brand >= 2 && brand*10 >= n*5:
+		// A prompt and "Other" beside Visa and Mastercard.
+		return shapeCardBrand
 	case honor >= 2 && honor*10 >= n*6:
 		return shapeHonorific
 	}
@@ -382,7 +394,8 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			// "Country" with "+49" beside each name: the country is what
 			// the person picks; the calling code follows from it.
 			return "country", 0.9, "options:country"
-		case "", "tel", "tel-country-code":
+		case "", "tel", "tel-country-code", "honorific-prefix":
+			// A "Prefix" list of calling codes is no title.
 			return "tel-country-code", 0.85, "options:dial-code"
 		}
 	case shapeCountry:
@@ -417,6 +430,15 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 	case shapeGender:
 		if hint == "" || hint == "sex" || hint == "honorific-prefix" {
 			return "sex", 0.8, "options:gender"
+		}
+	case shapeCardBrand:
+		switch hint {
+		case "cc-type":
+			// The label asks for the card's type and the options are card
+			// brands: two signals agree.
+			return "cc-type", 0.8, "options:card-brand"
+		case "":
+			return "cc-type", lowValue, "options:card-brand"
 		}
 	case shapeHonorific:
 		switch hint {

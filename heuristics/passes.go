@@ -29,6 +29,7 @@ var passes = []pass{
 	{"street-alone", streetAlone},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
+	{"dial-code", dialCodes},
 	{"postal-split", postalSplits},
 	{"birth-date", birthDates},
 	{"card-expiry", cardExpiry},
@@ -504,6 +505,17 @@ func addressRuns(g *group) {
 			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
+			if !same && firstLine().MatchString(g.text(j)) {
+				// "Address line 1" starts its own run: the box before it
+				// (an "Attention" line, a finder) was no street line.
+				break
+			}
+			if !same && g.rule(k) == "address" && g.rule(j) != "address" && identOnly(g.r(k)) {
+				// A box only its name calls "address" ("addressline2"
+				// under "Reference") does not make the box its label
+				// calls "Street" a second line.
+				break
+			}
 			if !same && !cont && !(g.blank(j) && g.wordless(j, k)) {
 				break
 			}
@@ -573,6 +585,21 @@ func streetAddress(text string) bool {
 	}
 	return table().find(ruleByID("address"), text) >= 0
 }
+
+// identOnly reports whether a result was decided by a control's name or
+// id, no text the person sees.
+func identOnly(r *Result) bool {
+	for _, e := range r.Evidence {
+		if !strings.HasPrefix(e.Signal, "pass:") && e.Signal != "options" {
+			return e.Signal == "name" || e.Signal == "id"
+		}
+	}
+	return false
+}
+
+// firstLine matches a text that numbers its line the first ("Address line
+// 1", "address one").
+var firstLine = lazyRE(`(?:^| )(?:1|one|first)(?: |$)`)
 
 // lineWord matches the words that number an address line.
 var lineWord = lazyRE(`(?:^| )(?:line|one|first|ligne|linea|zeile|regel|riga)(?: |$)`)
@@ -697,6 +724,56 @@ func phoneSplits(g *group) {
 		}
 		k = run[len(run)-1]
 	}
+}
+
+// dialCodes gives a phone box the national number when the box right
+// before it asks for the calling code: a box the rules call
+// tel-country-code, whatever its length, or a list that shows a calling
+// code beside each entry ("Austria (+43)"), which in front of a phone box
+// picks the code, not the address's country. The whole number with its
+// code would be typed twice over.
+func dialCodes(g *group) {
+	countries := 0
+	for k := range g.seq {
+		if g.tok(k) == "country" {
+			countries++
+		}
+	}
+	for k := 0; k+1 < len(g.seq); k++ {
+		if g.tok(k+1) != "tel" || controlKind(g.c(k+1)) != ckText {
+			continue
+		}
+		// A list of countries with their codes is the phone's code only
+		// when the form asks for the country elsewhere too: a form's one
+		// country list is its country, whatever it shows beside each.
+		c := g.c(k)
+		own := g.tok(k) == "" || g.tok(k) == "country" && countries > 1
+		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
+			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
+		}
+		if g.tok(k) == "tel-country-code" {
+			g.set(k+1, "tel-national", g.r(k+1).Confidence)
+		}
+	}
+}
+
+// showsDialCodes reports whether most options of a list that offers any
+// show a calling code ("+49", "Germany (+49)").
+func showsDialCodes(c *form.Control) bool {
+	n, dial := 0, 0
+	for i, o := range c.Options {
+		if i >= maxOptions {
+			break
+		}
+		if strings.TrimSpace(o.Text) == "" && strings.TrimSpace(o.Label) == "" {
+			continue
+		}
+		n++
+		if dialCode().MatchString(o.Text) || dialCode().MatchString(o.Label) {
+			dial++
+		}
+	}
+	return dial > 0 && dial*10 >= n*6
 }
 
 // short reports whether a text box is sized for a part of a number (at most

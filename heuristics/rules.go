@@ -244,7 +244,7 @@ var rules = []rule{
 	// street name, not a line).
 	{id: "street-with-number", token: "address-line1", langs: []lang{
 		// Indian forms lead the first line with the flat and building.
-		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`}},
+		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`, `street name (and )?(number|no|nr)\b`, `address line (1 )?(street|house|flat)`, `address (line )?with (the |a )?house (number|no)`}},
 		{"de", []string{`strasse (und|mit|&|\+|/) ?(hausnummer|hausnr|nr)`, `strasse nr`, `strasse hausnummer`}},
 		{"fr", []string{`(numero|n) et (nom de )?(la )?rue`}},
 		{"es", []string{`calle y numero`}},
@@ -265,14 +265,14 @@ var rules = []rule{
 		{"lt", []string{`gatve (ir )?namo numeris`}},
 	}},
 	{id: "house-number", kind: kindVeto, langs: []lang{
-		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
+		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `house (number|no) (or )?name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
 		{"de", []string{`hausnummer`, `hausnr`, `haus nr`}},
 		{"fr", []string{`numero de (rue|voie)`, `n de rue`}},
 		{"es", []string{`numero exterior`, `numero de (la )?calle`, `^numero$`}},
 		{"it", []string{`numero civico`, `civico`}},
 		{"pt", []string{`numero da casa`, `^numero$`}},
 		{"nl", []string{`huisnummer`, `huisnr`}},
-		{"pl", []string{`numer domu`, `nr domu`}},
+		{"pl", []string{`numer domu`, `nr domu`, `(numer|nr) budynku`}},
 		{"sv", []string{`gatunummer`}},
 		{"ru", []string{`дом\b`, `номер дома`}},
 		{"cs", []string{`cislo popisne`}},
@@ -409,7 +409,7 @@ var rules = []rule{
 		{"hi", []string{`जन्म स्थान`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `domain`, `file ?name`, `upload`, `gift message`, `^ext`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"en", []string{`comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext\S`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
 		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
 		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
@@ -418,6 +418,7 @@ var rules = []rule{
 		{"nl", []string{`opmerking`, `bericht`, `onderwerp`}},
 		{"pl", []string{`komentarz`, `wiadomosc`, `temat`, `uwagi`, `nip\b`, `pesel`}},
 		{"sv", []string{`kommentar`, `meddelande`, `amne`, `personnummer`}},
+		{"hu", []string{`adoszam`, `megjegyzes`}},
 		{"ru", []string{`комментар`, `сообщение`, `тема`, `вопрос`, `инн`, `паспорт`}},
 		{"ja", []string{`お問い合わせ内容`, `コメント`, `メッセージ`, `備考`, `件名`}},
 		{"zh", []string{`留言`, `备注`, `評論`, `评论`, `主题`, `身份证`}},
@@ -993,7 +994,7 @@ var rules = []rule{
 		{"de", []string{`telefon\w* mit vorwahl`}},
 	}},
 	{id: "tel-country-code", token: "tel-country-code", kinds: ckText, langs: []lang{
-		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`}},
+		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`}},
 		{"de", []string{`landervorwahl`, `landesvorwahl`}},
 		{"fr", []string{`indicatif`}},
 		{"es", []string{`codigo (de )?pais`, `prefijo (internacional|de pais|telefonico)`}},
@@ -1040,7 +1041,7 @@ var rules = []rule{
 		{"ja", []string{`内線`}},
 	}},
 	{id: "tel", token: "tel", kinds: ckText, langs: []lang{
-		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`}},
+		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`, `land ?line`}},
 		{"de", []string{`telefon`, `handy`, `mobil`, `rufnummer`, `telnr`}},
 		{"fr", []string{`telephone`, `portable`, `mobile`}},
 		{"es", []string{`telefono`, `celular`, `movil`}},
@@ -1055,7 +1056,7 @@ var rules = []rule{
 		{"cs", []string{`telefon`, `mobil`}},
 		{"hu", []string{`telefon`, `mobil`}},
 		{"ro", []string{`telefon`, `mobil`}},
-		{"el", []string{`τηλεφωνο`, `κινητο`}},
+		{"el", []string{`τηλεφωνο`, `κινητο`, `σταθερο`}},
 		{"ru", []string{`телефон`, `мобильн`}},
 		{"uk", []string{`телефон`, `мобільн`}},
 		{"ja", []string{`電話`, `携帯`}},
@@ -1325,7 +1326,7 @@ var rules = []rule{
 		{"az", []string{`olkə`}},
 	}},
 	{id: "address-level1", token: "address-level1", langs: []lang{
-		{"en", []string{`state`, `province`, `region`, `county`, `prefecture`, `territory`}},
+		{"en", []string{`state`, `province`, `region`, `county`, `prefecture`, `territory`, `governorate`, `emirate`}},
 		{"de", []string{`bundesland`, `kanton`}},
 		{"fr", []string{`province`, `region`, `departement`}},
 		{"es", []string{`provincia`, `estado`, `region`, `comunidad autonoma`, `departamento`}},
@@ -1644,7 +1645,7 @@ var rules = []rule{
 		{"id", []string{`nama panggilan`}},
 	}},
 	{id: "full-name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name and surname`, `complete name`, `customer name`, `legal name`}},
+		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`}},
 		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`}},
 		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
 		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
@@ -1653,7 +1654,7 @@ var rules = []rule{
 		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`}},
 		{"pl", []string{`imie (i|&) nazwisko`}},
 		{"sv", []string{`for ?(namn )?(och|&) efternamn`, `fullstandigt namn`}},
-		{"da", []string{`fulde navn`, `for ?(navn )?(og|&) efternavn`}},
+		{"da", []string{`fulde navn`, `for ?(navn )?(og|&) efternavn`, `^navn (og )?efternavn`}},
 		{"fi", []string{`koko nimi`, `etu ?(nimi )?(ja|&) sukunimi`}},
 		{"no", []string{`fullt navn`, `for ?(navn )?(og|&) etternavn`}},
 		{"cs", []string{`jmeno a prijmeni`, `cele jmeno`}},
@@ -1666,7 +1667,7 @@ var rules = []rule{
 		{"ja", []string{`氏名`, `お名前`, `フルネーム`}},
 		{"zh", []string{`姓名`, `全名`, `收货人`, `收件人`}},
 		{"ko", []string{`성명`, `성함`, `받는 ?(사람|분)`, `수령인`, `수취인`}},
-		{"tr", []string{`ad soyad`, `adiniz soyadiniz`, `isim soyisim`, `ad ve soyad`}},
+		{"tr", []string{`ad soyad`, `adi soyadi`, `adiniz soyadiniz`, `isim soyisim`, `ad ve soyad`}},
 		{"id", []string{`nama lengkap`, `nama penerima`, `nama anda`}},
 		{"ar", []string{`الاسم الكامل`}},
 		{"he", []string{`שם מלא`}},
@@ -1831,7 +1832,7 @@ var rules = []rule{
 		{"pt", []string{`nome (do|da) (produto|artigo|projeto|evento|arquivo|grupo|equipe|loja|banco|escola|hotel|edificio)`}},
 	}},
 	{id: "name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`name\b`, `author$`}},
+		{"en", []string{`name\b`, `author$`, `^(attention|attn)( line| to)?$`, `attention( line)?$`}},
 		{"de", []string{`^name$`}},
 		{"fr", []string{`^nom$`}},
 		{"es", []string{`^nombres?$`}},
@@ -2153,9 +2154,17 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 				return false
 			}
 			locs := r.long().FindAllStringIndex(text, -1)
-			loc := locs[len(locs)-1]
-			if loc[1] > bestEnd || loc[1] == bestEnd && loc[0] < bestStart {
-				best, bestStart, bestEnd = r, loc[0], loc[1]
+			start, end := locs[len(locs)-1][0], locs[len(locs)-1][1]
+			// A pattern's word boundaries may take the space beside the
+			// words: compare where the words themselves end.
+			for start < end && text[start] == ' ' {
+				start++
+			}
+			for end > start && text[end-1] == ' ' {
+				end--
+			}
+			if end > bestEnd || end == bestEnd && start < bestStart {
+				best, bestStart, bestEnd = r, start, end
 			}
 			return true
 		})

@@ -7,6 +7,12 @@
 // own output. The same corpus and flags give the same file.
 //
 //	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
+//	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20]
+//
+// The second form writes no model: it reports precision and recall of
+// models that did not learn from the sites they are scored on, the honest
+// estimate to tune features and settings by, and with -confusion the
+// commonest wrong decisions per source.
 package main
 
 import (
@@ -16,6 +22,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -25,6 +32,7 @@ import (
 	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
+	"github.com/tessera-app/tessera/profile"
 )
 
 func main() {
@@ -51,6 +59,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the example order")
 	minCount := fl.Int("min", 3, "fewest examples a token needs to be a class of its own")
 	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
+	confusion := fl.Int("confusion", 0, "with -cv, also list the `n` commonest wrong decisions (label, decision) per source at override 0.90")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -131,11 +140,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var fit, cal, all []linear.Example
 	var calRules []string
-	var kept []labelled
+	var kept, rare []labelled
 	for _, d := range data {
 		ci, ok := index[d.token]
 		if !ok {
-			continue // too rare to learn: neither taught nor counted
+			// Too rare to learn: not taught, but cross-validation still
+			// counts it (a miss unless the rules find it).
+			rare = append(rare, d)
+			continue
 		}
 		e := linear.Example{Features: d.features, Class: ci, Group: d.site}
 		all = append(all, e)
@@ -151,7 +163,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
 	}
 	if *folds > 1 {
-		crossValidate(stdout, classes, all, kept, *folds, o)
+		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, o)
 		return nil
 	}
 	// The temperature is fitted on sites the first model did not learn
@@ -275,12 +287,15 @@ func foldOf(site string, k int) int {
 
 // crossValidate learns k models, each without one fold of the tuning
 // sites, and reports the precision and recall of their decisions on the
-// fold left out, for a few values of the probability below which the
+// fold left out (rare: examples of classes too rare to learn, counted
+// but not taught), for a few values of the probability below which the
 // model is unsure and the rules' verdict stands.
-func crossValidate(w io.Writer, classes []string, all []linear.Example, data []labelled, k int, o linear.Options) {
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, o linear.Options) {
 	type tally struct{ targets, found, predicted, right int }
 	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
 	res := map[string][]tally{}
+	// wrong[source][label, decision] counts the mistakes at override 0.90.
+	wrong := map[string]map[[2]string]int{}
 
 	for f := range k {
 		var train []linear.Example
@@ -291,20 +306,25 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 		}
 		m := linear.Train(classes, train, o)
 		p := make([]float32, len(classes))
-		for i, e := range all {
-			d := data[i]
+		for _, d := range slices.Concat(data, rare) {
 			if foldOf(d.site, k) != f {
 				continue
 			}
-			best := m.Predict(e.Features, p)
+			best := m.Predict(d.features, p)
 			for ki, sure := range sures {
 				rule := d.rule
 				if rule == heuristics.Veto {
 					rule = ""
 				}
 				got := rule
-				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok {
+				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok && heuristics.ModelMayOverride(rule, tok) {
 					got = tok
+				}
+				if sure == 0.9 && got != d.token && (isTarget(got) || isTarget(d.token)) {
+					if wrong[d.source] == nil {
+						wrong[d.source] = map[[2]string]int{}
+					}
+					wrong[d.source][[2]string{d.token, got}]++
 				}
 				for _, src := range []string{d.source, "all"} {
 					if res[src] == nil {
@@ -333,10 +353,28 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data []l
 			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
 		}
 	}
+	for src, ws := range wrong {
+		pairs := slices.Collect(maps.Keys(ws))
+		slices.SortFunc(pairs, func(a, b [2]string) int {
+			if ws[a] != ws[b] {
+				return ws[b] - ws[a]
+			}
+			return strings.Compare(a[0]+" "+a[1], b[0]+" "+b[1])
+		})
+		for _, p := range pairs[:min(confusion, len(pairs))] {
+			fmt.Fprintf(w, "cv-wrong %s label=%q decision=%q %d\n", src, p[0], p[1], ws[p])
+		}
+	}
 }
 
-// isTarget reports whether a token is one Tessera fills: a class that is
-// neither "" nor a credential nor a part it does not fill.
+// isTarget reports whether a token is one Tessera fills: profile or
+// payment data, as the score command counts it (not "", a credential, a
+// one-time code, a part it does not fill, or a label such as "password"
+// that names no profile field).
 func isTarget(tok string) bool {
-	return tok != "" && !nonFill[tok] && !heuristics.IsGuardToken(tok)
+	if tok == "" || nonFill[tok] || heuristics.IsGuardToken(tok) {
+		return false
+	}
+	_, ok := profile.ConceptForToken(tok)
+	return ok
 }
