@@ -42,6 +42,31 @@ type Result struct {
 	Optional bool `json:"optional,omitempty"`
 	// Evidence lists the signals that decided, strongest first.
 	Evidence []Evidence `json:"evidence,omitempty"`
+	// verdict is set by the learned model where it weighed the rules'
+	// token ("agree" or "doubted"), and to "hidden" for a box the page
+	// does not show (see Verdict).
+	verdict string
+}
+
+// Verdict names who decided the token, the kind of verdict whose
+// confidence one calibration map reads: "autocomplete" (the page declared
+// it), "model" (the learned model overrode the rules or spoke where they
+// were silent), "agree" (the model's likeliest class is the rules'),
+// "doubted" (the rules' token stands though the model is unsure of it),
+// "rule" (the rules alone), or "hidden" for a box the page does not show
+// (whoever decided: its confidence is discounted, not calibrated).
+func (r Result) Verdict() string {
+	switch {
+	case r.verdict == "hidden":
+		return r.verdict
+	case declared(r):
+		return "autocomplete"
+	case len(r.Evidence) > 0 && r.Evidence[0].Signal == "model":
+		return "model"
+	case r.verdict != "":
+		return r.verdict
+	}
+	return "rule"
 }
 
 // Evidence is one signal that contributed to a Result.
@@ -191,6 +216,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			// Invisible controls are often decoys or duplicates of a visible
 			// field: the same words are weaker evidence there.
 			r.Confidence *= 0.75
+			r.verdict = "hidden"
 		}
 		if c := &s.Controls[i]; c.ReadOnly && c.Visibility.Hidden && !IsGuardToken(r.Token) {
 			// Neither shown nor editable: a stand-in for a field that lives
@@ -216,14 +242,17 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
 		}
-		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && !s.Controls[i].Visibility.Hidden && !declared(*r) {
+		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && r.verdict != "hidden" {
 			// Show how often fills shown so were right on sites the
-			// model did not learn from (heuristics/cmd/train), at least
+			// model did not learn from (heuristics/cmd/train), by who
+			// decided (Verdict: the same number means other odds from
+			// the page's autocomplete, the rules or the model), at least
 			// the least confidence filled: calibration changes what the
 			// dialog shows, not what is filled. Hidden boxes keep their
 			// discount: on a live page they are decoys more often than
-			// on the corpus's captures.
-			r.Confidence = max(float64(lm.Calibrate(float32(r.Confidence))), MinConfidence)
+			// on the corpus's captures (there they were right about 9
+			// times in 10, shown at about 2 in 3: the safe side).
+			r.Confidence = max(float64(lm.Calibrate(r.Verdict(), float32(r.Confidence))), MinConfidence)
 		}
 		if r.Token == "" {
 			r.Concept, r.Optional = "", false
