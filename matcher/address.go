@@ -46,6 +46,13 @@ func (r *run) addressForms(f *Field, part, v string) (forms, bool) {
 		return line(1)
 	case "address-line3":
 		return line(2)
+	case "street-address":
+		if r.lineParts["address-line2"] {
+			// One street box beside a box for the second line: the street
+			// box is line 1 (sources label such a box street-address or
+			// address-line1 alike), else line 2 goes in twice.
+			return line(0)
+		}
 	case "house-number", "street-name":
 		num, street, ok := splitStreet(lines[0])
 		if !ok {
