@@ -33,7 +33,10 @@ type Result struct {
 	// form splits it: "first-surname" and "second-surname" for the two
 	// family names of Spanish-speaking forms (apellido paterno and
 	// materno), "postal-code-1" and "postal-code-2" for a postcode in two
-	// boxes. Empty when the field holds the whole value.
+	// boxes, "house-number" and "street-name" for the parts of the first
+	// street line, "floor", "apartment", "building" and "staircase" for
+	// the parts of the second (address-line2 boxes labelled for one of
+	// them). Empty when the field holds the whole value.
 	Part string `json:"part,omitempty"`
 	// Optional marks a box the page itself says is optional that asks for
 	// data forms seldom need (an employer, a gender, a title; see
@@ -253,6 +256,11 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			// on the corpus's captures (there they were right about 9
 			// times in 10, shown at about 2 in 3: the safe side).
 			r.Confidence = max(float64(lm.Calibrate(r.Verdict(), float32(r.Confidence))), MinConfidence)
+		}
+		if r.Token == "address-line2" && r.Part == "" {
+			// A box for one part of the second line (a floor, a door)
+			// takes that part, not the whole line.
+			r.Part = linePart(&s.Controls[i])
 		}
 		if r.Token == "" {
 			r.Concept, r.Optional = "", false
