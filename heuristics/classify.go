@@ -23,7 +23,11 @@ type Result struct {
 	Token string `json:"token,omitempty"`
 	// Concept is the concept IRI of Token, or "".
 	Concept string `json:"concept,omitempty"`
-	// Confidence is how sure the classification is, from 0 to 1.
+	// Confidence is how sure the classification is, from 0 to 1. With the
+	// learned model it is calibrated per kind of verdict (Verdict): of the
+	// fills shown at 0.9, about nine in ten were right on sites the model
+	// did not learn from. Boxes the page does not show keep a discounted,
+	// uncalibrated confidence, and no fill is shown under MinConfidence.
 	Confidence float64 `json:"confidence"`
 	// Section and Mode carry the autocomplete section ("section-*") and
 	// shipping/billing mode when the page declared them.
