@@ -28,9 +28,10 @@ var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|comple
 
 // linePart returns the part of the second street line an address-line2
 // box asks for, "" for the whole line: the first of the box's own texts
-// (label, aria-label, placeholder) that names exactly one part decides.
+// (label, aria-label, placeholder, then name and id) that names exactly
+// one part decides.
 func linePart(c *form.Control) string {
-	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
+	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
 		if t == "" {
 			continue
 		}
