@@ -376,6 +376,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 				// least the least confidence that is filled. Hidden boxes
 				// already show their doubt.
 				r.Confidence = max((r.Confidence+float64(p[c]))/2, MinConfidence)
+				r.verdict = "doubted"
 			}
 			continue
 		}
@@ -384,6 +385,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 			if !s.Controls[i].Visibility.Hidden {
 				linear.Softmax(z, lm.AgreeTemperature)
 				r.Confidence = float64(z[best])
+				r.verdict = "agree"
 			}
 			continue
 		}

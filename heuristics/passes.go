@@ -465,11 +465,21 @@ func familyFirst(s *form.Snapshot, label string) bool {
 // addressRuns numbers runs of street address lines: "Address" followed by
 // another "Address" (or an unlabelled box) is line 1 and line 2.
 func addressRuns(g *group) {
+	streetNumberAlone(g)
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
 			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
-			// Two second-line boxes in a row ("Floor", "Unit") split a
-			// line the profile holds whole: either part alone is wrong.
+			if a, b := linePart(g.c(k)), linePart(g.c(k+1)); a != "" && b != "" && a != b {
+				// Boxes for two parts of the second line ("Piso",
+				// "Depto"): each takes its part of the line (matcher:
+				// lineComponents), never the whole line.
+				g.setPart(k, "address-line2", a, g.r(k).Confidence)
+				g.setPart(k+1, "address-line2", b, g.r(k+1).Confidence)
+				k++
+				continue
+			}
+			// Two second-line boxes in a row ("Address 2", "Unit") split
+			// a line the profile holds whole: either part alone is wrong.
 			g.set(k, "", 0)
 			g.set(k+1, "", 0)
 			k++
@@ -525,6 +535,33 @@ func addressRuns(g *group) {
 		}
 	}
 }
+
+// streetNumberAlone gives a box the house-number rule found by a label
+// that names the street too ("Street no.", "Número de calle") the first
+// street line when the form has no other box for the street: such a label
+// asks for the number beside a street box, else for the street with its
+// number.
+func streetNumberAlone(g *group) {
+	k := -1
+	for j := range g.seq {
+		switch {
+		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || g.rule(j) == "street-name" || g.rule(j) == "address":
+			return
+		case g.rule(j) == "house-number" && g.tok(j) == "":
+			if k >= 0 {
+				return
+			}
+			k = j
+		}
+	}
+	if k >= 0 && controlKind(g.c(k)) == ckText && streetWord().MatchString(g.text(k)) {
+		g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
+	}
+}
+
+// streetWord matches the words for a street in the labels the
+// house-number rule reads, over normalized text.
+var streetWord = lazyRE(`(?:^| )(?:street|st|calle|rue|voie)(?: |$)`)
 
 // houseNumberBeside returns the house-number box that goes with the
 // street box k: the next box, the one before, or the one before an

@@ -21,7 +21,15 @@ func one(v string) forms { return forms{text: []string{v}, factor: 1} }
 // adapt shapes candidate c for field f: it picks the first spelling that
 // satisfies the field's constraints, or the option the value means.
 func (r *run) adapt(f *Field, id Identity, c candidate) (string, float64, string) {
-	fs, ok := r.forms(f, partOf(f, id), c)
+	part := partOf(f, id)
+	if part == "country" && id.Kind == EvidenceHeuristic && f.Part == "" {
+		// The token "country" means the code when the page declares it;
+		// a classifier's guess only says the box wants a country (sources
+		// label a box for its name country or country-name alike): a
+		// name, or the code where only a code fits.
+		part = ""
+	}
+	fs, ok := r.forms(f, part, c)
 	if !ok || len(fs.text) == 0 && len(fs.tiers) == 0 {
 		return "", 0, SkipNoValue
 	}

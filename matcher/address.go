@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -29,9 +30,14 @@ func (r *run) addressForms(f *Field, part, v string) (forms, bool) {
 	if len(lines) == 0 {
 		return forms{}, false
 	}
+	// hasLine2 says the second line has boxes of its own: a box for the
+	// whole line, or boxes for its parts (a floor, a door) when the
+	// profile's line names such parts (lineComponents); else the first
+	// line's box takes it.
+	hasLine2 := r.lineParts["address-line2"] || r.line2Boxes > 0 && len(lines) > 1 && len(lineComponents(lines[1])) > 0
 	line := func(n int) (forms, bool) {
 		last := n
-		if !r.lineParts["address-line"+itoa(n+2)] {
+		if n == 0 && !hasLine2 || n > 0 && !r.lineParts["address-line"+itoa(n+2)] {
 			last = len(lines) - 1 // no later line field: the rest goes here
 		}
 		if n >= len(lines) {
@@ -46,6 +52,39 @@ func (r *run) addressForms(f *Field, part, v string) (forms, bool) {
 		return line(1)
 	case "address-line3":
 		return line(2)
+	case "street-address":
+		if hasLine2 {
+			// One street box beside a box for the second line: the street
+			// box is line 1 (sources label such a box street-address or
+			// address-line1 alike), else line 2 goes in twice.
+			return line(0)
+		}
+	case "floor", "apartment", "building", "staircase":
+		if len(lines) < 2 {
+			return forms{}, false
+		}
+		comps := lineComponents(lines[1])
+		if v, ok := comps[part]; ok && (len(comps) > 1 || r.line2Boxes > 1) {
+			// "Piso 4, Depto B" into boxes for the floor and the door.
+			return forms{text: []string{v}, factor: factorDerived}, true
+		}
+		if r.line2Boxes > 1 || len(comps) > 1 {
+			// Several boxes, or several parts, and this box's part is not
+			// found: nothing rather than the whole line, or another part.
+			return forms{}, false
+		}
+		if len(comps) == 0 {
+			// The line names no part ("c/o John"): the first line's box
+			// holds it.
+			return forms{}, false
+		}
+		if comps[part] == "" {
+			// The one part the line names is not this box's ("Apt 4B"
+			// into a floor box).
+			return forms{}, false
+		}
+		// The only box beside the first line: the whole second line.
+		return line(1)
 	case "house-number", "street-name":
 		num, street, ok := splitStreet(lines[0])
 		if !ok {
@@ -62,6 +101,73 @@ func (r *run) addressForms(f *Field, part, v string) (forms, bool) {
 	}
 	fs.text = append(fs.text, strings.Join(lines, ", "))
 	return fs, true
+}
+
+// line2Part lists the parts of the second street line a box may ask for
+// (heuristics.Result.Part).
+var line2Part = map[string]bool{"floor": true, "apartment": true, "building": true, "staircase": true}
+
+// line2Words name the parts of a second street line, by part, folded.
+var line2Words = map[string][]string{
+	"floor":     {"floor", "fl", "flr", "stock", "stockwerk", "etage", "piso", "planta", "piano", "andar", "verdieping", "pietro", "patro", "emelet", "kerros", "οροφος", "этаж"},
+	"apartment": {"apartment", "apt", "flat", "unit", "suite", "ste", "wohnung", "whg", "top", "tur", "appartement", "app", "apartamento", "apto", "departamento", "depto", "dpto", "dto", "puerta", "pta", "porta", "door", "interno", "int", "interior", "lokal", "mieszkanie", "byt", "ajto", "кв", "квартира"},
+	"building":  {"building", "bldg", "gebaude", "haus", "batiment", "bat", "edificio", "torre", "bloque", "blq", "block", "blok", "bloc", "palazzina", "budynek", "корпус"},
+	"staircase": {"staircase", "stair", "stiege", "escalera", "esc", "escalier", "scala", "portal", "klatka", "подъезд"},
+}
+
+// lineComponents splits a second street line into the parts its words
+// name: "Piso 4, Depto B" and "Piso 4 Depto B" are floor "4" and
+// apartment "B", "3rd floor, Flat 12" floor "3rd" and apartment "12". A
+// part's value is the words after its name up to the next name, or,
+// when none follow, the words before it. Words naming no part are left
+// out.
+func lineComponents(line string) map[string]string {
+	out := map[string]string{}
+	// toks are the words, piece the comma-separated piece of each: a
+	// value stays within its piece.
+	var toks []string
+	var piece []int
+	for p, pc := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ';' || r == '/' || r == '|' }) {
+		for _, t := range strings.Fields(pc) {
+			toks, piece = append(toks, t), append(piece, p)
+		}
+	}
+	kind := make([]string, len(toks))
+	for i, t := range toks {
+		w := fold(strings.Trim(t, ".:º°#"))
+		for part, words := range line2Words {
+			if slices.Contains(words, w) {
+				kind[i] = part
+			}
+		}
+	}
+	used := make([]bool, len(toks))
+	for i := range toks {
+		if kind[i] == "" || out[kind[i]] != "" {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && kind[j] == "" && piece[j] == piece[i] {
+			j++
+		}
+		lo, hi := i+1, j
+		if lo == hi {
+			// Nothing follows the name: the words before it ("3rd floor").
+			lo, hi = i, i
+			for lo > 0 && kind[lo-1] == "" && !used[lo-1] && piece[lo-1] == piece[i] {
+				lo--
+			}
+		}
+		v := strings.Trim(strings.Join(toks[lo:hi], " "), " .:º°#-")
+		if v == "" {
+			continue
+		}
+		for k := lo; k < hi; k++ {
+			used[k] = true
+		}
+		out[kind[i]] = v
+	}
+	return out
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }

@@ -84,6 +84,9 @@ type run struct {
 	// canonical are looked up directly.
 	aliases   map[string]string
 	lineParts map[string]bool // address-line parts the form has
+	// line2Boxes counts the boxes for one part of the second street line
+	// (a floor, a door: line2Part).
+	line2Boxes int
 	hasLevel3 bool
 	telExt    bool // the form has a tel-extension field
 	pc        patternCache
@@ -146,6 +149,8 @@ func Match(fields []Field, p *profile.UserProfile, opts Options) []Proposal {
 		switch part := partOf(&fields[i], ids[i]); {
 		case strings.HasPrefix(part, "address-line"):
 			r.lineParts[part] = true
+		case line2Part[part]:
+			r.line2Boxes++
 		case part == "tel-extension":
 			r.telExt = true
 		case part == "address-level3" || CanonicalConcept(ids[i].Concept) == profile.ConceptDependentLocal:

@@ -77,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *why {
 		bp = &breakdown
 	}
-	scores, bins, err := scoreCorpus(pages, preds, mp, bp)
+	scores, bins, kinds, err := scoreCorpus(pages, preds, mp, bp)
 	if err != nil {
 		return err
 	}
@@ -88,9 +88,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 			Pages       int         `json:"pages"`
 			Scores      []Score     `json:"scores"`
 			Calibration []Bin       `json:"calibration"`
+			Verdicts    []Kind      `json:"verdicts"`
 			Misses      []Miss      `json:"misses,omitempty"`
 			Breakdown   []Breakdown `json:"breakdown,omitempty"`
-		}{len(pages), scores, bins, misses, breakdown})
+		}{len(pages), scores, bins, kinds, misses, breakdown})
 	}
 	for _, m := range misses {
 		why := make([]string, 0, len(m.Why))
@@ -103,6 +104,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := writeCalibration(stdout, bins); err != nil {
+		return err
+	}
+	if err := writeKinds(stdout, kinds); err != nil {
 		return err
 	}
 	if *why {
@@ -169,6 +173,19 @@ func writeCalibration(w io.Writer, bins []Bin) error {
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t[%.2f, %.2f)\t%d\t%d\t%.3f\t%.3f\n", halfName(b.Half), variantName(b.Variant), b.Low, b.High, b.Predicted, b.Right, ratio(b.Right, b.Predicted), b.MeanConfidence)
+	}
+	return tw.Flush()
+}
+
+// writeKinds prints the reliability of each kind of verdict: a dialog
+// whose confidences are calibrated shows each kind's fills at about the
+// share of them that is right.
+func writeKinds(w io.Writer, ks []Kind) error {
+	fmt.Fprintln(w, "\ncalibration by who decided (Result.Verdict; abs error: mean |share right - confidence| over the bins above, weighted by fills):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "half\tvariant\tverdict\tfilled\tright\tshare right\tmean confidence\tabs error")
+	for _, k := range ks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\n", halfName(k.Half), variantName(k.Variant), k.Verdict, k.Predicted, k.Right, ratio(k.Right, k.Predicted), k.MeanConfidence, k.AbsError)
 	}
 	return tw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -447,7 +448,7 @@ func vocabularies(pages []*corpus.Page) map[string]map[string]bool {
 // scoreCorpus classifies every page of a corpus and returns the scores per
 // source and overall (source "all"), for Tessera and, when chrome is not
 // nil, for Chrome's recorded predictions.
-func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, []Bin, error) {
+func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, []Bin, []Kind, error) {
 	type key struct{ source, half, variant, system string }
 	totals := map[key]*Counts{}
 	var half string
@@ -467,7 +468,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 		half = halfOf(p)
 		res, ls, err := classifyPage(p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if breakdown != nil {
 			labels[p], noAC[p] = ls, res[variantNoAC]
@@ -514,7 +515,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 	slices.SortFunc(out, func(a, b Score) int {
 		return strings.Compare(a.Source+"\x00"+a.System+"\x00"+halfOrder(a.Half)+a.Variant, b.Source+"\x00"+b.System+"\x00"+halfOrder(b.Half)+b.Variant)
 	})
-	return out, cal.bins(), nil
+	return out, cal.bins(), cal.byKind(), nil
 }
 
 func deref(s *string) string {
@@ -570,10 +571,30 @@ var binEdges = []float64{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.0001}
 type calibration struct {
 	tally map[[2]string][]Bin
 	sum   map[[2]string][]float64
+	// kinds tallies the fills by half, variant and kind of verdict
+	// (heuristics.Result.Verdict).
+	kinds map[[3]string]*Kind
+}
+
+// A Kind is the reliability of one kind of verdict (Result.Verdict) in
+// one half and variant: how many fills, their mean confidence shown and
+// how many were right.
+type Kind struct {
+	Half           string  `json:"half"`
+	Variant        string  `json:"variant"`
+	Verdict        string  `json:"verdict"`
+	Predicted      int     `json:"predicted"`
+	Right          int     `json:"right"`
+	MeanConfidence float64 `json:"meanConfidence"`
+	// AbsError is the mean over the fills' confidence bins (as in the
+	// reliability table) of |share right - mean confidence|, weighted by
+	// the bins' fills: the expected calibration error of the kind.
+	AbsError float64 `json:"absError"`
+	bins     [][3]float64 // per bin: fills, right, confidence sum
 }
 
 func newCalibration() *calibration {
-	return &calibration{tally: map[[2]string][]Bin{}, sum: map[[2]string][]float64{}}
+	return &calibration{tally: map[[2]string][]Bin{}, sum: map[[2]string][]float64{}, kinds: map[[3]string]*Kind{}}
 }
 
 // add counts one page's fills of scored fields by their confidence.
@@ -605,8 +626,54 @@ func (c *calibration) add(half, variant string, p *corpus.Page, rs []heuristics.
 			if strict {
 				c.tally[k][i].Right++
 			}
+			kinds := []string{r.Verdict(), "all"}
+			if r.Verdict() != "hidden" {
+				kinds = append(kinds, "shown")
+			}
+			for _, v := range kinds {
+				kk := [3]string{h, variant, v}
+				kd := c.kinds[kk]
+				if kd == nil {
+					kd = &Kind{Half: h, Variant: variant, Verdict: v, bins: make([][3]float64, len(binEdges)-1)}
+					c.kinds[kk] = kd
+				}
+				kd.Predicted++
+				kd.MeanConfidence += r.Confidence
+				kd.bins[i][0]++
+				kd.bins[i][2] += r.Confidence
+				if strict {
+					kd.Right++
+					kd.bins[i][1]++
+				}
+			}
 		}
 	}
+}
+
+// byKind returns the reliability of each kind of verdict, both halves
+// first, then "shown" (every kind but "hidden") and "all" in each half
+// and variant.
+func (c *calibration) byKind() []Kind {
+	var out []Kind
+	for _, h := range []string{"", halfTune, halfHeldOut} {
+		for _, v := range []string{variantServed, variantNoAC} {
+			for _, kind := range []string{"autocomplete", "rule", "doubted", "agree", "model", "hidden", "shown", "all"} {
+				kd := c.kinds[[3]string{h, v, kind}]
+				if kd == nil {
+					continue
+				}
+				k := *kd
+				k.MeanConfidence /= float64(k.Predicted)
+				for _, b := range k.bins {
+					if b[0] > 0 {
+						k.AbsError += b[0] / float64(k.Predicted) * math.Abs(b[1]/b[0]-b[2]/b[0])
+					}
+				}
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // bins returns the reliability tables, both halves first.

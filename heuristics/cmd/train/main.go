@@ -88,7 +88,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var data []labelled
 	type tuningPage struct {
 		page *corpus.Page
-		snap *form.Snapshot
+		// snap has its autocomplete attributes removed; served is the
+		// page as served.
+		snap, served *form.Snapshot
 	}
 	var tuning []tuningPage
 	npages := 0
@@ -104,10 +106,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("extract %s: %w", p.Rel, err)
 		}
+		served, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
+		if err != nil {
+			return fmt.Errorf("extract %s: %w", p.Rel, err)
+		}
 		corpus.StripAutocomplete(snap)
 		feats, rules := heuristics.Features(snap)
 		align := corpus.Align(p, snap)
-		tuning = append(tuning, tuningPage{p, snap})
+		tuning = append(tuning, tuningPage{p, snap, served})
 		npages++
 		for _, t := range p.Truths {
 			if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
@@ -180,12 +186,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	agreeTemp := linear.FitTemperature(first, agree)
-	// The calibration map: every tuning page classified by a model that
-	// did not learn from its site (four folds of sites), each fill's
-	// confidence against whether it was right.
+	// The calibration maps: every tuning page classified by a model that
+	// did not learn from its site (four folds of sites), with its
+	// autocomplete attributes removed and as served, each fill's
+	// confidence against whether it was right, by kind of verdict
+	// (heuristics.Result.Verdict). A page's fill the two variants share
+	// counts once: the variant as served adds only what the page
+	// declared.
 	const k = 4
-	var confs []float32
-	var rights []bool
+	confs := map[string][]float32{}
+	rights := map[string][]bool{}
+	nfills := 0
 	for f := range k {
 		var train []linear.Example
 		for i, e := range all {
@@ -203,29 +214,52 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if foldOf(tp.page.Site, k) != f {
 				continue
 			}
-			rs, err := heuristics.ClassifyWithModel(tp.snap, fb)
-			if err != nil {
-				return err
-			}
-			align := corpus.Align(tp.page, tp.snap)
-			for _, t := range tp.page.Truths {
-				if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
-					continue
+			for _, snap := range []*form.Snapshot{tp.snap, tp.served} {
+				rs, err := heuristics.ClassifyWithModel(snap, fb)
+				if err != nil {
+					return err
 				}
-				c, r := align[t.Index], rs[align[t.Index]]
-				if !isTarget(r.Token) || r.Optional || tp.snap.Controls[c].Visibility.Hidden {
-					continue
+				align := corpus.Align(tp.page, snap)
+				for _, t := range tp.page.Truths {
+					if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
+						continue
+					}
+					c, r := align[t.Index], rs[align[t.Index]]
+					if !isTarget(r.Token) || r.Optional || snap.Controls[c].Visibility.Hidden {
+						continue
+					}
+					kind := r.Verdict()
+					if snap == tp.served && !declared(snap.Controls[c]) {
+						continue
+					}
+					got := r.Token
+					if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
+						got = "address-" + strings.ReplaceAll(r.Part, "-", "")
+					}
+					confs[kind] = append(confs[kind], float32(r.Confidence))
+					rights[kind] = append(rights[kind], got == label(t))
+					nfills++
 				}
-				got := r.Token
-				if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
-					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
-				}
-				confs = append(confs, float32(r.Confidence))
-				rights = append(rights, got == label(t))
 			}
 		}
 	}
-	calib := linear.FitCalibration(confs, rights)
+	// A kind with too few fills to measure is read through the map of
+	// every verdict but the page's own (the kind "").
+	calib := map[string][]linear.Point{}
+	var pooled []float32
+	var pooledRight []bool
+	for kind, cs := range confs {
+		if kind != "autocomplete" {
+			pooled = append(pooled, cs...)
+			pooledRight = append(pooledRight, rights[kind]...)
+		}
+		if len(cs) >= minKindFills {
+			calib[kind] = linear.FitCalibration(cs, rights[kind])
+		}
+	}
+	if len(pooled) > 0 {
+		calib[""] = linear.FitCalibration(pooled, pooledRight)
+	}
 	m := linear.Train(classes, all, o)
 	m.Temperature, m.AgreeTemperature, m.Calibration = temp, agreeTemp, calib
 	bin, err := m.MarshalBinary()
@@ -236,7 +270,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperatures %.2f (agreeing with the rules %.2f), calibration %v from %d fills, %d bytes to %s in %s\n",
-		npages, len(all), len(cal), len(classes), temp, agreeTemp, calib, len(confs), len(bin), *out, time.Since(start).Round(time.Millisecond))
+		npages, len(all), len(cal), len(classes), temp, agreeTemp, calib, nfills, len(bin), *out, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -249,6 +283,19 @@ type labelled struct {
 	site     string
 	source   string
 }
+
+// declared reports whether a control carries an autocomplete field name:
+// the fills of a page as served that its copy without autocomplete
+// attributes does not already count.
+func declared(c form.Control) bool {
+	return c.AutocompleteInfo != nil && c.AutocompleteInfo.Field != ""
+}
+
+// minKindFills is the fewest cross-validated fills a kind of verdict needs
+// for a calibration map of its own (under minBlock fills, one knot: their
+// share right at their mean confidence). The model's overrides are few
+// (20 to 40 fills) and right less often than the pooled map says.
+const minKindFills = 15
 
 // calibrationSite reports whether a tuning site's examples are kept for
 // fitting the temperature: about one site in five.

@@ -12,10 +12,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"sort"
 )
 
 // magic opens a model file; the digit is the format version.
-const magic = "TSLM3"
+const magic = "TSLM4"
 
 // ErrFormat is returned for a model file Tessera cannot read.
 var ErrFormat = errors.New("linear: not a model file")
@@ -38,8 +39,11 @@ type Model struct {
 	AgreeTemperature float32
 	// Calibration maps a confidence the classifier shows to the share of
 	// such fills that were right, on tuning sites the model did not learn
-	// from (see Calibrate); empty, the identity.
-	Calibration []Point
+	// from (see Calibrate), one map per kind of verdict (the page's
+	// autocomplete, the rules alone, the rules doubted by the model, the
+	// two agreeing, the model overriding: the same number means different
+	// odds from each); a kind without a map is shown as is.
+	Calibration map[string][]Point
 	// w holds the weights bucket-major: w[b*len(Classes)+c], scaled by
 	// scale[c] and stored as int8.
 	w     []int8
@@ -144,10 +148,16 @@ func softmax(p []float32) int {
 // Y of the time.
 type Point struct{ X, Y float32 }
 
-// Calibrate maps a confidence through the calibration map: linear between
-// knots, the first knot's ratio below it, the last knot's value above.
-func (m *Model) Calibrate(x float32) float32 {
-	k := m.Calibration
+// Calibrate maps a confidence of a verdict of the given kind through
+// that kind's calibration map: linear between knots, the first knot's
+// ratio below it, the last knot's value above. A kind without a map
+// is read through the map of kind "", and without that keeps its
+// confidence.
+func (m *Model) Calibrate(kind string, x float32) float32 {
+	k, ok := m.Calibration[kind]
+	if !ok {
+		k = m.Calibration[""]
+	}
 	switch {
 	case len(k) == 0:
 		return x
@@ -165,44 +175,91 @@ func (m *Model) Calibrate(x float32) float32 {
 	return x
 }
 
+// minBlock is the fewest fills a knot of a calibration map stands for: a
+// share right measured on fewer moves with a handful of pages.
+const minBlock = 40
+
+// maxKnots bounds a calibration map's knots (the file stores the count in
+// a byte).
+const maxKnots = 32
+
 // FitCalibration returns a monotone calibration map from pairs of shown
-// confidence and whether the fill was right: per confidence bin, the mean
-// confidence and the share right, adjacent bins pooled until the shares
-// rise with the confidence.
+// confidence and whether the fill was right: isotonic regression (pool
+// adjacent violators over the fills sorted by confidence), blocks of
+// fewer than minBlock fills pooled with a neighbour, each block a knot at
+// its mean confidence and share right.
 func FitCalibration(conf []float32, right []bool) []Point {
-	edges := []float32{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01}
-	type bin struct{ n, ok, sum float32 }
-	var bins []bin
-	for b := 0; b+1 < len(edges); b++ {
-		var bn bin
-		for i, c := range conf {
-			if c >= edges[b] && c < edges[b+1] {
-				bn.n++
-				bn.sum += c
-				if right[i] {
-					bn.ok++
+	type block struct{ n, ok, sum float64 }
+	idx := make([]int, len(conf))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return conf[idx[a]] < conf[idx[b]] })
+	var bs []block
+	for j := 0; j < len(idx); {
+		// Equal confidences are one block: the map can only tell them apart
+		// by the confidence.
+		var b block
+		c := conf[idx[j]]
+		for ; j < len(idx) && conf[idx[j]] == c; j++ {
+			b.n++
+			b.sum += float64(c)
+			if right[idx[j]] {
+				b.ok++
+			}
+		}
+		bs = append(bs, b)
+	}
+	merge := func(i int) {
+		bs[i] = block{bs[i].n + bs[i+1].n, bs[i].ok + bs[i+1].ok, bs[i].sum + bs[i+1].sum}
+		bs = append(bs[:i+1], bs[i+2:]...)
+	}
+	for changed := true; changed; {
+		changed = false
+		// Pool adjacent violators.
+		for i := 0; i+1 < len(bs); {
+			if bs[i].ok/bs[i].n >= bs[i+1].ok/bs[i+1].n {
+				merge(i)
+				changed = true
+				if i > 0 {
+					i--
 				}
+				continue
 			}
+			i++
 		}
-		if bn.n > 0 {
-			bins = append(bins, bn)
+		// Pool small blocks with the neighbour nearer in share right.
+		for i := 0; i < len(bs) && len(bs) > 1; i++ {
+			if bs[i].n >= minBlock {
+				continue
+			}
+			switch {
+			case i == 0:
+				merge(0)
+			case i == len(bs)-1:
+				merge(i - 1)
+			case bs[i].ok/bs[i].n-bs[i-1].ok/bs[i-1].n < bs[i+1].ok/bs[i+1].n-bs[i].ok/bs[i].n:
+				merge(i - 1)
+			default:
+				merge(i)
+			}
+			changed = true
+			break
 		}
 	}
-	// Pool adjacent violators.
-	for i := 0; i+1 < len(bins); {
-		if bins[i].ok/bins[i].n > bins[i+1].ok/bins[i+1].n {
-			bins[i] = bin{bins[i].n + bins[i+1].n, bins[i].ok + bins[i+1].ok, bins[i].sum + bins[i+1].sum}
-			bins = append(bins[:i+1], bins[i+2:]...)
-			if i > 0 {
-				i--
+	for len(bs) > maxKnots {
+		// Too many knots: pool the adjacent pair that stands for fewest.
+		j := 0
+		for i := 1; i+1 < len(bs); i++ {
+			if bs[i].n+bs[i+1].n < bs[j].n+bs[j+1].n {
+				j = i
 			}
-			continue
 		}
-		i++
+		merge(j)
 	}
-	var out []Point
-	for _, b := range bins {
-		out = append(out, Point{b.sum / b.n, b.ok / b.n})
+	out := make([]Point, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, Point{float32(b.sum / b.n), float32(b.ok / b.n)})
 	}
 	return out
 }
@@ -230,8 +287,18 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	b.WriteByte(m.Bits)
 	binary.Write(&b, binary.LittleEndian, m.Temperature)
 	binary.Write(&b, binary.LittleEndian, m.AgreeTemperature)
-	b.WriteByte(byte(len(m.Calibration)))
-	binary.Write(&b, binary.LittleEndian, m.Calibration)
+	kinds := make([]string, 0, len(m.Calibration))
+	for k := range m.Calibration {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	b.WriteByte(byte(len(kinds)))
+	for _, k := range kinds {
+		b.WriteByte(byte(len(k)))
+		b.WriteString(k)
+		b.WriteByte(byte(len(m.Calibration[k])))
+		binary.Write(&b, binary.LittleEndian, m.Calibration[k])
+	}
 	binary.Write(&b, binary.LittleEndian, uint16(len(m.Classes)))
 	for _, c := range m.Classes {
 		b.WriteByte(byte(len(c)))
@@ -263,18 +330,34 @@ func Decode(data []byte) (*Model, error) {
 	if binary.Read(r, binary.LittleEndian, &m.Temperature) != nil || binary.Read(r, binary.LittleEndian, &m.AgreeTemperature) != nil {
 		return nil, ErrFormat
 	}
-	nk, err := r.ReadByte()
+	nmaps, err := r.ReadByte()
 	if err != nil {
 		return nil, ErrFormat
 	}
-	m.Calibration = make([]Point, nk)
-	if binary.Read(r, binary.LittleEndian, m.Calibration) != nil {
-		return nil, ErrFormat
-	}
-	for i, k := range m.Calibration {
-		if !(k.X > 0 && k.X <= 1.01 && k.Y >= 0 && k.Y <= 1) || i > 0 && !(k.X > m.Calibration[i-1].X) {
-			return nil, fmt.Errorf("%w: calibration knot %v", ErrFormat, k)
+	m.Calibration = make(map[string][]Point, nmaps)
+	for range nmaps {
+		l, err := r.ReadByte()
+		if err != nil {
+			return nil, ErrFormat
 		}
+		kind := make([]byte, l)
+		if _, err := io.ReadFull(r, kind); err != nil {
+			return nil, ErrFormat
+		}
+		nk, err := r.ReadByte()
+		if err != nil {
+			return nil, ErrFormat
+		}
+		ks := make([]Point, nk)
+		if binary.Read(r, binary.LittleEndian, ks) != nil {
+			return nil, ErrFormat
+		}
+		for i, k := range ks {
+			if !(k.X > 0 && k.X <= 1.01 && k.Y >= 0 && k.Y <= 1) || i > 0 && !(k.X > ks[i-1].X) {
+				return nil, fmt.Errorf("%w: calibration knot %v", ErrFormat, k)
+			}
+		}
+		m.Calibration[string(kind)] = ks
 	}
 	if !(m.Temperature > 0) || !(m.AgreeTemperature > 0) {
 		return nil, fmt.Errorf("%w: temperatures %v, %v", ErrFormat, m.Temperature, m.AgreeTemperature)

@@ -94,10 +94,13 @@ func TestCalibration(t *testing.T) {
 			t.Fatalf("FitCalibration() = %v, want rising knots", k)
 		}
 	}
-	m := &Model{Calibration: []Point{{0.6, 0.5}, {0.9, 0.8}}}
+	m := &Model{Calibration: map[string][]Point{"rule": {{0.6, 0.5}, {0.9, 0.8}}}}
 	for _, tt := range []struct{ in, want float32 }{{0.75, 0.65}, {0.3, 0.25}, {0.95, 0.8}} {
-		if got := m.Calibrate(tt.in); got-tt.want > 1e-6 || tt.want-got > 1e-6 {
-			t.Errorf("Calibrate(%v) = %v, want %v", tt.in, got, tt.want)
+		if got := m.Calibrate("rule", tt.in); got-tt.want > 1e-6 || tt.want-got > 1e-6 {
+			t.Errorf("Calibrate(rule, %v) = %v, want %v", tt.in, got, tt.want)
+		}
+		if got := m.Calibrate("model", tt.in); got != tt.in {
+			t.Errorf("Calibrate(model, %v) = %v, want it kept (no map)", tt.in, got)
 		}
 	}
 }

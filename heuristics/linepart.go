@@ -1,0 +1,56 @@
+package heuristics
+
+import (
+	"regexp"
+
+	"github.com/tessera-app/tessera/form"
+)
+
+// lineParts are the parts of a second street line that forms in Spain,
+// Latin America, Italy, Greece, Central Europe and elsewhere ask for in
+// boxes of their own (piso, depto, escalera, bloque), as Result.Part of
+// an address-line2 box, with the words that name each over normalized
+// text.
+var lineParts = []struct {
+	part string
+	re   func() *regexp.Regexp
+}{
+	{"floor", lazyRE(`(?:^| )(?:floor|flr|pis|stock|stockwerk|etage|piso|planta|piano|andar|verdieping|pietro|patro|emelet|kerros|vaning|orofos|οροφοσ|этаж|поверх|الطابق|階)(?: |$)`)},
+	{"apartment", lazyRE(`(?:^| )(?:apartment|apt|flat|unit|wohnung|whg|top|tur|appartement|apartamento|departamento|depto|dpto|apartament|puerta|porta|door|dor|interno|interior|int|lokal|lokalu|mieszkanie|byt|ajto|huoneisto|lagenhet|leilighet|lejlighed|diamerisma|διαμερισμα|квартира|кв|apto)(?: |$)`)},
+	{"building", lazyRE(`(?:^| )(?:building|bldg|gebaude|haus|batiment|bat|edificio|torre|bloque|block|blok|bloc|palazzina|scala|budynek|epulet|κτιριο|корпус|строение|棟)(?: |$)`)},
+	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд)(?: |$)`)},
+}
+
+// wholeLine2 matches the words of a box for the whole second line, or of
+// one asking for any of several parts ("apartment, suite, floor"): such a
+// box holds the whole line.
+var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|complement|complemento|adresszusatz|zusatz|additional|adicional|supplementaire|aggiuntivo|toevoeging|etc|suite|other|otro|outros|details|info|informacion|referencia)(?: |$)`)
+
+// linePart returns the part of the second street line an address-line2
+// box asks for, "" for the whole line: the first of the box's own texts
+// (label, aria-label, placeholder, then name and id) that names exactly
+// one part decides.
+func linePart(c *form.Control) string {
+	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
+		if t == "" {
+			continue
+		}
+		n := normalize(t)
+		if wholeLine2().MatchString(n) {
+			return ""
+		}
+		found := ""
+		for _, lp := range lineParts {
+			if lp.re().MatchString(n) {
+				if found != "" {
+					return ""
+				}
+				found = lp.part
+			}
+		}
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
