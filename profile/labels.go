@@ -102,6 +102,18 @@ var partLabels = map[string]string{
 	"address-line1": "Address line 1", "address-line2": "Address line 2", "address-line3": "Address line 3",
 	"bday-day": "Birth day", "bday-month": "Birth month", "bday-year": "Birth year",
 	"phonetic-name": "Name reading",
+	// Parts of a value a form splits over boxes (heuristics' Result.Part).
+	"house-number": "House number", "street-name": "Street name",
+	"floor": "Floor", "apartment": "Apartment or unit", "building": "Building", "staircase": "Staircase",
+	"first-surname": "First surname", "second-surname": "Second surname",
+	"postal-code-1": "Postcode (first part)", "postal-code-2": "Postcode (second part)",
+}
+
+// HasPartLabel reports whether part (a heuristics Result.Part) has a label
+// of its own.
+func HasPartLabel(part string) bool {
+	_, ok := partLabels[part]
+	return ok
 }
 
 // Label names what a field asks for: the label of its autocomplete token
