@@ -11,6 +11,7 @@ import (
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/passphrase"
@@ -100,14 +101,14 @@ func cliVaultInit(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		}
 		return StateResult{a.vaultState()}, nil
 	}
-	v, err := u.vault()
+	v, err := a.cliVault()
 	if err == nil {
 		err = v.Init(vault.InitOptions{Keyring: true})
 	}
 	if err != nil {
 		return nil, cliError("vault.init", err)
 	}
-	u.vaultChanged()
+	a.vaultChangedByPerson()
 	return StateResult{a.vaultState()}, nil
 }
 
@@ -169,7 +170,7 @@ func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.
 		}
 		return DoneResult{true}, nil
 	}
-	if err := checkNewPassphrase(p.NewPassphrase, p.NewPassphrase); err != nil {
+	if err := ui.CheckNewPassphrase(p.NewPassphrase, p.NewPassphrase); err != nil {
 		return nil, cliError("vault.passwd", err)
 	}
 	v, err := a.cliVault()
@@ -186,7 +187,7 @@ func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.
 	if err := v.ChangePassphrase(pp); err != nil {
 		return nil, cliError("vault.passwd", err)
 	}
-	u.vaultChanged()
+	a.vaultChangedByPerson()
 	// The sync folder follows, as it does from Settings.
 	a.syncPassphraseChanged(old, pp)
 	return DoneResult{true}, nil
@@ -212,7 +213,10 @@ func cliVaultRekey(ctx context.Context, a *App, s *broker.Session, params json.R
 // cliVault is what the profile methods need of the vault; the desktop
 // app's *vault.Vault has it.
 type cliVault interface {
-	vaultControl
+	State() string
+	Init(vault.InitOptions) error
+	ChangePassphrase([]byte) error
+	CreateProfile(id, label string) (profile.UserProfile, error)
 	Profile(id string) (profile.UserProfile, error)
 	SetEntry(profileID string, key vault.Key, e profile.Entry) error
 	DeleteEntry(profileID string, key vault.Key) error
@@ -225,7 +229,7 @@ type cliVault interface {
 func (a *App) cliVault() (cliVault, error) {
 	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
-		return nil, ErrNoVault
+		return nil, ui.ErrNoVault
 	}
 	return v, nil
 }
@@ -487,7 +491,7 @@ func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string
 	}
 	v, ok := cv.(revealer)
 	if !ok {
-		return nil, cliError(method, ErrNoVault)
+		return nil, cliError(method, ui.ErrNoVault)
 	}
 	all, err := v.ProfileSummaries()
 	if err != nil {
@@ -563,9 +567,8 @@ func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string
 	return out, nil
 }
 
-// revealSite is where a reveal sends values, as the dialog and the audit
-// log name it: the person's own command line.
-const revealSite = "this computer"
+// revealSite is where a reveal sends values (ui.RevealSite).
+const revealSite = ui.RevealSite
 
 func entriesText(n int) string {
 	if n == 1 {
@@ -588,12 +591,12 @@ var cliErrors = []struct {
 	{vault.ErrLocked, nativemsg.CodeVaultLocked, "the vault is locked: run `tessera vault unlock --passphrase-file FILE`"},
 	{vault.ErrUninitialized, nativemsg.CodeVaultUninitialized, "there is no vault yet: run `tessera vault init --passphrase-file FILE`"},
 	{vault.ErrExists, nativemsg.CodeInvalidValue, "a vault already exists"},
-	{ErrPassphraseSet, nativemsg.CodeInvalidValue, "the vault already has a passphrase: give the current one (--passphrase-file FILE)"},
+	{ui.ErrPassphraseSet, nativemsg.CodeInvalidValue, "the vault already has a passphrase: give the current one (--passphrase-file FILE)"},
 	{vault.ErrNotFound, nativemsg.CodeNotFound, ""},
 	{vault.ErrTooLarge, nativemsg.CodeInvalidValue, ""},
 	{vault.ErrKeyringItemMissing, nativemsg.CodeUnsupported, "the keyring holds no key for this vault: give --passphrase-file FILE"},
 	{vault.ErrKeyringUnavailable, nativemsg.CodeUnsupported, "the app cannot use the keyring: give --passphrase-file FILE"},
-	{ErrNoVault, nativemsg.CodeUnsupported, ""},
+	{ui.ErrNoVault, nativemsg.CodeUnsupported, ""},
 }
 
 // cliError turns a vault or UI error into method's protocol error. The

@@ -187,3 +187,13 @@ func running(ctx context.Context, dir string) bool {
 	c.Close()
 	return true
 }
+
+// applyPrefs sets cfg from the preferences in its home, and returns why
+// they could not be read, if they could not.
+func applyPrefs(cfg *Config) error {
+	d, ok, err := vaultctl.AutoLock(cfg.Home)
+	if ok {
+		cfg.IdleLock = d
+	}
+	return err
+}

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/nativemsg"
-	"github.com/tessera-app/tessera/vault"
 )
 
 // Several devices kept in step through the person's own sync folder
@@ -95,20 +95,8 @@ func (c *syncCtl) running() *devsync.Syncer {
 	return c.s
 }
 
-// SyncView is what Settings shows of sync.
-type SyncView struct {
-	// Enabled reports whether this vault syncs through a folder; Running
-	// whether the app is syncing now (the vault is unlocked).
-	Enabled bool `json:"enabled"`
-	Running bool `json:"running"`
-	// Problem says why sync could not start.
-	Problem string              `json:"problem,omitempty"`
-	Status  *devsync.SyncStatus `json:"status,omitempty"`
-	// Joining is the request to join made from this device; Pending the
-	// requests of new devices, with their codes once known.
-	Joining *SyncJoinView         `json:"joining,omitempty"`
-	Pending []devsync.PendingJoin `json:"pending,omitempty"`
-}
+// SyncView is what Settings shows of sync (package ui).
+type SyncView = ui.SyncView
 
 func (a *App) syncView() SyncView {
 	c := &a.syncing
@@ -122,43 +110,24 @@ func (a *App) syncView() SyncView {
 	return SyncView{Enabled: true, Running: true, Status: &st}
 }
 
-// markConflicts marks the details of pv that sync reports changed on two
-// devices at once, for the editor to show as conflicts to settle.
-func (a *App) markConflicts(pv *ProfileView) {
-	v := a.syncView()
-	if v.Status == nil {
-		return
-	}
-	keys := map[string]bool{}
-	for _, c := range v.Status.Conflicts {
-		if c.Profile == pv.ID {
-			keys[c.Key] = true
-		}
-	}
-	for gi := range pv.Groups {
-		for ci := range pv.Groups[gi].Concepts {
-			cv := &pv.Groups[gi].Concepts[ci]
-			cv.Conflict = keys[vault.ConceptKey(cv.IRI).String()] && len(cv.Values) > 1
-		}
-	}
-}
+// syncUI is the app's sync as the window's Settings sees it (ui.Sync):
+// every view it returns is the sync state as it is now.
+type syncUI struct{ a *App }
 
-// SyncStatus returns what Settings shows of sync, moving a join by
-// approval on (syncjoin.go).
-func (u *UI) SyncStatus() (SyncView, error) { return u.app.uiSyncView(), nil }
+// View returns the sync state.
+func (s syncUI) View() SyncView { return s.a.syncView() }
 
-// SetUpSync sets up sync of the unlocked vault through folder, under the
-// device name shown on the other devices: with this vault's recovery
-// passphrase when the folder is new, or the passphrase of the vault that
-// set the folder up when it already holds a group.
-func (u *UI) SetUpSync(folder, name, passphrase string) (SyncView, error) {
-	u.app.personActed()
+// Poll returns the sync state, moving a join by approval on (syncjoin.go).
+func (s syncUI) Poll() SyncView { return s.a.uiSyncView() }
+
+// SetUp sets up sync of the unlocked vault through folder.
+func (s syncUI) SetUp(folder, name, passphrase string) (SyncView, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := u.app.setUpSync(ctx, folder, name, passphrase); err != nil {
+	if err := s.a.setUpSync(ctx, folder, name, passphrase); err != nil {
 		return SyncView{}, err
 	}
-	return u.app.syncView(), nil
+	return s.a.syncView(), nil
 }
 
 // setUpSync sets up sync of the unlocked vault through folder and starts
@@ -170,13 +139,13 @@ func (a *App) setUpSync(ctx context.Context, folder, name, passphrase string) er
 	}
 	store, ok := a.syncStore()
 	if !ok {
-		return ErrNoVault
+		return ui.ErrNoVault
 	}
 	pp := []byte(passphrase)
 	defer clear(pp)
 	s, err := devsync.Setup(ctx, store, folder, name, pp, devsync.Options{})
 	if err != nil {
-		return plainErr("set up sync", err)
+		return ui.PlainError("set up sync", err)
 	}
 	c := &a.syncing
 	c.mu.Lock()
@@ -209,45 +178,46 @@ func cliSyncSetup(ctx context.Context, a *App, s *broker.Session, params json.Ra
 	return a.syncView().Status, nil
 }
 
-// SyncNow reads and writes the sync folder now.
-func (u *UI) SyncNow() (SyncView, error) {
-	u.app.personActed()
-	if _, err := u.app.syncNow(context.Background()); err != nil {
-		return u.app.syncView(), err
+// Now reads and writes the sync folder now.
+func (s syncUI) Now() (SyncView, error) {
+	if _, err := s.a.syncNow(context.Background()); err != nil {
+		return s.a.syncView(), err
 	}
-	return u.app.syncView(), nil
+	return s.a.syncView(), nil
 }
 
-// RemoveSyncDevice removes device id from the group: what it writes
+// RemoveDevice removes device id from the group: what it writes
 // afterwards is ignored.
-func (u *UI) RemoveSyncDevice(id string) (SyncView, error) {
-	u.app.personActed()
-	s := u.app.syncing.running()
-	if s == nil {
+func (s syncUI) RemoveDevice(id string) (SyncView, error) {
+	sy := s.a.syncing.running()
+	if sy == nil {
 		return SyncView{}, errSyncOff
 	}
-	if err := s.RemoveDevice(context.Background(), id); err != nil {
-		return u.app.syncView(), plainErr("remove device", err)
+	if err := sy.RemoveDevice(context.Background(), id); err != nil {
+		return s.a.syncView(), ui.PlainError("remove device", err)
 	}
-	return u.app.syncView(), nil
+	return s.a.syncView(), nil
 }
 
-// StopSync stops syncing this vault (the folder and the other devices
-// keep their copies).
-func (u *UI) StopSync() (SyncView, error) {
-	u.app.personActed()
-	c := &u.app.syncing
+// Stop stops syncing this vault (the folder and the other devices keep
+// their copies).
+func (s syncUI) Stop() (SyncView, error) {
+	c := &s.a.syncing
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.s == nil {
 		return SyncView{}, errSyncOff
 	}
 	if err := c.s.Disable(); err != nil {
-		return SyncView{}, plainErr("stop sync", err)
+		return SyncView{}, ui.PlainError("stop sync", err)
 	}
 	c.stopLocked()
 	return SyncView{}, nil
 }
+
+// PassphraseChanged follows a change of the vault's recovery passphrase
+// (syncPassphraseChanged).
+func (s syncUI) PassphraseChanged(old, pp []byte) { s.a.syncPassphraseChanged(old, pp) }
 
 // syncPassphraseChanged follows a change of the vault's recovery
 // passphrase from old to pp: when old was the sync folder's passphrase,
@@ -279,7 +249,7 @@ func (a *App) syncNow(ctx context.Context) (devsync.Result, error) {
 	}
 	res, err := s.SyncNow(ctx)
 	if err != nil {
-		return res, plainErr("sync", err)
+		return res, ui.PlainError("sync", err)
 	}
 	a.changed()
 	return res, nil
