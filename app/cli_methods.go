@@ -23,9 +23,9 @@ import (
 // line scripts it through these methods (PROTOCOL.md §4.2): `tessera vault`
 // and `tessera profile` say hello with client kind "cli" and act here. Only
 // cli sessions are served; any other gets FORBIDDEN. The methods act through
-// the window's own bindings (UI), so the passphrase rule, the keyring
-// fallback and the state broadcast are the window's. Passphrases arrive in
-// params only; no error or log line carries one.
+// the window's own bindings (ui.UI's exported methods), so the passphrase
+// rule, the keyring fallback and the state broadcast are the window's.
+// Passphrases arrive in params only; no error or log line carries one.
 
 // registerCLIMethods adds the methods served to `cli` sessions
 // (PROTOCOL.md §4.2): the CLI scripting the running app. vault.unlock is

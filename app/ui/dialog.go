@@ -7,9 +7,9 @@ import (
 	"github.com/tessera-app/tessera/app/confirm"
 )
 
-// The confirmation dialog's Go side: the confirm.Presenter that puts the head of
-// the confirmation queue in the window, and the bindings the dialog
-// answers through. The window never decides by itself: a decision it sends
+// The confirmation dialog's Go side: the confirm.Presenter that puts the
+// head of the confirmation queue in the window, and the bindings the
+// dialog answers through. The window never decides by itself: a decision it sends
 // names the confirmation it shows, and the queue keeps only rows that
 // confirmation offered.
 
@@ -70,8 +70,8 @@ func (u *UI) PendingConfirmation() (*confirm.Confirmation, error) {
 }
 
 // Decide answers the confirmation the dialog shows. It returns an error
-// wrapping confirm.ErrNoConfirmation when d.ID is not that confirmation (it was
-// answered, timed out or withdrawn meanwhile). A decline keeps no rows and
+// wrapping confirm.ErrNoConfirmation when d.ID is not that confirmation
+// (it was answered, timed out or withdrawn meanwhile). A decline keeps no rows and
 // is "denied" (the window's only way to decline); Remember is dropped
 // unless the confirmation offered it and d approves.
 func (u *UI) Decide(d confirm.Decision) error {
@@ -93,8 +93,8 @@ func (u *UI) Decide(d confirm.Decision) error {
 
 // SwitchProfile matches the confirmation id the dialog shows again from
 // profile, one of the confirmation's Profiles, and returns it as the
-// dialog should now show it. Its errors wrap confirm.ErrNoConfirmation (id is not
-// shown) or the app's own.
+// dialog should now show it. Its errors wrap confirm.ErrNoConfirmation
+// (id is not shown) or the app's own.
 func (u *UI) SwitchProfile(id, profile string) (confirm.Confirmation, error) {
 	c, ok := u.cfg.Confirms.Current()
 	if !ok || c.ID != id {
