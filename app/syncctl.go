@@ -3,17 +3,14 @@ package app
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/devsync"
-	"github.com/tessera-app/tessera/nativemsg"
 )
 
 // Several devices kept in step through the person's own sync folder
@@ -157,27 +154,6 @@ func (a *App) setUpSync(ctx context.Context, folder, name, passphrase string) er
 	return nil
 }
 
-// SyncSetupParams are the params of sync.setup: the folder, this device's
-// name, and the recovery passphrase (this vault's for a new folder, the
-// vault's that set it up otherwise).
-type SyncSetupParams struct {
-	Folder     string `json:"folder"`
-	Name       string `json:"name"`
-	Passphrase string `json:"passphrase"`
-}
-
-// cliSyncSetup answers sync.setup for the command line.
-func cliSyncSetup(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	var p SyncSetupParams
-	if err := strictUnmarshal(params, &p); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.setup: %v", err)
-	}
-	if err := a.setUpSync(ctx, p.Folder, p.Name, p.Passphrase); err != nil {
-		return nil, cliError("sync.setup", err)
-	}
-	return a.syncView().Status, nil
-}
-
 // Now reads and writes the sync folder now.
 func (s syncUI) Now() (SyncView, error) {
 	if _, err := s.a.syncNow(context.Background()); err != nil {
@@ -255,36 +231,22 @@ func (a *App) syncNow(ctx context.Context) (devsync.Result, error) {
 	return res, nil
 }
 
-// cliSyncStatus answers sync.status for the command line.
-func cliSyncStatus(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	if err := noParams(params); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.status: %v", err)
-	}
-	v := a.syncView()
+// cliSync is the app's sync as the command line's methods see it
+// (cmdline.Sync).
+type cliSync struct{ a *App }
+
+func (s cliSync) Status() (*devsync.SyncStatus, error) {
+	v := s.a.syncView()
 	if !v.Running {
-		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.status: %s", cmp.Or(v.Problem, errSyncOff.Error()))
+		return nil, errors.New(cmp.Or(v.Problem, errSyncOff.Error()))
 	}
 	return v.Status, nil
 }
 
-// cliSyncNow answers sync.now for the command line.
-func cliSyncNow(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	if err := noParams(params); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.now: %v", err)
-	}
-	res, err := a.syncNow(ctx)
-	if err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.now: %v", err)
-	}
-	st := a.syncView().Status
-	return map[string]any{"sent": res.Sent, "received": res.Received, "status": st}, nil
+func (s cliSync) SetUp(ctx context.Context, folder, name, passphrase string) error {
+	return s.a.setUpSync(ctx, folder, name, passphrase)
 }
 
-// noParams refuses params other than none or {}.
-func noParams(params json.RawMessage) error {
-	if len(params) == 0 {
-		return nil
-	}
-	var p struct{}
-	return strictUnmarshal(params, &p)
-}
+func (s cliSync) Now(ctx context.Context) (devsync.Result, error) { return s.a.syncNow(ctx) }
+
+func (s cliSync) PassphraseChanged(old, pp []byte) { s.a.syncPassphraseChanged(old, pp) }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/tessera-app/tessera/app/cmdline"
 	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/vault"
@@ -10,9 +11,10 @@ import (
 // interface Config.Vault has, so a method the app needs and the vault
 // lacks is a compile error, not "no vault" at run time. It is the union of
 // what each part needs (the window's ui.Vault, the command line's
-// cliVault, sync); *vault.Vault is one (checked below); tests pass fakes that embed it.
+// cmdline.Vault, sync); *vault.Vault is one (checked below); tests pass
+// fakes that embed it.
 type Vault interface {
-	cliVault
+	cmdline.Vault
 	ui.Vault
 	devsync.Store
 }
