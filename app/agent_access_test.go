@@ -6,7 +6,7 @@ import (
 	"github.com/tessera-app/tessera/app/agents"
 )
 
-// Settings' Agents card: what the person let agents do is listed, and
+// Settings' ui.Agents card: what the person let agents do is listed, and
 // taking it back works at once — an untrusted tool asks again, a closed
 // site asks for access again.
 func TestAgentAccessListedAndRevoked(t *testing.T) {
@@ -15,7 +15,7 @@ func TestAgentAccessListedAndRevoked(t *testing.T) {
 		d.Remember = c.Kind == agents.ConfirmAgentCall
 		return d
 	})
-	u := &UI{app: w.a}
+	u := newUI(w.a)
 	if acc, err := u.AgentAccess(); err != nil || len(acc.Sites) != 0 || len(acc.Tools) != 0 {
 		t.Fatalf("before any agent: %+v %v", acc, err)
 	}

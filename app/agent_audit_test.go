@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/agents"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/vault"
 )
 
@@ -45,7 +46,7 @@ func TestAgentCallRefusedWhileLockedAndAudited(t *testing.T) {
 	if len(w.browser.executedCalls()) != 0 || w.pres.count() != n {
 		t.Error("a call while locked reached the page or the person")
 	}
-	if _, err := (&UI{app: w.a}).Unlock(fillTestPassphrase); err != nil {
+	if _, err := newUI(w.a).Unlock(fillTestPassphrase); err != nil {
 		t.Fatal(err)
 	}
 	rs := agentRecords(t, w.v)
@@ -96,16 +97,6 @@ func TestAgentCallEndingLockedIsAuditedAtUnlock(t *testing.T) {
 	}
 }
 
-// The count of refusals the audit log could not hold reads as such in
-// Activity (package agents writes it at the unlock).
-func TestActivityCountsUnrecordedAgentCalls(t *testing.T) {
-	rs := []vault.Release{{Event: vault.EventAgent, Concepts: []string{}, Reason: "VAULT_LOCKED", Outcomes: map[string]int{"unrecorded": 7}}}
-	page := activityPage(rs, nil, ActivityQuery{})
-	if len(page.Entries) != 1 || !strings.Contains(page.Entries[0].Summary, "7 more agent calls were refused while the vault was locked") {
-		t.Errorf("activity shows %+v", page.Entries)
-	}
-}
-
 // Taking access back in Settings is in the audit log (Activity), also
 // when done while the vault is locked.
 func TestAgentAccessTakenBackAudited(t *testing.T) {
@@ -118,7 +109,7 @@ func TestAgentAccessTakenBackAudited(t *testing.T) {
 	if res, text := w.call(t, "webmcp.page.search", map[string]any{"q": "a"}); res.IsError {
 		t.Fatal(text)
 	}
-	u := &UI{app: w.a}
+	u := newUI(w.a)
 	if _, err := u.UntrustAgentTool("https://shop.example", "search"); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +129,7 @@ func TestAgentAccessTakenBackAudited(t *testing.T) {
 	if strings.Join(got, "|") != "untrusted https://shop.example search|closed https://shop.example " {
 		t.Errorf("access records = %q", got)
 	}
-	page, err := u.Activity(ActivityQuery{})
+	page, err := u.Activity(ui.ActivityQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestAgentAccessKeptAcrossRestart(t *testing.T) {
 	if log.Len() != 0 {
 		t.Fatalf("loading a good file logged %q", log)
 	}
-	acc, _ := (&UI{app: w2.a}).AgentAccess()
+	acc, _ := newUI(w2.a).AgentAccess()
 	if len(acc.Sites) != 1 || acc.Sites[0] != "https://shop.example" || len(acc.Tools) != 1 || acc.Tools[0].Tool != "search" {
 		t.Fatalf("access after restart = %+v", acc)
 	}
@@ -57,7 +57,7 @@ func TestAgentAccessKeptAcrossRestart(t *testing.T) {
 	}
 
 	// Settings takes it back: the file says so, and a third run asks again.
-	if _, err := (&UI{app: w2.a}).CloseAgentSite("https://shop.example"); err != nil {
+	if _, err := newUI(w2.a).CloseAgentSite("https://shop.example"); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -117,7 +117,7 @@ func TestAgentAccessBrokenFileClosesEverything(t *testing.T) {
 			if !strings.Contains(log.String(), c.want) || !strings.Contains(log.String(), "every site is closed to agents") || !strings.Contains(log.String(), "kept as "+path+".broken") {
 				t.Errorf("log = %q, want %q, that every site is closed, and where the file went", log, c.want)
 			}
-			if acc, _ := (&UI{app: w.a}).AgentAccess(); len(acc.Sites) != 0 || len(acc.Tools) != 0 {
+			if acc, _ := newUI(w.a).AgentAccess(); len(acc.Sites) != 0 || len(acc.Tools) != 0 {
 				t.Fatalf("a broken file opened %+v", acc)
 			}
 			if res, _ := w.call(t, "tessera.tabs.select", map[string]any{}); !res.IsError || w.pres.count() != 1 {

@@ -14,6 +14,7 @@ import (
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/app/trust"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
@@ -71,14 +72,8 @@ const (
 	KindCLI     = broker.KindCLI
 )
 
-// Status is what the window shows at a glance.
-type Status struct {
-	Version string   `json:"version"`
-	Build   string   `json:"build,omitempty"`
-	Vault   string   `json:"vault"` // "uninitialized", "locked", "unlocked"
-	Socket  string   `json:"socket"`
-	Clients []Client `json:"clients"`
-}
+// Status is what the window shows at a glance (package ui).
+type Status = ui.Status
 
 // An App is the running desktop app without its window: the broker and the
 // state the UI shows.
@@ -113,9 +108,9 @@ type App struct {
 	// agents serves agents their tools, under the same consent (package
 	// agents).
 	agents *agents.Service
-	// ui is the one UI service: the window's bindings, and what the
-	// command line's methods act through (ui.go).
-	ui *UI
+	// ui is the one UI service: the window's bindings (package ui), and
+	// what the command line's methods act through.
+	ui *ui.UI
 	// syncing is the sync of the vault with the person's other devices
 	// (syncctl.go).
 	syncing syncCtl
@@ -167,6 +162,14 @@ func (a *App) vaultChanged() {
 	a.followVaultForSync(st)
 	a.Broadcast("vault.stateChanged", map[string]string{"state": st})
 	a.changed()
+}
+
+// vaultChangedByPerson is vaultChanged after the person set up, unlocked
+// or locked the vault, as the window's own bindings do: the audit records
+// agents kept while it was locked are written first.
+func (a *App) vaultChangedByPerson() {
+	a.agents.FlushAudit()
+	a.vaultChanged()
 }
 
 // markUserQuit records that the person quit the app from its window, so the

@@ -12,13 +12,12 @@ import (
 
 	"github.com/tessera-app/tessera/app/agents"
 	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/cmdline"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/app/trust"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
-	"github.com/tessera-app/tessera/profile"
-	"github.com/tessera-app/tessera/vault"
 )
 
 // New returns an App for cfg. It opens nothing yet; Serve starts the broker.
@@ -94,7 +93,16 @@ func New(cfg Config) (*App, error) {
 	a.handle(PairRequestMethod, pairRequest)
 	a.tableErr = errors.Join(a.tableErr, a.fill.Register(a.broker))
 	a.handle("vault.status", vaultStatus)
-	a.registerCLIMethods()
+	var cv cmdline.Vault
+	if cfg.Vault != nil {
+		cv = cfg.Vault
+	}
+	a.tableErr = errors.Join(a.tableErr, cmdline.New(cmdline.Config{
+		Vault: cv, Window: a.ui, Sync: cliSync{a}, Gate: a.gate,
+		HasWindow: a.hasWindow, VaultState: a.vaultState,
+		Changed: a.changed, VaultChanged: a.vaultChangedByPerson,
+		ShowUnlock: a.requestUnlockScreen, Now: cfg.Now,
+	}).Register(a.broker))
 	a.tableErr = errors.Join(a.tableErr, a.agents.Register(a.broker))
 	if a.tableErr != nil {
 		return nil, a.tableErr
@@ -147,12 +155,6 @@ func (a *App) handle(method string, h handler) {
 	a.tableErr = errors.Join(a.tableErr, err)
 }
 
-// profileLister is what profile.list needs of the vault; the desktop app's
-// *vault.Vault has it.
-type profileLister interface {
-	Profiles() ([]profile.UserProfile, error)
-}
-
 // ProfileList is the result of profile.list: which profiles there are, to
 // pick one for a fill. It carries no value of any profile.
 type ProfileList struct {
@@ -190,11 +192,6 @@ func listProfiles(ctx context.Context, a *App, s *broker.Session, params json.Ra
 		return nil, fill.VaultError("profile.list", err)
 	}
 	return ProfileList{Profiles: fill.Summaries(ps)}, nil
-}
-
-// summaryLister is a vault that lists profiles without decrypting values.
-type summaryLister interface {
-	ProfileSummaries() ([]vault.ProfileSummary, error)
 }
 
 func ping(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {

@@ -382,19 +382,6 @@ func TestCLINoVault(t *testing.T) {
 	}
 }
 
-func TestScriptHint(t *testing.T) {
-	for state, want := range map[string]string{
-		vault.StateUninitialized: "tessera vault init --passphrase-file FILE",
-		vault.StateLocked:        "tessera vault unlock --passphrase-file FILE",
-		vault.StateUnlocked:      "",
-	} {
-		got := scriptHint(state)
-		if (want == "") != (got == "") || !strings.Contains(got, want) {
-			t.Errorf("scriptHint(%q) = %q, want it to say %q", state, got, want)
-		}
-	}
-}
-
 // TestCatalogConceptsAreKnown checks that every concept the window offers
 // passes the rule profile.set applies to concept keys, so the window and
 // the command line accept the same concepts.

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/tessera-app/tessera/app/cmdline"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
@@ -121,7 +122,7 @@ func runDesktop(ctx context.Context, assets fs.FS, opts DesktopOptions, env desk
 		fmt.Fprintf(env.stderr, "tessera: running without a window (%s); serving %s until stopped\n", reason, dir)
 		if cfg.Vault != nil {
 			// Without a window the command line is the only way in.
-			if hint := scriptHint(a.Status().Vault); hint != "" {
+			if hint := cmdline.ScriptHint(a.Status().Vault); hint != "" {
 				fmt.Fprintf(env.stderr, "tessera: %s\n", hint)
 			}
 		}
@@ -186,4 +187,14 @@ func running(ctx context.Context, dir string) bool {
 	}
 	c.Close()
 	return true
+}
+
+// applyPrefs sets cfg from the preferences in its home, and returns why
+// they could not be read, if they could not.
+func applyPrefs(cfg *Config) error {
+	d, ok, err := vaultctl.AutoLock(cfg.Home)
+	if ok {
+		cfg.IdleLock = d
+	}
+	return err
 }

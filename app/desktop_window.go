@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -41,8 +42,8 @@ func runWindow(ctx context.Context, a *App, assets fs.FS, cfg windowConfig) erro
 	// The window icon ships with the frontend (frontend/public/icon.png);
 	// without it the desktop shows a generic icon, which is no reason to fail.
 	icon, _ := fs.ReadFile(dist, "icon.png")
-	ui := a.ui
-	st := newSelfTest(a, ui, cfg)
+	win := ui.NewWindow(a.ui)
+	st := newSelfTest(a, a.ui, win, cfg)
 
 	brokerCtx, stopBroker := context.WithCancel(ctx)
 	defer stopBroker()
@@ -63,14 +64,14 @@ func runWindow(ctx context.Context, a *App, assets fs.FS, cfg windowConfig) erro
 			brokerMu.Lock()
 			brokerErr = err
 			brokerMu.Unlock()
-			ui.quit()
+			win.Quit()
 			return
 		}
 		// The window is still useful (and shows the state) without the
 		// broker, so a broker failure is reported, not fatal.
 		fmt.Fprintf(cfg.stderr, "tessera: broker stopped: %v; the window stays up\n", err)
 	}()
-	stopQuit := context.AfterFunc(ctx, ui.quit)
+	stopQuit := context.AfterFunc(ctx, win.Quit)
 	defer stopQuit()
 
 	err = runWails(&options.App{
@@ -83,13 +84,13 @@ func runWindow(ctx context.Context, a *App, assets fs.FS, cfg windowConfig) erro
 		HideWindowOnClose: true,
 		BackgroundColour:  options.NewRGB(0xf6, 0xf5, 0xf2),
 		AssetServer:       &assetserver.Options{Assets: dist},
-		OnStartup:         func(wctx context.Context) { ui.start(wailsShell{wctx}) },
-		OnDomReady:        func(wctx context.Context) { st.domReady(wailsShell{wctx}) },
-		OnShutdown:        func(context.Context) { ui.stop() },
-		Bind:              append([]any{ui}, st.bindings()...),
+		OnStartup:         func(wctx context.Context) { win.Start(ui.WailsShell(wctx)) },
+		OnDomReady:        func(wctx context.Context) { st.domReady(wctx) },
+		OnShutdown:        func(context.Context) { win.Stop() },
+		Bind:              append([]any{a.ui}, st.bindings()...),
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId:               instanceID(cfg.channel),
-			OnSecondInstanceLaunch: func(options.SecondInstanceData) { ui.show() },
+			OnSecondInstanceLaunch: func(options.SecondInstanceData) { win.Show() },
 		},
 		Linux: &linux.Options{ProgramName: "tessera", Icon: icon},
 	})

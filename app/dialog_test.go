@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -29,14 +30,16 @@ type dialogShell struct {
 
 func newDialogShell() *dialogShell { return &dialogShell{events: make(chan event, 16)} }
 
-func (s *dialogShell) emit(name string, data any) {
-	if name != StatusEvent {
+func (s *dialogShell) Emit(name string, data any) {
+	if name != ui.StatusEvent {
 		s.events <- event{name, data}
 	}
 }
-func (s *dialogShell) show()         { s.mu.Lock(); s.shows++; s.mu.Unlock() }
-func (s *dialogShell) execJS(string) {}
-func (s *dialogShell) quit()         {}
+func (s *dialogShell) Show()                                 { s.mu.Lock(); s.shows++; s.mu.Unlock() }
+func (s *dialogShell) ExecJS(string)                         {}
+func (s *dialogShell) Quit()                                 {}
+func (*dialogShell) OpenFile(string) (string, error)         { return "", nil }
+func (*dialogShell) SaveFile(string, string) (string, error) { return "", nil }
 
 func (s *dialogShell) showCount() int {
 	s.mu.Lock()
@@ -116,16 +119,26 @@ func (r asked) wait(t *testing.T) Decision {
 	}
 }
 
-// startedUI is a UI whose window has started on a dialogShell.
-func startedUI(t *testing.T) (*App, *UI, *dialogShell) {
+// startedUI is a ui.UI whose window has started on a dialogShell.
+func startedUI(t *testing.T) (*App, *ui.UI, *dialogShell) {
+	t.Helper()
+	return startedUIWith(t, nil)
+}
+
+// startedUIWith is startedUI with the window's service configured by set.
+func startedUIWith(t *testing.T, set func(*ui.Config)) (*App, *ui.UI, *dialogShell) {
 	t.Helper()
 	a, err := New(Config{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := newUI(a)
+	cfg := uiConfig(a)
+	if set != nil {
+		set(&cfg)
+	}
+	u := ui.New(cfg)
 	sh := newDialogShell()
-	u.start(sh)
+	ui.NewWindow(u).Start(sh)
 	return a, u, sh
 }
 
@@ -134,8 +147,8 @@ func presented(t *testing.T, sh *dialogShell) Confirmation {
 	t.Helper()
 	e := sh.next(t)
 	c, ok := e.data.(Confirmation)
-	if e.name != ConfirmEvent || !ok {
-		t.Fatalf("window got %q %T, want %q with a Confirmation", e.name, e.data, ConfirmEvent)
+	if e.name != ui.ConfirmEvent || !ok {
+		t.Fatalf("window got %q %T, want %q with a Confirmation", e.name, e.data, ui.ConfirmEvent)
 	}
 	return c
 }
@@ -262,8 +275,8 @@ func TestDialogWithdraw(t *testing.T) {
 		t.Errorf("cancelled request answered %+v, want declined as cancelled", d)
 	}
 	e := sh.next(t)
-	if e.name != ConfirmWithdrawnEvent || e.data != c.ID {
-		t.Errorf("window got %q %v, want %q %s", e.name, e.data, ConfirmWithdrawnEvent, c.ID)
+	if e.name != ui.ConfirmWithdrawnEvent || e.data != c.ID {
+		t.Errorf("window got %q %v, want %q %s", e.name, e.data, ui.ConfirmWithdrawnEvent, c.ID)
 	}
 	if err := u.Decide(Decision{ID: c.ID, Approve: true}); !errors.Is(err, ErrNoConfirmation) {
 		t.Errorf("Decide on a withdrawn confirmation = %v, want ErrNoConfirmation", err)
@@ -287,14 +300,14 @@ func TestDialogWindowLifecycle(t *testing.T) {
 		t.Fatalf("Ask without a window = %+v, want a no-window decline", d)
 	}
 	sh := newDialogShell()
-	u.start(sh)
+	ui.NewWindow(u).Start(sh)
 	r := askQueued(a, testConfirmation(false))
 	defer r.cancel()
 	c := presented(t, sh)
 	if a.confirms.Presenter() == nil {
 		t.Fatal("no presenter installed by start")
 	}
-	u.stop()
+	ui.NewWindow(u).Stop()
 	if a.confirms.Presenter() != nil {
 		t.Error("presenter still installed after stop")
 	}
@@ -310,8 +323,8 @@ func TestDialogShowUnlock(t *testing.T) {
 	if !a.showUnlock() {
 		t.Fatal("showUnlock() = false with a window")
 	}
-	if e := sh.next(t); e.name != ShowUnlockEvent {
-		t.Errorf("window got %q, want %q", e.name, ShowUnlockEvent)
+	if e := sh.next(t); e.name != ui.ShowUnlockEvent {
+		t.Errorf("window got %q, want %q", e.name, ui.ShowUnlockEvent)
 	}
 	if sh.showCount() != 1 {
 		t.Errorf("window shown %d times, want 1", sh.showCount())
@@ -334,9 +347,9 @@ func (f *fakeRematch) Rematch(id, profile string) (Confirmation, error) {
 }
 
 func TestDialogSwitchProfile(t *testing.T) {
-	a, u, sh := startedUI(t)
-	f := &fakeRematch{a: a}
-	u.rematch = f
+	f := &fakeRematch{}
+	a, u, sh := startedUIWith(t, func(c *ui.Config) { c.Rematch = f })
+	f.a = a
 	r := askQueued(a, testConfirmation(false))
 	defer r.cancel()
 	c := presented(t, sh)
@@ -409,8 +422,8 @@ func TestDialogAnswersARealFill(t *testing.T) {
 	}
 	u := newUI(w.a)
 	sh := newDialogShell()
-	u.start(sh)
-	defer u.stop()
+	ui.NewWindow(u).Start(sh)
+	defer ui.NewWindow(u).Stop()
 
 	c := w.dial()
 	sayHello(t, c, "browser")

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/passphrase"
 )
 
 func TestPassphraseStrengthIsTheRule(t *testing.T) {
-	u := &UI{}
+	u := &ui.UI{}
 	for _, p := range []string{"", "abc", "password123", "sunny meadow", "sunny meadow river", "correct horse battery staple"} {
 		s := u.PassphraseStrength(p)
 		if s.Acceptable != (passphrase.Check(p) == nil) {
@@ -34,7 +35,7 @@ func TestPassphraseStrengthIsTheRule(t *testing.T) {
 	if s := u.PassphraseStrength("password123"); s.Words == "strong" || !strings.Contains(s.Advice, "common words") {
 		t.Errorf("common passphrase: %+v", s)
 	}
-	if s := u.PassphraseStrength(strings.Repeat("x", MaxPassphraseLen+1)); s.Acceptable {
+	if s := u.PassphraseStrength(strings.Repeat("x", ui.MaxPassphraseLen+1)); s.Acceptable {
 		t.Errorf("over-long passphrase accepted: %+v", s)
 	}
 }
@@ -124,12 +125,12 @@ func TestIdleLockFollowsSetting(t *testing.T) {
 }
 
 func TestSuggestPassphraseIsAccepted(t *testing.T) {
-	u := &UI{}
+	u := &ui.UI{}
 	p, err := u.SuggestPassphrase()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkNewPassphrase(p, p); err != nil {
+	if err := ui.CheckNewPassphrase(p, p); err != nil {
 		t.Errorf("suggested %q refused: %v", p, err)
 	}
 	if q, _ := u.SuggestPassphrase(); q == p {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/trust"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
@@ -143,29 +144,11 @@ func (a *App) markPaired(s *broker.Session, id string) {
 	a.broker.MarkPaired(s, id)
 }
 
-// PairedBrowsers lists the paired extension installs, for Settings.
-func (u *UI) PairedBrowsers() ([]trust.PairedBrowser, error) {
-	list := u.app.pairs.All()
-	for i := range list {
-		list[i].Key = nil
-	}
-	return list, nil
-}
-
-// UnpairBrowser forgets the paired install id: its sessions lose their
-// connection at once and must be paired again.
-func (u *UI) UnpairBrowser(id string) ([]trust.PairedBrowser, error) {
-	if err := u.app.Unpair(id); err != nil {
-		return nil, err
-	}
-	return u.PairedBrowsers()
-}
-
 // Unpair forgets the paired install id and closes its sessions.
 func (a *App) Unpair(id string) error {
 	ok, err := a.pairs.Remove(id)
 	if err != nil {
-		return plainErr("unpair", err)
+		return ui.PlainError("unpair", err)
 	}
 	if !ok {
 		return fmt.Errorf("unpair: no paired browser %q", id)

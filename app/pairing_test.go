@@ -379,7 +379,7 @@ func TestPairDeclined(t *testing.T) {
 // proves nothing afterwards.
 func TestUnpairRevokes(t *testing.T) {
 	a, _, dial := pairingApp(t, t.TempDir(), approvePair)
-	u := &UI{app: a}
+	u := newUI(a)
 	k := newInstall(t)
 	c := dial()
 	r, ch := browserHello(t, c)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/agents"
+	"github.com/tessera-app/tessera/app/cmdline"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/nativemsg"
@@ -143,7 +144,7 @@ func TestValuesOnlyThroughTheGate(t *testing.T) {
 		}
 	}
 	// What the command line's reveal returns: documents the gate released.
-	if f, ok := reflect.TypeOf(ExportResult{}).FieldByName("Profiles"); !ok || f.Type.Elem() != reflect.TypeOf(confirm.Document{}) {
+	if f, ok := reflect.TypeOf(cmdline.ExportResult{}).FieldByName("Profiles"); !ok || f.Type.Elem() != reflect.TypeOf(confirm.Document{}) {
 		t.Errorf("ExportResult.Profiles is %v, want []confirm.Document", f.Type)
 	}
 	if typ := reflect.TypeOf(confirm.Document{}); typ.NumField() != 1 || typ.Field(0).Type != want {

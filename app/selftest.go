@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -136,7 +137,8 @@ func (s *SelfTest) Report(r SelfTestReport) error {
 // selfTest is the self-test's state for one window.
 type selfTest struct {
 	app     *App
-	ui      *UI
+	ui      *ui.UI
+	win     *ui.Window
 	cfg     windowConfig
 	reports chan SelfTestReport
 	once    sync.Once
@@ -144,7 +146,7 @@ type selfTest struct {
 	mu      sync.Mutex
 	conn    net.Conn // the stand-in browser
 	failure error    // set by finish
-	sh      shell
+	sh      ui.Shell
 	// asked holds, by kind, the decision of each confirmation asked.
 	asked map[string]chan Decision
 	// withdraw cancels the confirmation left open for the screenshot.
@@ -155,15 +157,16 @@ type selfTest struct {
 	size [2]int
 }
 
-func newSelfTest(a *App, ui *UI, cfg windowConfig) *selfTest {
-	return &selfTest{app: a, ui: ui, cfg: cfg, reports: make(chan SelfTestReport, 1), asked: map[string]chan Decision{}}
+func newSelfTest(a *App, u *ui.UI, win *ui.Window, cfg windowConfig) *selfTest {
+	return &selfTest{app: a, ui: u, win: win, cfg: cfg, reports: make(chan SelfTestReport, 1), asked: map[string]chan Decision{}}
 }
 
 func (st *selfTest) bindings() []any { return []any{&SelfTest{st: st}} }
 
 // domReady starts the test on the first DOM ready only: a reload must not
 // start a second run.
-func (st *selfTest) domReady(sh shell) {
+func (st *selfTest) domReady(wctx context.Context) {
+	sh := wailsWindow{Shell: ui.WailsShell(wctx), ctx: wctx}
 	st.once.Do(func() {
 		st.mu.Lock()
 		st.sh = sh
@@ -172,13 +175,13 @@ func (st *selfTest) domReady(sh shell) {
 	})
 }
 
-func (st *selfTest) shell() shell {
+func (st *selfTest) shell() ui.Shell {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.sh
 }
 
-func (st *selfTest) run(sh shell) {
+func (st *selfTest) run(sh ui.Shell) {
 	if st.cfg.getenv("TESSERA_SELFTEST_TIMING") == "1" {
 		st.runTiming(sh)
 		return
@@ -207,7 +210,7 @@ func (st *selfTest) run(sh shell) {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "encode expectations", Detail: err.Error()}}})
 		return
 	}
-	sh.execJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript, agentsSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
+	sh.ExecJS(fmt.Sprintf(selfTestScript, exp, profilesSelfTestScript, settingsSelfTestScript, transferSelfTestScript, agentsSelfTestScript, realKeysSelfTestScript, dialogSelfTestScript))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.vaultChecks()...)
@@ -249,7 +252,7 @@ func (st *selfTest) finish(r SelfTestReport) {
 	if shot := st.cfg.getenv("TESSERA_SELFTEST_DIALOG_SHOT"); shot != "" {
 		go st.withdrawAfterShot(shot, hold)
 	}
-	time.AfterFunc(hold, st.ui.quit)
+	time.AfterFunc(hold, st.win.Quit)
 }
 
 // withdrawAfterShot withdraws the dialog left open for the screenshot once
@@ -381,9 +384,16 @@ var selfTestScript = strings.Replace(selfTestScriptJS, "/* prelude */\n", selfTe
 // windowSizer is a shell that can resize its window; the real one can.
 type windowSizer interface{ setSize(w, h int) }
 
+// wailsWindow is the real window's shell with the resizing the self-test
+// needs and the window's own service has no use for.
+type wailsWindow struct {
+	ui.Shell
+	ctx context.Context
+}
+
 // setSize lifts the window's minimum size and resizes it, so the dialog
 // can be laid out as a small window or a large zoom leaves it.
-func (s wailsShell) setSize(w, h int) {
+func (s wailsWindow) setSize(w, h int) {
 	runtime.WindowSetMinSize(s.ctx, 200, 150)
 	runtime.WindowSetSize(s.ctx, w, h)
 	runtime.WindowSetPosition(s.ctx, 0, 0)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -32,15 +33,15 @@ const (
 )
 
 // runKeyboard runs the keyboard-only script and checks the vault after it.
-func (st *selfTest) runKeyboard(sh shell) {
+func (st *selfTest) runKeyboard(sh ui.Shell) {
 	if !st.realKeys() {
 		st.finish(SelfTestReport{Checks: []SelfTestCheck{{Name: "keyboard-only run", Detail: "needs TESSERA_SELFTEST_REAL_KEYS=1 and xdotool"}}})
 		return
 	}
 	exp := fmt.Sprintf(`{"pass": %q, "label": %q, "cityIRI": %q, "city": %q, "cityNew": %q, "cityLabel": %q, "first": "Ada Lovelace", "second": "Charles Babbage", "newPass": %q, "shot": [%d, %d]}`,
-		selfTestPassphrase, selfTestKeysProfile, profile.ConceptAddressLocality, selfTestKeysCity, selfTestKeysCityNew, conceptInfo(profile.ConceptAddressLocality).Label,
+		selfTestPassphrase, selfTestKeysProfile, profile.ConceptAddressLocality, selfTestKeysCity, selfTestKeysCityNew, catalogLabel(profile.ConceptAddressLocality),
 		selfTestKeysNewPass, selfTestEditorShot[0], selfTestEditorShot[1])
-	sh.execJS(fmt.Sprintf(keyboardSelfTestScript, exp))
+	sh.ExecJS(fmt.Sprintf(keyboardSelfTestScript, exp))
 	select {
 	case r := <-st.reports:
 		r.Checks = append(r.Checks, st.keyboardChecks()...)
@@ -60,7 +61,7 @@ func (st *selfTest) keyboardChecks() []SelfTestCheck {
 	}}
 	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
-		return append(checks, SelfTestCheck{Name: "keys only: the profiles are in the vault", Detail: ErrNoVault.Error()})
+		return append(checks, SelfTestCheck{Name: "keys only: the profiles are in the vault", Detail: ui.ErrNoVault.Error()})
 	}
 	ps, err := v.ProfileSummaries()
 	var labels []string

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tessera-app/tessera/app/fill"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -78,7 +79,7 @@ func (s *SelfTest) Screenshot(name string) error { return s.st.screenshot(name) 
 func (st *selfTest) askActivityFill(label string) error {
 	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
-		return ErrNoVault
+		return ui.ErrNoVault
 	}
 	ps, err := v.ProfileSummaries()
 	if err != nil {
@@ -157,7 +158,7 @@ func (st *selfTest) screenshot(name string) error {
 			time.Sleep(600 * time.Millisecond)
 			// What has the focus is what the shot is of: in view, centred.
 			if sh := st.shell(); sh != nil {
-				sh.execJS(`{ const a = document.activeElement; if (a && a !== document.body) a.scrollIntoView({ block: "center" }); }`)
+				sh.ExecJS(`{ const a = document.activeElement; if (a && a !== document.body) a.scrollIntoView({ block: "center" }); }`)
 			}
 			time.Sleep(400 * time.Millisecond)
 			defer func() {
@@ -195,7 +196,7 @@ var selfTestEditorShot = [2]int{1100, 860}
 func (st *selfTest) profileChecks() []SelfTestCheck {
 	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
-		return []SelfTestCheck{{Name: "the editor's profile is in the vault", Detail: ErrNoVault.Error()}}
+		return []SelfTestCheck{{Name: "the editor's profile is in the vault", Detail: ui.ErrNoVault.Error()}}
 	}
 	ps, err := v.ProfileSummaries()
 	var labels []string

@@ -5,6 +5,7 @@ package app
 import (
 	"testing"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -13,8 +14,8 @@ import (
 // reach the vault, whatever the page reported.
 func TestSelfTestProfileChecks(t *testing.T) {
 	// asPage leaves the vault as the page's steps do, short of skip.
-	asPage := func(skip string) func(t *testing.T, u *UI, v *vault.Vault) {
-		return func(t *testing.T, u *UI, v *vault.Vault) {
+	asPage := func(skip string) func(t *testing.T, u *ui.UI, v *vault.Vault) {
+		return func(t *testing.T, u *ui.UI, v *vault.Vault) {
 			p, err := u.CreateProfile(selfTestEditLabel)
 			if err != nil {
 				t.Fatal(err)
@@ -67,7 +68,7 @@ func TestSelfTestProfileChecks(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		setup func(t *testing.T, u *UI, v *vault.Vault)
+		setup func(t *testing.T, u *ui.UI, v *vault.Vault)
 		ok    []bool
 	}{
 		{"as the page leaves it", asPage(""), []bool{true, true, true, true}},
@@ -79,12 +80,12 @@ func TestSelfTestProfileChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u, v, _ := newVaultUI(t, nil)
+			a, u, v, _ := newVaultApp(t, nil, "")
 			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
 				t.Fatal(err)
 			}
 			tt.setup(t, u, v)
-			st := newSelfTest(u.app, u, windowConfig{})
+			st := newSelfTest(a, u, ui.NewWindow(u), windowConfig{})
 			got := st.profileChecks()
 			if len(got) != len(tt.ok) {
 				t.Fatalf("profileChecks() = %+v, want %d checks", got, len(tt.ok))

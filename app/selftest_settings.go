@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -41,7 +42,7 @@ func (s *SelfTest) RememberSites(label string) error { return s.st.rememberSites
 func (st *selfTest) rememberSites(label string) error {
 	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
-		return ErrNoVault
+		return ui.ErrNoVault
 	}
 	ps, err := v.ProfileSummaries()
 	if err != nil {
@@ -79,7 +80,7 @@ func (st *selfTest) selfTestSettingsExpectations() map[string]any {
 		"profile": selfTestEditRenamed,
 		"forget":  map[string]string{"origin": selfTestForgetOrigin, "site": selfTestForgetSite},
 		"keep":    map[string]string{"origin": selfTestKeepOrigin, "site": selfTestKeepSite},
-		"kinds":   []string{conceptInfo(profile.ConceptEmail).Label, conceptInfo(profile.ConceptTelephone).Label},
+		"kinds":   []string{catalogLabel(profile.ConceptEmail), catalogLabel(profile.ConceptTelephone)},
 		"hosts":   hosts, "browsersError": fmt.Sprint(err), "problem": bv.Problem,
 		"dir": vs.Dir, "vaultError": fmt.Sprint(verr), "autoLock": vs.AutoLockMinutes, "autoLockNew": selfTestAutoLock,
 		"shot": selfTestEditorShot,
@@ -113,3 +114,9 @@ func (st *selfTest) settingsChecks() []SelfTestCheck {
 //
 //go:embed selftest/settings.js
 var settingsSelfTestScript string
+
+// catalogLabel is the label the editor shows for the catalog concept iri.
+func catalogLabel(iri string) string {
+	c, _ := profile.CatalogConcept(iri)
+	return c.Label
+}

@@ -2,7 +2,11 @@
 
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tessera-app/tessera/app/ui"
+)
 
 // The Settings step's Go-side check must fail when the page's Forget did
 // not reach the vault, or forgot more than the one site.
@@ -19,11 +23,11 @@ func TestSelfTestSettingsChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u, _, _ := editorUI(t)
+			a, u, _, _ := editorApp(t, "")
 			if _, err := u.RenameProfile(mustProfileID(t, u, "Home"), selfTestEditRenamed); err != nil {
 				t.Fatal(err)
 			}
-			st := newSelfTest(u.app, u, windowConfig{})
+			st := newSelfTest(a, u, ui.NewWindow(u), windowConfig{})
 			if err := st.rememberSites(selfTestEditRenamed); err != nil {
 				t.Fatal(err)
 			}
@@ -49,14 +53,13 @@ func TestSelfTestAutoLockCheck(t *testing.T) {
 		ok     bool
 	}{{"as the page leaves it", selfTestAutoLock, true}, {"another time", 15, false}, {"never set", -1, false}} {
 		t.Run(tt.name, func(t *testing.T) {
-			u, _, _ := editorUI(t)
-			u.app.cfg.Home = t.TempDir()
+			a, u, _, _ := editorApp(t, t.TempDir())
 			if tt.minute >= 0 {
 				if _, err := u.SetAutoLock(tt.minute); err != nil {
 					t.Fatal(err)
 				}
 			}
-			st := newSelfTest(u.app, u, windowConfig{})
+			st := newSelfTest(a, u, ui.NewWindow(u), windowConfig{})
 			got := st.settingsChecks()
 			if len(got) != 2 || got[1].OK != tt.ok {
 				t.Errorf("settingsChecks() = %+v, want the auto-lock check ok=%v", got, tt.ok)
@@ -65,7 +68,7 @@ func TestSelfTestAutoLockCheck(t *testing.T) {
 	}
 }
 
-func mustProfileID(t *testing.T, u *UI, label string) string {
+func mustProfileID(t *testing.T, u *ui.UI, label string) string {
 	t.Helper()
 	ps, err := u.Profiles()
 	if err != nil {

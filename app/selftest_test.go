@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tessera-app/tessera/app/ui"
 )
 
 func TestSelfTestFinish(t *testing.T) {
@@ -30,10 +32,10 @@ func TestSelfTestFinish(t *testing.T) {
 				t.Fatal(err)
 			}
 			report := filepath.Join(t.TempDir(), "report.json")
-			ui := newUI(a)
-			sh := &fakeShell{}
-			ui.start(sh)
-			st := newSelfTest(a, ui, windowConfig{getenv: getenvFrom(map[string]string{"TESSERA_SELFTEST_REPORT": report})})
+			u := newUI(a)
+			win := ui.NewWindow(u)
+			win.Start(&fakeShell{})
+			st := newSelfTest(a, u, win, windowConfig{getenv: getenvFrom(map[string]string{"TESSERA_SELFTEST_REPORT": report})})
 			st.finish(SelfTestReport{OK: true, Checks: tt.checks})
 
 			err = st.result()
@@ -57,16 +59,16 @@ func TestSelfTestFinish(t *testing.T) {
 func TestSelfTestVaultChecks(t *testing.T) {
 	tests := []struct {
 		name  string
-		setup func(t *testing.T, u *UI)
+		setup func(t *testing.T, u *ui.UI)
 		ok    []bool
 	}{
-		{"untouched vault", func(*testing.T, *UI) {}, []bool{false, false}},
-		{"set up, no profile", func(t *testing.T, u *UI) {
+		{"untouched vault", func(*testing.T, *ui.UI) {}, []bool{false, false}},
+		{"set up, no profile", func(t *testing.T, u *ui.UI) {
 			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
 				t.Fatal(err)
 			}
 		}, []bool{true, false}},
-		{"as the page leaves it", func(t *testing.T, u *UI) {
+		{"as the page leaves it", func(t *testing.T, u *ui.UI) {
 			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +76,7 @@ func TestSelfTestVaultChecks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, []bool{true, true}},
-		{"left locked", func(t *testing.T, u *UI) {
+		{"left locked", func(t *testing.T, u *ui.UI) {
 			if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
 				t.Fatal(err)
 			}
@@ -86,9 +88,9 @@ func TestSelfTestVaultChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u, _, _ := newVaultUI(t, nil)
+			a, u, _, _ := newVaultApp(t, nil, "")
 			tt.setup(t, u)
-			st := newSelfTest(u.app, u, windowConfig{})
+			st := newSelfTest(a, u, ui.NewWindow(u), windowConfig{})
 			got := st.vaultChecks()
 			if len(got) != len(tt.ok) {
 				t.Fatalf("vaultChecks() = %+v, want %d checks", got, len(tt.ok))
@@ -155,7 +157,8 @@ func TestSelfTestDialogChecks(t *testing.T) {
 			// The window stands in: it shows dialogs and leaves the answers
 			// to the test.
 			a.SetPresenter(silentPresenter{})
-			st := newSelfTest(a, newUI(a), windowConfig{})
+			u := newUI(a)
+			st := newSelfTest(a, u, ui.NewWindow(u), windowConfig{})
 			for _, kind := range []string{selfTestAskFill, selfTestAskContinue, selfTestAskLearn, selfTestAskPair, selfTestAskTimeout} {
 				answer, asked := tt.answer[kind]
 				if !asked {

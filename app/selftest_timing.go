@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/tessera-app/tessera/app/ui"
 )
 
 // The launch-to-unlocked figure (scripts/ui-timing.sh): with
@@ -20,10 +22,10 @@ import (
 var timingSelfTestScript string
 
 // runTiming runs the timing script and reports the times from launch.
-func (st *selfTest) runTiming(sh shell) {
+func (st *selfTest) runTiming(sh ui.Shell) {
 	n, _ := strconv.Atoi(st.cfg.getenv("TESSERA_SELFTEST_TIMING_PROFILES"))
 	exp := fmt.Sprintf(`{"pass": %q, "profiles": %d}`, st.cfg.getenv("TESSERA_SELFTEST_TIMING_PASS"), n)
-	sh.execJS(fmt.Sprintf(timingSelfTestScript, exp))
+	sh.ExecJS(fmt.Sprintf(timingSelfTestScript, exp))
 	select {
 	case r := <-st.reports:
 		t0, _ := strconv.ParseInt(st.cfg.getenv("TESSERA_SELFTEST_T0"), 10, 64)

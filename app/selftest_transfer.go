@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/transfer"
 	"github.com/tessera-app/tessera/vault"
@@ -83,7 +84,7 @@ func (st *selfTest) selfTestTransferExpectations() map[string]any {
 }
 
 // usName is the United States' name in the person's language.
-func usName(lv LocaleView) string {
+func usName(lv ui.LocaleView) string {
 	for _, n := range lv.Countries {
 		if n.Code == "US" {
 			return n.Name
@@ -106,7 +107,7 @@ func (st *selfTest) transferChecks() []SelfTestCheck {
 	defer os.RemoveAll(dir)
 	v, ok := st.app.cfg.Vault, st.app.cfg.Vault != nil
 	if !ok {
-		return []SelfTestCheck{{Name: "transfer: the vault", Detail: ErrNoVault.Error()}}
+		return []SelfTestCheck{{Name: "transfer: the vault", Detail: ui.ErrNoVault.Error()}}
 	}
 	ps, err := v.Profiles()
 	var into *profile.UserProfile

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -66,7 +67,7 @@ func TestRememberedSites(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ = u.RememberedSites()
-	i := slices.IndexFunc(got, func(s SiteView) bool { return s.Site == "work.example" })
+	i := slices.IndexFunc(got, func(s ui.SiteView) bool { return s.Site == "work.example" })
 	if i < 0 || got[i].Profile != "Work" {
 		t.Fatalf("RememberedSites() = %+v, want work.example from Work", got)
 	}
@@ -85,9 +86,9 @@ func TestRememberedSitesNone(t *testing.T) {
 	}
 }
 
-// browsersUI returns a UI whose app reads HOME as a fresh directory, with
+// browsersUI returns a ui.UI whose app reads HOME as a fresh directory, with
 // a Chromium profile directory in it (so Chromium is found) and nothing else.
-func browsersUI(t *testing.T) (*UI, string) {
+func browsersUI(t *testing.T) (*ui.UI, string) {
 	t.Helper()
 	home := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(home, ".config", "chromium"), 0o700); err != nil {
@@ -100,7 +101,7 @@ func browsersUI(t *testing.T) (*UI, string) {
 	return newUI(a), home
 }
 
-func browserNamed(t *testing.T, bv BrowsersView, name string) BrowserView {
+func browserNamed(t *testing.T, bv ui.BrowsersView, name string) ui.BrowserView {
 	t.Helper()
 	for _, b := range bv.Browsers {
 		if b.Name == name {
@@ -108,7 +109,7 @@ func browserNamed(t *testing.T, bv BrowsersView, name string) BrowserView {
 		}
 	}
 	t.Fatalf("no browser %q in %+v", name, bv.Browsers)
-	return BrowserView{}
+	return ui.BrowserView{}
 }
 
 // Register writes what `tessera install --browser NAME` writes, in the
@@ -130,7 +131,7 @@ func TestRegisterBrowser(t *testing.T) {
 	if runtime.GOOS == "linux" && !chromium.Found {
 		t.Errorf("chromium = %+v, want found (its profile directory exists)", chromium)
 	}
-	if chromium.Host != HostMissing || chromium.Label != "Chromium" {
+	if chromium.Host != ui.HostMissing || chromium.Label != "Chromium" {
 		t.Errorf("chromium before Register = %+v, want not registered", chromium)
 	}
 
@@ -138,10 +139,10 @@ func TestRegisterBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := browserNamed(t, bv, "chromium"); c.Host != HostRegistered || c.System {
+	if c := browserNamed(t, bv, "chromium"); c.Host != ui.HostRegistered || c.System {
 		t.Errorf("chromium after Register = %+v, want registered", c)
 	}
-	if f := browserNamed(t, bv, "firefox"); f.Host != HostMissing {
+	if f := browserNamed(t, bv, "firefox"); f.Host != ui.HostMissing {
 		t.Errorf("firefox = %+v, want untouched", f)
 	}
 	// The same file the command line writes.
@@ -164,19 +165,19 @@ func TestRegisterBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	bv, _ = u.Browsers()
-	if c := browserNamed(t, bv, "chromium"); c.Host != HostElsewhere || c.Points != other.Path {
+	if c := browserNamed(t, bv, "chromium"); c.Host != ui.HostElsewhere || c.Points != other.Path {
 		t.Errorf("chromium with another install's manifest = %+v, want elsewhere, pointing at %s", c, other.Path)
 	}
 	if err := os.WriteFile(want.ManifestPath, []byte("not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bv, _ = u.Browsers()
-	if c := browserNamed(t, bv, "chromium"); c.Host != HostBroken {
+	if c := browserNamed(t, bv, "chromium"); c.Host != ui.HostBroken {
 		t.Errorf("chromium with a broken manifest = %+v, want unreadable", c)
 	}
 	// Registering again repairs it.
 	bv, err = u.RegisterBrowser("chromium")
-	if c := browserNamed(t, bv, "chromium"); err != nil || c.Host != HostRegistered {
+	if c := browserNamed(t, bv, "chromium"); err != nil || c.Host != ui.HostRegistered {
 		t.Errorf("Register over a broken manifest = %+v, %v", c, err)
 	}
 
@@ -197,7 +198,7 @@ func TestBrowsersNoHome(t *testing.T) {
 	if err != nil || bv.Problem == "" || len(bv.Browsers) != 0 {
 		t.Errorf("Browsers() without HOME = %+v, %v; want a problem and no browsers", bv, err)
 	}
-	if _, err := u.RegisterBrowser("chromium"); !errors.Is(err, ErrNoHome) {
+	if _, err := u.RegisterBrowser("chromium"); !errors.Is(err, ui.ErrNoHome) {
 		t.Errorf("RegisterBrowser without HOME = %v, want ErrNoHome", err)
 	}
 }
@@ -217,22 +218,5 @@ func TestBrowsersConnected(t *testing.T) {
 	bv, err := u.Browsers()
 	if err != nil || len(bv.Connected) != 1 || bv.Connected[0].Name != "Chromium" || !bv.Connected[0].Verified {
 		t.Errorf("Connected = %+v, %v; want the verified Chromium only", bv.Connected, err)
-	}
-}
-
-func TestVaultSettings(t *testing.T) {
-	u, v, _ := editorUI(t)
-	u.app.vaultctl.SetIdleLimit(vaultIdleLock)
-	s, err := u.VaultSettings()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Dir != v.Dir() || s.State != "unlocked" || !s.HasPassphrase || s.HasKeyring || s.AutoLockMinutes != 15 || !s.LockOnSession {
-		t.Errorf("VaultSettings() = %+v", s)
-	}
-	u.app.cfg.Getenv = getenvFrom(map[string]string{"TESSERA_LOCK_ON_SESSION": "off"})
-	u.Lock()
-	if s, _ := u.VaultSettings(); s.LockOnSession || s.State != "locked" {
-		t.Errorf("with TESSERA_LOCK_ON_SESSION=off, locked: %+v", s)
 	}
 }

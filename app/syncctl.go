@@ -3,17 +3,14 @@ package app
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/tessera-app/tessera/app/broker"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/devsync"
-	"github.com/tessera-app/tessera/nativemsg"
-	"github.com/tessera-app/tessera/vault"
 )
 
 // Several devices kept in step through the person's own sync folder
@@ -95,20 +92,8 @@ func (c *syncCtl) running() *devsync.Syncer {
 	return c.s
 }
 
-// SyncView is what Settings shows of sync.
-type SyncView struct {
-	// Enabled reports whether this vault syncs through a folder; Running
-	// whether the app is syncing now (the vault is unlocked).
-	Enabled bool `json:"enabled"`
-	Running bool `json:"running"`
-	// Problem says why sync could not start.
-	Problem string              `json:"problem,omitempty"`
-	Status  *devsync.SyncStatus `json:"status,omitempty"`
-	// Joining is the request to join made from this device; Pending the
-	// requests of new devices, with their codes once known.
-	Joining *SyncJoinView         `json:"joining,omitempty"`
-	Pending []devsync.PendingJoin `json:"pending,omitempty"`
-}
+// SyncView is what Settings shows of sync (package ui).
+type SyncView = ui.SyncView
 
 func (a *App) syncView() SyncView {
 	c := &a.syncing
@@ -122,43 +107,24 @@ func (a *App) syncView() SyncView {
 	return SyncView{Enabled: true, Running: true, Status: &st}
 }
 
-// markConflicts marks the details of pv that sync reports changed on two
-// devices at once, for the editor to show as conflicts to settle.
-func (a *App) markConflicts(pv *ProfileView) {
-	v := a.syncView()
-	if v.Status == nil {
-		return
-	}
-	keys := map[string]bool{}
-	for _, c := range v.Status.Conflicts {
-		if c.Profile == pv.ID {
-			keys[c.Key] = true
-		}
-	}
-	for gi := range pv.Groups {
-		for ci := range pv.Groups[gi].Concepts {
-			cv := &pv.Groups[gi].Concepts[ci]
-			cv.Conflict = keys[vault.ConceptKey(cv.IRI).String()] && len(cv.Values) > 1
-		}
-	}
-}
+// syncUI is the app's sync as the window's Settings sees it (ui.Sync):
+// every view it returns is the sync state as it is now.
+type syncUI struct{ a *App }
 
-// SyncStatus returns what Settings shows of sync, moving a join by
-// approval on (syncjoin.go).
-func (u *UI) SyncStatus() (SyncView, error) { return u.app.uiSyncView(), nil }
+// View returns the sync state.
+func (s syncUI) View() SyncView { return s.a.syncView() }
 
-// SetUpSync sets up sync of the unlocked vault through folder, under the
-// device name shown on the other devices: with this vault's recovery
-// passphrase when the folder is new, or the passphrase of the vault that
-// set the folder up when it already holds a group.
-func (u *UI) SetUpSync(folder, name, passphrase string) (SyncView, error) {
-	u.app.personActed()
+// Poll returns the sync state, moving a join by approval on (syncjoin.go).
+func (s syncUI) Poll() SyncView { return s.a.uiSyncView() }
+
+// SetUp sets up sync of the unlocked vault through folder.
+func (s syncUI) SetUp(folder, name, passphrase string) (SyncView, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := u.app.setUpSync(ctx, folder, name, passphrase); err != nil {
+	if err := s.a.setUpSync(ctx, folder, name, passphrase); err != nil {
 		return SyncView{}, err
 	}
-	return u.app.syncView(), nil
+	return s.a.syncView(), nil
 }
 
 // setUpSync sets up sync of the unlocked vault through folder and starts
@@ -170,13 +136,13 @@ func (a *App) setUpSync(ctx context.Context, folder, name, passphrase string) er
 	}
 	store, ok := a.syncStore()
 	if !ok {
-		return ErrNoVault
+		return ui.ErrNoVault
 	}
 	pp := []byte(passphrase)
 	defer clear(pp)
 	s, err := devsync.Setup(ctx, store, folder, name, pp, devsync.Options{})
 	if err != nil {
-		return plainErr("set up sync", err)
+		return ui.PlainError("set up sync", err)
 	}
 	c := &a.syncing
 	c.mu.Lock()
@@ -188,66 +154,46 @@ func (a *App) setUpSync(ctx context.Context, folder, name, passphrase string) er
 	return nil
 }
 
-// SyncSetupParams are the params of sync.setup: the folder, this device's
-// name, and the recovery passphrase (this vault's for a new folder, the
-// vault's that set it up otherwise).
-type SyncSetupParams struct {
-	Folder     string `json:"folder"`
-	Name       string `json:"name"`
-	Passphrase string `json:"passphrase"`
+// Now reads and writes the sync folder now.
+func (s syncUI) Now() (SyncView, error) {
+	if _, err := s.a.syncNow(context.Background()); err != nil {
+		return s.a.syncView(), err
+	}
+	return s.a.syncView(), nil
 }
 
-// cliSyncSetup answers sync.setup for the command line.
-func cliSyncSetup(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	var p SyncSetupParams
-	if err := strictUnmarshal(params, &p); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.setup: %v", err)
-	}
-	if err := a.setUpSync(ctx, p.Folder, p.Name, p.Passphrase); err != nil {
-		return nil, cliError("sync.setup", err)
-	}
-	return a.syncView().Status, nil
-}
-
-// SyncNow reads and writes the sync folder now.
-func (u *UI) SyncNow() (SyncView, error) {
-	u.app.personActed()
-	if _, err := u.app.syncNow(context.Background()); err != nil {
-		return u.app.syncView(), err
-	}
-	return u.app.syncView(), nil
-}
-
-// RemoveSyncDevice removes device id from the group: what it writes
+// RemoveDevice removes device id from the group: what it writes
 // afterwards is ignored.
-func (u *UI) RemoveSyncDevice(id string) (SyncView, error) {
-	u.app.personActed()
-	s := u.app.syncing.running()
-	if s == nil {
+func (s syncUI) RemoveDevice(id string) (SyncView, error) {
+	sy := s.a.syncing.running()
+	if sy == nil {
 		return SyncView{}, errSyncOff
 	}
-	if err := s.RemoveDevice(context.Background(), id); err != nil {
-		return u.app.syncView(), plainErr("remove device", err)
+	if err := sy.RemoveDevice(context.Background(), id); err != nil {
+		return s.a.syncView(), ui.PlainError("remove device", err)
 	}
-	return u.app.syncView(), nil
+	return s.a.syncView(), nil
 }
 
-// StopSync stops syncing this vault (the folder and the other devices
-// keep their copies).
-func (u *UI) StopSync() (SyncView, error) {
-	u.app.personActed()
-	c := &u.app.syncing
+// Stop stops syncing this vault (the folder and the other devices keep
+// their copies).
+func (s syncUI) Stop() (SyncView, error) {
+	c := &s.a.syncing
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.s == nil {
 		return SyncView{}, errSyncOff
 	}
 	if err := c.s.Disable(); err != nil {
-		return SyncView{}, plainErr("stop sync", err)
+		return SyncView{}, ui.PlainError("stop sync", err)
 	}
 	c.stopLocked()
 	return SyncView{}, nil
 }
+
+// PassphraseChanged follows a change of the vault's recovery passphrase
+// (syncPassphraseChanged).
+func (s syncUI) PassphraseChanged(old, pp []byte) { s.a.syncPassphraseChanged(old, pp) }
 
 // syncPassphraseChanged follows a change of the vault's recovery
 // passphrase from old to pp: when old was the sync folder's passphrase,
@@ -279,42 +225,28 @@ func (a *App) syncNow(ctx context.Context) (devsync.Result, error) {
 	}
 	res, err := s.SyncNow(ctx)
 	if err != nil {
-		return res, plainErr("sync", err)
+		return res, ui.PlainError("sync", err)
 	}
 	a.changed()
 	return res, nil
 }
 
-// cliSyncStatus answers sync.status for the command line.
-func cliSyncStatus(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	if err := noParams(params); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.status: %v", err)
-	}
-	v := a.syncView()
+// cliSync is the app's sync as the command line's methods see it
+// (cmdline.Sync).
+type cliSync struct{ a *App }
+
+func (s cliSync) Status() (*devsync.SyncStatus, error) {
+	v := s.a.syncView()
 	if !v.Running {
-		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.status: %s", cmp.Or(v.Problem, errSyncOff.Error()))
+		return nil, errors.New(cmp.Or(v.Problem, errSyncOff.Error()))
 	}
 	return v.Status, nil
 }
 
-// cliSyncNow answers sync.now for the command line.
-func cliSyncNow(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	if err := noParams(params); err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "sync.now: %v", err)
-	}
-	res, err := a.syncNow(ctx)
-	if err != nil {
-		return nil, nativemsg.NewError(nativemsg.CodeUnsupported, "sync.now: %v", err)
-	}
-	st := a.syncView().Status
-	return map[string]any{"sent": res.Sent, "received": res.Received, "status": st}, nil
+func (s cliSync) SetUp(ctx context.Context, folder, name, passphrase string) error {
+	return s.a.setUpSync(ctx, folder, name, passphrase)
 }
 
-// noParams refuses params other than none or {}.
-func noParams(params json.RawMessage) error {
-	if len(params) == 0 {
-		return nil
-	}
-	var p struct{}
-	return strictUnmarshal(params, &p)
-}
+func (s cliSync) Now(ctx context.Context) (devsync.Result, error) { return s.a.syncNow(ctx) }
+
+func (s cliSync) PassphraseChanged(old, pp []byte) { s.a.syncPassphraseChanged(old, pp) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/devsync"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
@@ -18,8 +19,8 @@ import (
 // sync stops while a vault is locked and comes back at the unlock.
 func TestSyncFromSettings(t *testing.T) {
 	folder := t.TempDir()
-	a, _, pa := editorUI(t)
-	b, _, pb := editorUI(t)
+	a, va, pa := editorUI(t)
+	b, vb, pb := editorUI(t)
 	if v, _ := a.SyncStatus(); v.Enabled || v.Running {
 		t.Fatalf("SyncStatus() before set-up = %+v", v)
 	}
@@ -47,8 +48,8 @@ func TestSyncFromSettings(t *testing.T) {
 	if _, err := a.SyncNow(); err != nil {
 		t.Fatal(err)
 	}
-	for name, u := range map[string]*UI{"laptop": a, "desktop": b} {
-		ps, err := u.app.cfg.Vault.(profileLister).Profiles()
+	for name, v := range map[string]*vault.Vault{"laptop": va, "desktop": vb} {
+		ps, err := v.Profiles()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +77,7 @@ func TestSyncFromSettings(t *testing.T) {
 	if _, err := b.SetValue(pa, profile.ConceptEmail, "ada@desktop.example"); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []*UI{a, b, a} {
+	for _, u := range []*ui.UI{a, b, a} {
 		if _, err := u.SyncNow(); err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +86,7 @@ func TestSyncFromSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var email *ConceptValues
+	var email *ui.ConceptValues
 	for gi := range pv.Groups {
 		for ci := range pv.Groups[gi].Concepts {
 			if c := &pv.Groups[gi].Concepts[ci]; c.IRI == profile.ConceptEmail {
@@ -117,7 +118,7 @@ func TestSyncFromSettings(t *testing.T) {
 func TestSyncJoinByApprovalFromSettings(t *testing.T) {
 	folder := t.TempDir()
 	a, _, pa := editorUI(t)
-	b, _, _ := editorUI(t)
+	b, vb, _ := editorUI(t)
 	c, _, _ := editorUI(t)
 	if _, err := a.SetUpSync(folder, "laptop", goodPass); err != nil {
 		t.Fatal(err)
@@ -159,7 +160,7 @@ func TestSyncJoinByApprovalFromSettings(t *testing.T) {
 	if !bv.Running || bv.Joining != nil {
 		t.Fatalf("after approval the desktop shows %+v, want sync running", bv)
 	}
-	ps, err := b.app.cfg.Vault.(profileLister).Profiles()
+	ps, err := vb.Profiles()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,17 +7,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/devsync"
 )
 
 // Joining by approval from Settings (devsync's join by approval), instead
-// of typing the recovery passphrase of the vault that set the folder up.
-// On the new device, "Ask a device already in" writes a request into the
-// folder and shows the six-digit code once a device already in answered;
-// on that device, the card lists the request with its code, and the
-// person approves it only if both show the same code, or declines it.
-// The exchange moves each time the open card reads the state (SyncStatus):
-// both people are looking at their Settings then.
+// of typing the recovery passphrase of the vault that set the folder up;
+// the window's side is in package ui. The exchange moves each time the
+// open card reads the state (ui.Sync.Poll): both people are looking at
+// their Settings then.
 
 // joinState is a request to join this device made from Settings.
 type joinState struct {
@@ -30,14 +28,8 @@ type joinState struct {
 	stepping sync.Mutex
 }
 
-// SyncJoinView is what Settings shows of a request to join this device
-// made: the folder, the code to compare once a device already in
-// answered, and what went wrong.
-type SyncJoinView struct {
-	Folder  string `json:"folder"`
-	Code    string `json:"code,omitempty"`
-	Problem string `json:"problem,omitempty"`
-}
+// SyncJoinView is what Settings shows of a request to join (package ui).
+type SyncJoinView = ui.SyncJoinView
 
 func (j *joinState) view() *SyncJoinView {
 	return &SyncJoinView{Folder: j.folder, Code: j.code, Problem: j.problem}
@@ -47,18 +39,18 @@ func (j *joinState) view() *SyncJoinView {
 // syncs.
 var errSyncOn = errors.New("this vault is already kept in step through a folder: stop syncing first")
 
-// AskToJoinSync asks, through folder, to join the devices already kept in
+// AskToJoin asks, through folder, to join the devices already kept in
 // step there, under the device name shown on them: the card then shows
 // the code to compare with the one a device already in shows.
-func (u *UI) AskToJoinSync(folder, name string) (SyncView, error) {
-	u.app.personActed()
+func (sc syncUI) AskToJoin(folder, name string) (SyncView, error) {
+	a := sc.a
 	folder, name = strings.TrimSpace(folder), strings.TrimSpace(name)
 	if folder == "" || name == "" {
 		return SyncView{}, errors.New("ask to join: choose the folder and name this device")
 	}
-	store, ok := u.app.syncStore()
+	store, ok := a.syncStore()
 	if !ok {
-		return SyncView{}, ErrNoVault
+		return SyncView{}, ui.ErrNoVault
 	}
 	// Open tells a vault that does not sync (ErrNotEnabled) from one that
 	// does, or is locked.
@@ -66,60 +58,57 @@ func (u *UI) AskToJoinSync(folder, name string) (SyncView, error) {
 		s.Close()
 		return SyncView{}, errSyncOn
 	} else if !errors.Is(err, devsync.ErrNotEnabled) {
-		return SyncView{}, plainErr("ask to join", err)
+		return SyncView{}, ui.PlainError("ask to join", err)
 	}
 	req, err := devsync.RequestJoin(devsync.DirFS(folder))
 	if err != nil {
-		return SyncView{}, plainErr("ask to join", err)
+		return SyncView{}, ui.PlainError("ask to join", err)
 	}
-	c := &u.app.syncing
+	c := &a.syncing
 	c.mu.Lock()
 	if c.join != nil {
 		c.join.req.Cancel()
 	}
 	c.join = &joinState{req: req, folder: folder, name: name}
 	c.mu.Unlock()
-	return u.app.uiSyncView(), nil
+	return a.uiSyncView(), nil
 }
 
-// CancelSyncJoin withdraws the request to join made from this device.
-func (u *UI) CancelSyncJoin() (SyncView, error) {
-	u.app.personActed()
-	c := &u.app.syncing
+// CancelJoin withdraws the request to join made from this device.
+func (sc syncUI) CancelJoin() SyncView {
+	c := &sc.a.syncing
 	c.mu.Lock()
 	if c.join != nil {
 		c.join.req.Cancel()
 		c.join = nil
 	}
 	c.mu.Unlock()
-	return u.app.uiSyncView(), nil
+	return sc.a.uiSyncView()
 }
 
-// ApproveSyncJoin gives the request id the group's keys, once the person
+// ApproveJoin gives the request id the group's keys, once the person
 // checked that the new device shows code.
-func (u *UI) ApproveSyncJoin(id, code string) (SyncView, error) {
-	u.app.personActed()
-	s := u.app.syncing.running()
+func (sc syncUI) ApproveJoin(id, code string) (SyncView, error) {
+	s := sc.a.syncing.running()
 	if s == nil {
 		return SyncView{}, errSyncOff
 	}
 	if err := s.ApproveJoin(id, strings.ReplaceAll(code, " ", "")); err != nil {
-		return u.app.uiSyncView(), plainErr("approve", err)
+		return sc.a.uiSyncView(), ui.PlainError("approve", err)
 	}
-	return u.app.uiSyncView(), nil
+	return sc.a.uiSyncView(), nil
 }
 
-// DeclineSyncJoin refuses the request id.
-func (u *UI) DeclineSyncJoin(id string) (SyncView, error) {
-	u.app.personActed()
-	s := u.app.syncing.running()
+// DeclineJoin refuses the request id.
+func (sc syncUI) DeclineJoin(id string) (SyncView, error) {
+	s := sc.a.syncing.running()
 	if s == nil {
 		return SyncView{}, errSyncOff
 	}
 	if err := s.DeclineJoin(id); err != nil {
-		return u.app.uiSyncView(), plainErr("decline", err)
+		return sc.a.uiSyncView(), ui.PlainError("decline", err)
 	}
-	return u.app.uiSyncView(), nil
+	return sc.a.uiSyncView(), nil
 }
 
 // uiSyncView is what Settings shows: the sync state, with the request to
@@ -210,7 +199,7 @@ func (a *App) joinFailed(j *joinState, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.join == j {
-		j.problem = plainErr("join", err).Error()
+		j.problem = ui.PlainError("join", err).Error()
 		j.code = ""
 	}
 }

@@ -28,7 +28,7 @@ func TestTrustedBrowser(t *testing.T) {
 		t.Skip("a child of this test")
 	}
 	a, _ := serve(t, Config{Home: t.TempDir(), Vault: fixedVault("unlocked")})
-	u := &UI{app: a}
+	u := newUI(a)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

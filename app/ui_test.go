@@ -4,10 +4,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/nativemsg"
 )
 
-// fakeShell records what the UI asked of the Wails runtime.
+// fakeShell records what the ui.UI asked of the Wails runtime.
 type fakeShell struct {
 	mu     sync.Mutex
 	events []Status
@@ -15,16 +16,18 @@ type fakeShell struct {
 	quits  int
 }
 
-func (f *fakeShell) emit(event string, data any) {
+func (f *fakeShell) Emit(event string, data any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if event == StatusEvent {
+	if event == ui.StatusEvent {
 		f.events = append(f.events, data.(Status))
 	}
 }
-func (f *fakeShell) show()         { f.mu.Lock(); f.shows++; f.mu.Unlock() }
-func (f *fakeShell) execJS(string) {}
-func (f *fakeShell) quit()         { f.mu.Lock(); f.quits++; f.mu.Unlock() }
+func (f *fakeShell) Show()                                 { f.mu.Lock(); f.shows++; f.mu.Unlock() }
+func (f *fakeShell) ExecJS(string)                         {}
+func (f *fakeShell) Quit()                                 { f.mu.Lock(); f.quits++; f.mu.Unlock() }
+func (*fakeShell) OpenFile(string) (string, error)         { return "", nil }
+func (*fakeShell) SaveFile(string, string) (string, error) { return "", nil }
 
 func TestUIStatus(t *testing.T) {
 	a, err := New(Config{Version: "1.2.3", Vault: fixedVault("locked")})
@@ -45,18 +48,18 @@ func TestUIPushesChanges(t *testing.T) {
 	u := newUI(a)
 	sh := &fakeShell{}
 	a.changed() // before the window started: nothing to push to
-	u.start(sh)
+	ui.NewWindow(u).Start(sh)
 	a.changed()
 	if len(sh.events) != 1 || sh.events[0].Version != "1.2.3" || sh.events[0].Vault != "uninitialized" {
 		t.Fatalf("after one change the window got %+v, want one status event for version 1.2.3, uninitialized", sh.events)
 	}
-	u.show()
+	ui.NewWindow(u).Show()
 	if sh.shows != 1 {
 		t.Errorf("show() reached the runtime %d times, want 1", sh.shows)
 	}
-	u.stop()
+	ui.NewWindow(u).Stop()
 	a.changed()
-	u.show()
+	ui.NewWindow(u).Show()
 	// Calling the runtime after OnShutdown aborts the process.
 	if len(sh.events) != 1 || sh.shows != 1 {
 		t.Errorf("after stop the runtime got %d events and %d shows, want 1 and 1", len(sh.events), sh.shows)
@@ -75,13 +78,13 @@ func TestUIQuitBeforeStart(t *testing.T) {
 		t.Fatalf("Quit() = %v", err)
 	}
 	sh := &fakeShell{}
-	u.start(sh)
+	ui.NewWindow(u).Start(sh)
 	if sh.quits != 1 {
 		t.Errorf("quit before start reached the runtime %d times, want 1", sh.quits)
 	}
 	u2 := newUI(a)
 	sh2 := &fakeShell{}
-	u2.start(sh2)
+	ui.NewWindow(u2).Start(sh2)
 	u2.Quit()
 	if sh2.quits != 1 {
 		t.Errorf("Quit() after start reached the runtime %d times, want 1", sh2.quits)
@@ -98,7 +101,7 @@ func TestUIQuitMarksUserQuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := newUI(a)
-	u.start(&fakeShell{})
+	ui.NewWindow(u).Start(&fakeShell{})
 	if nativemsg.UserQuit(dir) {
 		t.Fatal("UserQuit before Quit")
 	}

@@ -83,6 +83,6 @@
     ExportProfiles: ok(null), SuggestExportPath: ok("/home/you/Documents/tessera-export-2026-11-25.tessera"),
     ChooseImportFile: ok(""), ChooseExportFile: ok(""),
   };
-  window.go = { app: { UI } };
+  window.go = { ui: { UI } };
   window.runtime = { EventsOn: () => () => {} };
 })();

@@ -1,5 +1,5 @@
 // The Backup card of Settings: every profile to one encrypted file with a
-// passphrase of its own (app.UI.ExportProfiles with backup set), showing
+// passphrase of its own (ui.UI.ExportProfiles with backup set), showing
 // progress while Go encrypts and writes.
 import { transfer } from "./bridge";
 import { sentence } from "./format";

@@ -1,6 +1,6 @@
 // The passphrase strength meter under a new passphrase, and the first
 // run's suggested recovery passphrase. Go rates every passphrase
-// (app.UI.PassphraseStrength: the same rule that setting up applies), so
+// (ui.UI.PassphraseStrength: the same rule that setting up applies), so
 // the meter never calls acceptable what Go would refuse.
 import { firstRun, type Strength } from "./bridge";
 

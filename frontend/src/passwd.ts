@@ -1,4 +1,4 @@
-// The Change passphrase card of Settings (app.UI.ChangePassphrase): the
+// The Change passphrase card of Settings (ui.UI.ChangePassphrase): the
 // current passphrase, a new one rated by the same meter and rule as at
 // first run, typed twice. Go re-seals every record under a new key and
 // reports its progress (op "passwd"): the check of the current passphrase,

@@ -1,5 +1,5 @@
 // Country and language suggestions for the editor, named in the person's
-// language by Go (x/text, CLDR: app.UI.Locale): a <datalist> for each,
+// language by Go (x/text, CLDR: ui.UI.Locale): a <datalist> for each,
 // which the country and language inputs point at. Stored values stay
 // codes; a name typed or picked is turned into its code before saving.
 import { locale, regionsOf, type LocaleView } from "./bridge";

@@ -344,7 +344,7 @@ interface UIBinding {
 }
 
 interface WailsWindow {
-  go?: { app?: { UI?: UIBinding } };
+  go?: { ui?: { UI?: UIBinding } };
   runtime?: {
     EventsOn(name: string, cb: (...data: unknown[]) => void): () => void;
   };
@@ -355,15 +355,15 @@ const w = (typeof window === "undefined" ? {} : window) as WailsWindow;
 
 /** Reports whether the page runs inside the Wails window (not a plain browser). */
 export function inWails(): boolean {
-  return w.go?.app?.UI !== undefined && w.runtime !== undefined;
+  return w.go?.ui?.UI !== undefined && w.runtime !== undefined;
 }
 
 /**
- * uiBinding returns the app's bound UI object (app.UI), typed as the
+ * uiBinding returns the app's bound UI object (ui.UI), typed as the
  * caller's view of it; it throws outside the Wails window.
  */
 export function uiBinding<T = UIBinding>(): T {
-  const b = w.go?.app?.UI;
+  const b = w.go?.ui?.UI;
   if (!b) throw new Error("the Tessera app bridge is not available");
   return b as unknown as T;
 }

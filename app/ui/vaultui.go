@@ -1,10 +1,11 @@
-package app
+package ui
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/passphrase"
 	"github.com/tessera-app/tessera/profile"
@@ -81,7 +82,7 @@ type VaultView struct {
 func (u *UI) Vault() (VaultView, error) {
 	v, err := u.vault()
 	if err != nil {
-		return VaultView{State: u.app.vaultState()}, nil
+		return VaultView{State: u.vaultState()}, nil
 	}
 	return u.view(v)
 }
@@ -94,7 +95,7 @@ func (u *UI) SetUpVault(passphrase, confirm string) (VaultView, error) {
 	if err != nil {
 		return VaultView{}, err
 	}
-	if err := checkNewPassphrase(passphrase, confirm); err != nil {
+	if err := CheckNewPassphrase(passphrase, confirm); err != nil {
 		return VaultView{}, fmt.Errorf("set up vault: %w", err)
 	}
 	pp := []byte(passphrase)
@@ -110,7 +111,7 @@ func (u *UI) SetUpVault(passphrase, confirm string) (VaultView, error) {
 		err = v.Init(vault.InitOptions{Passphrase: pp})
 	}
 	if err != nil {
-		return VaultView{}, plainErr("set up vault", err)
+		return VaultView{}, PlainError("set up vault", err)
 	}
 	u.vaultChanged()
 	return u.view(v)
@@ -136,7 +137,7 @@ func (u *UI) Unlock(passphrase string) (VaultView, error) {
 	pp := []byte(passphrase)
 	defer clear(pp)
 	if err := v.UnlockPassphrase(pp); err != nil {
-		return VaultView{}, plainErr("unlock", err)
+		return VaultView{}, PlainError("unlock", err)
 	}
 	u.vaultChanged()
 	return u.view(v)
@@ -150,7 +151,7 @@ func (u *UI) UnlockWithKeyring() (VaultView, error) {
 	}
 	if err := v.UnlockKeyring(); err != nil {
 		u.noteKeyring(err)
-		return VaultView{}, plainErr("unlock with keyring", err)
+		return VaultView{}, PlainError("unlock with keyring", err)
 	}
 	u.noteKeyring(nil)
 	u.vaultChanged()
@@ -176,7 +177,7 @@ func (u *UI) SetPassphrase(passphrase, confirm string) (VaultView, error) {
 	if err != nil {
 		return VaultView{}, err
 	}
-	if err := checkNewPassphrase(passphrase, confirm); err != nil {
+	if err := CheckNewPassphrase(passphrase, confirm); err != nil {
 		return VaultView{}, fmt.Errorf("set passphrase: %w", err)
 	}
 	info, err := v.Info()
@@ -189,46 +190,46 @@ func (u *UI) SetPassphrase(passphrase, confirm string) (VaultView, error) {
 	pp := []byte(passphrase)
 	defer clear(pp)
 	if err := v.ChangePassphrase(pp); err != nil {
-		return VaultView{}, plainErr("set passphrase", err)
+		return VaultView{}, PlainError("set passphrase", err)
 	}
 	u.vaultChanged()
 	return u.view(v)
 }
 
 // Profiles lists the profiles in the unlocked vault, sorted by label.
-func (u *UI) Profiles() ([]ProfileSummary, error) {
+func (u *UI) Profiles() ([]confirm.ProfileSummary, error) {
 	v, err := u.vault()
 	if err != nil {
 		return nil, err
 	}
 	ps, err := v.Profiles()
 	if err != nil {
-		return nil, plainErr("list profiles", err)
+		return nil, PlainError("list profiles", err)
 	}
 	return fill.Summaries(ps), nil
 }
 
 // CreateProfile adds an empty profile named label to the unlocked vault.
-func (u *UI) CreateProfile(label string) (ProfileSummary, error) {
+func (u *UI) CreateProfile(label string) (confirm.ProfileSummary, error) {
 	v, err := u.vault()
 	if err != nil {
-		return ProfileSummary{}, err
+		return confirm.ProfileSummary{}, err
 	}
 	label = strings.TrimSpace(label)
 	if label == "" {
-		return ProfileSummary{}, errors.New("new profile: give the profile a name")
+		return confirm.ProfileSummary{}, errors.New("new profile: give the profile a name")
 	}
 	p, err := v.CreateProfile("", label)
 	if err != nil {
-		return ProfileSummary{}, plainErr("new profile", err)
+		return confirm.ProfileSummary{}, PlainError("new profile", err)
 	}
-	u.app.changed()
+	u.changed()
 	return fill.Summarize(p), nil
 }
 
 // vault returns the app's vault as the window controls it.
-func (u *UI) vault() (vaultControl, error) {
-	v, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
+func (u *UI) vault() (Vault, error) {
+	v, ok := u.cfg.Vault, u.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}
@@ -252,8 +253,16 @@ func (u *UI) view(v vaultControl) (VaultView, error) {
 // vaultChanged tells the window and every connected browser the vault's
 // new state.
 func (u *UI) vaultChanged() {
-	u.app.agents.FlushAudit()
-	u.app.vaultChanged()
+	u.cfg.Agents.FlushAudit()
+	u.cfg.App.VaultChanged()
+}
+
+// vaultState is "uninitialized" when there is no vault, else its state.
+func (u *UI) vaultState() string {
+	if u.cfg.Vault == nil {
+		return "uninitialized"
+	}
+	return u.cfg.Vault.State()
 }
 
 // noteKeyring records the outcome of a keyring call, so that a keyring
@@ -279,9 +288,9 @@ func isKeyringErr(err error) bool {
 	return errors.Is(err, vault.ErrKeyringUnavailable) || errors.Is(err, vault.ErrKeyringItemMissing)
 }
 
-// checkNewPassphrase applies the passphrase rules, the command line's too,
+// CheckNewPassphrase applies the passphrase rules, the command line's too,
 // to a new passphrase.
-func checkNewPassphrase(pass, confirm string) error {
+func CheckNewPassphrase(pass, confirm string) error {
 	if err := passphrase.Check(pass); err != nil {
 		return err
 	}
@@ -313,9 +322,9 @@ var vaultMessages = []struct {
 	{vault.ErrKeyringUnavailable, "the keyring cannot be used: use the passphrase"},
 }
 
-// plainErr wraps err for the window: a known vault condition reads as op
+// PlainError wraps err for the window: a known vault condition reads as op
 // and its short wording, and still matches its sentinel with errors.Is.
-func plainErr(op string, err error) error {
+func PlainError(op string, err error) error {
 	for _, m := range vaultMessages {
 		if errors.Is(err, m.err) {
 			return &windowError{msg: op + ": " + m.msg, err: err}

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"crypto/rand"
@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/profile"
@@ -167,7 +168,7 @@ type FieldValue struct {
 
 // ProfileView is one profile as the editor shows it.
 type ProfileView struct {
-	ProfileSummary
+	confirm.ProfileSummary
 	Created string       `json:"created"`
 	Groups  []GroupView  `json:"groups"`
 	Fields  []FieldValue `json:"fields"`
@@ -200,37 +201,37 @@ func (u *UI) ProfileDetail(id string) (ProfileView, error) {
 	if err != nil {
 		return pv, err
 	}
-	u.app.markConflicts(&pv)
+	u.markConflicts(&pv)
 	return pv, nil
 }
 
 // RenameProfile gives profile id a new label.
-func (u *UI) RenameProfile(id, label string) (ProfileSummary, error) {
+func (u *UI) RenameProfile(id, label string) (confirm.ProfileSummary, error) {
 	v, err := u.editVault()
 	if err != nil {
-		return ProfileSummary{}, err
+		return confirm.ProfileSummary{}, err
 	}
 	label = strings.TrimSpace(label)
 	if label == "" {
-		return ProfileSummary{}, errors.New("rename profile: give the profile a name")
+		return confirm.ProfileSummary{}, errors.New("rename profile: give the profile a name")
 	}
 	if err := v.RenameProfile(id, label); err != nil {
-		return ProfileSummary{}, plainErr("rename profile", err)
+		return confirm.ProfileSummary{}, PlainError("rename profile", err)
 	}
-	u.app.changed()
+	u.changed()
 	return u.summary(v, id, "rename profile")
 }
 
 // DuplicateProfile copies profile id, its values and their candidates, to
 // a new profile labelled "<label> (copy)", and returns the copy.
-func (u *UI) DuplicateProfile(id string) (ProfileSummary, error) {
+func (u *UI) DuplicateProfile(id string) (confirm.ProfileSummary, error) {
 	v, err := u.editVault()
 	if err != nil {
-		return ProfileSummary{}, err
+		return confirm.ProfileSummary{}, err
 	}
 	src, err := v.Profile(id)
 	if err != nil {
-		return ProfileSummary{}, plainErr("duplicate profile", err)
+		return confirm.ProfileSummary{}, PlainError("duplicate profile", err)
 	}
 	label := src.Label + " (copy)"
 	if utf8.RuneCountInString(label) > 200 {
@@ -242,13 +243,13 @@ func (u *UI) DuplicateProfile(id string) (ProfileSummary, error) {
 	// Import creates the copy with every current value in one transaction;
 	// the candidates follow, each as the value it was.
 	if _, err := v.Import([]profile.UserProfile{cp}); err != nil {
-		return ProfileSummary{}, plainErr("duplicate profile", err)
+		return confirm.ProfileSummary{}, PlainError("duplicate profile", err)
 	}
 	var obs []vault.Observation
 	for k := range src.Concepts {
 		cs, err := v.Candidates(id, vault.ConceptKey(k))
 		if err != nil {
-			return ProfileSummary{}, plainErr("duplicate profile", err)
+			return confirm.ProfileSummary{}, PlainError("duplicate profile", err)
 		}
 		for _, c := range cs {
 			obs = append(obs, vault.Observation{Concept: k, Value: c.Value, Source: c.Source, Confidence: c.Confidence})
@@ -256,16 +257,16 @@ func (u *UI) DuplicateProfile(id string) (ProfileSummary, error) {
 	}
 	if len(obs) > 0 {
 		if _, err := v.Learn(cp.ID, obs); err != nil {
-			return ProfileSummary{}, plainErr("duplicate profile", err)
+			return confirm.ProfileSummary{}, PlainError("duplicate profile", err)
 		}
 	}
-	u.app.changed()
+	u.changed()
 	return u.summary(v, cp.ID, "duplicate profile")
 }
 
 // ProfileHit is a profile that matches a search, with what matched.
 type ProfileHit struct {
-	ProfileSummary
+	confirm.ProfileSummary
 	// Matches name what matched, a value with its label ("Email:
 	// ada@example.org"), at most maxHitMatches of them; LabelMatch reports
 	// whether the profile's own label matched.
@@ -287,7 +288,7 @@ func (u *UI) SearchProfiles(q string) ([]ProfileHit, error) {
 	q = strings.ToLower(strings.TrimSpace(q))
 	ps, err := v.Profiles()
 	if err != nil {
-		return nil, plainErr("search profiles", err)
+		return nil, PlainError("search profiles", err)
 	}
 	out := []ProfileHit{}
 	for _, p := range ps {
@@ -323,9 +324,9 @@ func (u *UI) DeleteProfile(id string) error {
 		return err
 	}
 	if err := v.DeleteProfile(id); err != nil {
-		return plainErr("delete profile", err)
+		return PlainError("delete profile", err)
 	}
-	u.app.changed()
+	u.changed()
 	return nil
 }
 
@@ -446,41 +447,41 @@ func (u *UI) edit(id, op string, change func(editVault, profile.UserProfile) err
 	}
 	p, err := v.Profile(id)
 	if err != nil {
-		return ProfileView{}, plainErr(op, err)
+		return ProfileView{}, PlainError(op, err)
 	}
 	if err := change(v, p); err != nil {
-		return ProfileView{}, plainErr(op, err)
+		return ProfileView{}, PlainError(op, err)
 	}
-	u.app.changed()
+	u.changed()
 	return profileView(v, id)
 }
 
 func (u *UI) editVault() (editVault, error) {
-	v, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
+	v, ok := u.cfg.Vault, u.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}
 	return v, nil
 }
 
-func (u *UI) summary(v editVault, id, op string) (ProfileSummary, error) {
+func (u *UI) summary(v editVault, id, op string) (confirm.ProfileSummary, error) {
 	ps, err := v.ProfileSummaries()
 	if err != nil {
-		return ProfileSummary{}, plainErr(op, err)
+		return confirm.ProfileSummary{}, PlainError(op, err)
 	}
 	for _, p := range ps {
 		if p.ID == id {
-			return ProfileSummary{ID: p.ID, Label: p.Label, Entries: p.Entries, Updated: p.Updated}, nil
+			return confirm.ProfileSummary{ID: p.ID, Label: p.Label, Entries: p.Entries, Updated: p.Updated}, nil
 		}
 	}
-	return ProfileSummary{}, fmt.Errorf("%s: %w", op, vault.ErrNotFound)
+	return confirm.ProfileSummary{}, fmt.Errorf("%s: %w", op, vault.ErrNotFound)
 }
 
 // profileView reads profile id and its candidates into the editor's view.
 func profileView(v editVault, id string) (ProfileView, error) {
 	p, err := v.Profile(id)
 	if err != nil {
-		return ProfileView{}, plainErr("open profile", err)
+		return ProfileView{}, PlainError("open profile", err)
 	}
 	out := ProfileView{
 		ProfileSummary: fill.Summarize(p), Created: p.Created,
@@ -492,7 +493,7 @@ func profileView(v editVault, id string) (ProfileView, error) {
 		info := conceptInfo(k)
 		cands, err := v.Candidates(id, vault.ConceptKey(k))
 		if err != nil {
-			return ProfileView{}, plainErr("open profile", err)
+			return ProfileView{}, PlainError("open profile", err)
 		}
 		cv := ConceptValues{ConceptInfo: info}
 		for _, x := range append([]profile.Entry{e}, cands...) {

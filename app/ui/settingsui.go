@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"encoding/json"
@@ -10,13 +10,14 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/vaultctl"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/vault"
 )
 
 // The Settings section: the sites that fill without asking (revocable, see
-// remember.go), the browsers Tessera knows on this computer and whether its
+// package fill's remember.go), the browsers Tessera knows on this computer and whether its
 // host is registered in each (registering runs what `tessera install
 // --browser NAME` runs), the browsers connected now, and the vault's
 // location and how it is locked. Like every binding, errors are worded to
@@ -45,13 +46,13 @@ type SiteView struct {
 func (u *UI) RememberedSites() ([]SiteView, error) {
 	rs, err := u.SiteRules()
 	if err != nil {
-		return nil, plainErr("read remembered sites", err)
+		return nil, PlainError("read remembered sites", err)
 	}
 	labels := map[string]string{}
 	if v, err := u.editVault(); err == nil {
 		ps, err := v.ProfileSummaries()
 		if err != nil {
-			return nil, plainErr("read remembered sites", err)
+			return nil, PlainError("read remembered sites", err)
 		}
 		for _, p := range ps {
 			labels[p.ID] = p.Label
@@ -132,7 +133,7 @@ type BrowserView struct {
 type BrowsersView struct {
 	Browsers []BrowserView `json:"browsers"`
 	// Connected are the browsers connected now (not agents or the CLI).
-	Connected []Client `json:"connected"`
+	Connected []broker.Client `json:"connected"`
 	// Executable is the program a registration points at: the
 	// tessera-host beside this app, else this app (HostExecutable).
 	Executable string `json:"executable"`
@@ -168,9 +169,9 @@ func installEnv(goos string, getenv func(string) string) (nativemsg.InstallEnv, 
 // whether this app's host is registered in it, and the browsers connected
 // now.
 func (u *UI) Browsers() (BrowsersView, error) {
-	view := BrowsersView{Browsers: []BrowserView{}, Connected: []Client{}}
-	for _, c := range u.app.Status().Clients {
-		if c.Kind == KindBrowser {
+	view := BrowsersView{Browsers: []BrowserView{}, Connected: []broker.Client{}}
+	for _, c := range u.cfg.App.Status().Clients {
+		if c.Kind == broker.KindBrowser {
 			view.Connected = append(view.Connected, c)
 		}
 	}
@@ -182,7 +183,7 @@ func (u *UI) Browsers() (BrowsersView, error) {
 	// `tessera install` registers it.
 	exe = nativemsg.HostExecutable(exe)
 	view.Executable = exe
-	env, err := installEnv(runtime.GOOS, u.app.cfg.Getenv)
+	env, err := installEnv(runtime.GOOS, u.cfg.Getenv)
 	if err != nil {
 		view.Problem = "Tessera cannot look for browsers: " + err.Error() + "."
 		return view, nil
@@ -257,7 +258,7 @@ func (u *UI) RegisterBrowser(name string) (BrowsersView, error) {
 	if !slices.Contains(nativemsg.Browsers, name) {
 		return BrowsersView{}, fmt.Errorf("register: %w: %q", nativemsg.ErrUnknownBrowser, name)
 	}
-	env, err := installEnv(runtime.GOOS, u.app.cfg.Getenv)
+	env, err := installEnv(runtime.GOOS, u.cfg.Getenv)
 	if err != nil {
 		return BrowsersView{}, fmt.Errorf("register with %s: %w", browserLabels[name], err)
 	}
@@ -265,7 +266,7 @@ func (u *UI) RegisterBrowser(name string) (BrowsersView, error) {
 	if err != nil {
 		return BrowsersView{}, fmt.Errorf("register with %s: this program's path: %w", browserLabels[name], err)
 	}
-	u.app.personActed()
+	u.personActed()
 	if _, err := nativemsg.Install(env, []string{name}, nativemsg.HostExecutable(exe)); err != nil {
 		return BrowsersView{}, fmt.Errorf("register with %s: %w", browserLabels[name], err)
 	}
@@ -297,10 +298,10 @@ type VaultSettings struct {
 // when it locks by itself.
 func (u *UI) VaultSettings() (VaultSettings, error) {
 	s := VaultSettings{
-		Dir: u.app.cfg.Home, State: u.app.vaultState(),
-		AutoLockMinutes: int(u.app.vaultctl.IdleLimit() / time.Minute),
+		Dir: u.cfg.Home, State: u.vaultState(),
+		AutoLockMinutes: int(u.cfg.AutoLock.IdleLimit() / time.Minute),
 		AutoLockChoices: AutoLockChoices,
-		LockOnSession:   u.app.cfg.Getenv("TESSERA_LOCK_ON_SESSION") != "off",
+		LockOnSession:   u.cfg.Getenv("TESSERA_LOCK_ON_SESSION") != "off",
 		SessionWatched:  runtime.GOOS == "linux",
 	}
 	v, err := u.vault()
@@ -309,7 +310,7 @@ func (u *UI) VaultSettings() (VaultSettings, error) {
 	}
 	info, err := v.Info()
 	if err != nil {
-		return s, plainErr("read vault", err)
+		return s, PlainError("read vault", err)
 	}
 	if info.Dir != "" {
 		s.Dir = info.Dir
@@ -326,12 +327,12 @@ func (u *UI) SetAutoLock(minutes int) (VaultSettings, error) {
 	if !slices.Contains(AutoLockChoices, minutes) {
 		return VaultSettings{}, fmt.Errorf("auto-lock: %w", ErrBadAutoLock)
 	}
-	u.app.personActed()
-	if err := vaultctl.SaveAutoLock(u.app.cfg.Home, minutes); err != nil {
+	u.personActed()
+	if err := vaultctl.SaveAutoLock(u.cfg.Home, minutes); err != nil {
 		return VaultSettings{}, err
 	}
-	u.app.vaultctl.SetIdleLimit(time.Duration(minutes) * time.Minute)
-	u.app.changed()
+	u.cfg.AutoLock.SetIdleLimit(time.Duration(minutes) * time.Minute)
+	u.changed()
 	return u.VaultSettings()
 }
 
@@ -342,13 +343,3 @@ var (
 	AutoLockChoices = vaultctl.AutoLockChoices
 	ErrBadAutoLock  = vaultctl.ErrBadAutoLock
 )
-
-// applyPrefs sets cfg from the preferences in its home, and returns why
-// they could not be read, if they could not.
-func applyPrefs(cfg *Config) error {
-	d, ok, err := vaultctl.AutoLock(cfg.Home)
-	if ok {
-		cfg.IdleLock = d
-	}
-	return err
-}

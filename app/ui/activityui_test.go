@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -27,9 +28,9 @@ func TestDescribeRelease(t *testing.T) {
 			"Filled 5 details on shop.example from Home", "approved", "ok", "main page, frame 7"},
 		{"one detail", vault.Release{Event: vault.EventRelease, Site: "shop.example", ProfileID: "p1", Concepts: []string{profile.ConceptEmail}},
 			"Filled 1 detail on shop.example from Home", "approved", "ok", ""},
-		{"timeout", vault.Release{Event: vault.EventDecline, Site: "shop.example", ProfileID: "p1", Reason: DeclineTimeout},
+		{"timeout", vault.Release{Event: vault.EventDecline, Site: "shop.example", ProfileID: "p1", Reason: confirm.DeclineTimeout},
 			"Nothing filled on shop.example from Home", "declined (timed out)", "warn", ""},
-		{"denied", vault.Release{Event: vault.EventDecline, Site: "shop.example", Reason: DeclineDenied},
+		{"denied", vault.Release{Event: vault.EventDecline, Site: "shop.example", Reason: confirm.DeclineDenied},
 			"Nothing filled on shop.example", "declined", "warn", ""},
 		{"report", vault.Release{Event: vault.EventReport, Site: "shop.example", Outcomes: map[string]int{"filled": 4, "rejected": 1}},
 			"Page on shop.example accepted 4 of 5", "1 rejected", "warn", ""},
@@ -37,11 +38,11 @@ func TestDescribeRelease(t *testing.T) {
 			"Page on shop.example accepted 3 of 3", "all taken", "ok", ""},
 		{"learn", vault.Release{Event: vault.EventLearn, Site: "shop.example", ProfileID: "p1", Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}},
 			"Saved 2 values learnt from shop.example to Home", "saved", "ok", ""},
-		{"no learn", vault.Release{Event: vault.EventNoLearn, Site: "shop.example", Reason: DeclineTimeout},
+		{"no learn", vault.Release{Event: vault.EventNoLearn, Site: "shop.example", Reason: confirm.DeclineTimeout},
 			"Did not save what was typed on shop.example", "not saved (timed out)", "warn", ""},
 		{"proposal", vault.Release{Event: vault.EventProposal, Site: "shop.example", ProfileID: "gone"},
 			"Offered masked matches to shop.example from a deleted profile", "nothing sent", "info", ""},
-		{"reveal", vault.Release{Event: vault.EventRelease, Site: revealSite, ProfileID: "p1"},
+		{"reveal", vault.Release{Event: vault.EventRelease, Site: RevealSite, ProfileID: "p1"},
 			"Showed the values of Home to a command on this computer", "approved", "ok", ""},
 		{"agent call", vault.Release{Event: vault.EventAgent, Site: "shop.example", Tool: "webmcp.page.search", Reason: "ok"},
 			"An agent called webmcp.page.search on shop.example", "ok", "info", ""},
@@ -93,7 +94,7 @@ func activityUI(t *testing.T) (*UI, *vault.Vault, string) {
 		{Event: vault.EventRelease, Site: "shop.example", Origin: "https://shop.example", Frame: "0", ProfileID: home.ID, Client: "Chromium 156",
 			Concepts: []string{profile.ConceptEmail, profile.ConceptTelephone}},
 		{Event: vault.EventReport, Site: "shop.example", Origin: "https://shop.example", ProfileID: home.ID, Client: "Chromium 156", Outcomes: map[string]int{"filled": 2}},
-		{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: work.ID, Client: "Firefox", Reason: DeclineTimeout},
+		{Event: vault.EventDecline, Site: "bank.example", Origin: "https://www.bank.example", ProfileID: work.ID, Client: "Firefox", Reason: confirm.DeclineTimeout},
 		{Event: vault.EventLearn, Site: "news.example", Origin: "https://news.example", ProfileID: work.ID, Client: "Firefox", Concepts: []string{profile.ConceptGivenName}},
 	}
 	for i, r := range rs {
@@ -181,7 +182,7 @@ func TestActivityHasNoValues(t *testing.T) {
 	if _, err := u.AddValue(home, profile.ConceptEmail, secret); err != nil {
 		t.Fatal(err)
 	}
-	u.app.audit(vault.Release{Event: vault.EventRelease, Site: "late.example", ProfileID: home, Concepts: []string{profile.ConceptEmail}})
+	u.cfg.App.Audit(vault.Release{Event: vault.EventRelease, Site: "late.example", ProfileID: home, Concepts: []string{profile.ConceptEmail}})
 	page, err := u.Activity(ActivityQuery{Site: "late.example"})
 	if err != nil || len(page.Entries) != 1 || page.Entries[0].Summary != "Filled 1 detail on late.example from Home" {
 		t.Fatalf("Activity(late.example) = %+v, %v, want the release", page, err)
@@ -189,5 +190,15 @@ func TestActivityHasNoValues(t *testing.T) {
 	b, _ := json.Marshal(page)
 	if strings.Contains(string(b), secret) {
 		t.Errorf("Activity JSON %s carries a stored value", b)
+	}
+}
+
+// The count of refusals the audit log could not hold reads as such in
+// Activity (package agents writes it at the unlock).
+func TestActivityCountsUnrecordedAgentCalls(t *testing.T) {
+	rs := []vault.Release{{Event: vault.EventAgent, Concepts: []string{}, Reason: "VAULT_LOCKED", Outcomes: map[string]int{"unrecorded": 7}}}
+	page := activityPage(rs, nil, ActivityQuery{})
+	if len(page.Entries) != 1 || !strings.Contains(page.Entries[0].Summary, "7 more agent calls were refused while the vault was locked") {
+		t.Errorf("activity shows %+v", page.Entries)
 	}
 }

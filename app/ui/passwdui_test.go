@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"errors"
@@ -17,13 +17,13 @@ type progressShell struct {
 	progress []TransferProgress
 }
 
-func (p *progressShell) emit(event string, data any) {
+func (p *progressShell) Emit(event string, data any) {
 	if event == TransferProgressEvent {
 		p.pmu.Lock()
 		p.progress = append(p.progress, data.(TransferProgress))
 		p.pmu.Unlock()
 	}
-	p.fakeShell.emit(event, data)
+	p.fakeShell.Emit(event, data)
 }
 
 // TestChangePassphrase: Change passphrase refuses, with words that say
@@ -34,7 +34,7 @@ func (p *progressShell) emit(event string, data any) {
 func TestChangePassphrase(t *testing.T) {
 	u, v, _ := newVaultUI(t, nil)
 	sh := &progressShell{}
-	u.start(sh)
+	NewWindow(u).Start(sh)
 	if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
 		t.Fatal(err)
 	}

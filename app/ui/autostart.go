@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ type AutostartView struct {
 
 // Autostart reports whether Tessera starts when the person logs in.
 func (u *UI) Autostart() (AutostartView, error) {
-	on, err := desktopentry.AutostartEnabled(u.app.cfg.Getenv)
+	on, err := desktopentry.AutostartEnabled(u.cfg.Getenv)
 	if errors.Is(err, desktopentry.ErrUnsupported) {
 		return AutostartView{}, nil
 	}
@@ -34,16 +34,16 @@ func (u *UI) Autostart() (AutostartView, error) {
 
 // SetAutostart turns starting Tessera at log-in on or off.
 func (u *UI) SetAutostart(on bool) (AutostartView, error) {
-	u.app.personActed()
+	u.personActed()
 	var err error
 	if on {
 		exe, xerr := os.Executable()
 		if xerr != nil {
 			return AutostartView{}, fmt.Errorf("autostart: %w", xerr)
 		}
-		err = desktopentry.EnableAutostart(u.app.cfg.Getenv, exe)
+		err = desktopentry.EnableAutostart(u.cfg.Getenv, exe)
 	} else {
-		err = desktopentry.DisableAutostart(u.app.cfg.Getenv)
+		err = desktopentry.DisableAutostart(u.cfg.Getenv)
 	}
 	if err != nil {
 		return AutostartView{}, fmt.Errorf("autostart: %w", err)

@@ -1,4 +1,4 @@
-package app
+package cmdline
 
 import (
 	"context"
@@ -17,9 +17,9 @@ type SiteList struct {
 }
 
 // cliSiteList answers site.list: the sites that fill without asking.
-func cliSiteList(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSiteList(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct{}
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "site.list: %v", err)
 	}
 	st, ok := a.cfg.Vault, a.cfg.Vault != nil
@@ -37,11 +37,11 @@ func cliSiteList(ctx context.Context, a *App, s *broker.Session, params json.Raw
 }
 
 // cliSiteForget answers site.forget: the origin asks again from now on.
-func cliSiteForget(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliSiteForget(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p struct {
 		Origin string `json:"origin"`
 	}
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "site.forget: %v", err)
 	}
 	st, ok := a.cfg.Vault, a.cfg.Vault != nil

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"errors"
@@ -40,16 +40,12 @@ func (u *UI) ChangePassphrase(current, passphrase, confirm string) (VaultView, e
 	if err != nil {
 		return VaultView{}, err
 	}
-	u.app.personActed()
-	pv, ok := v.(passwdVault)
-	if !ok {
-		return VaultView{}, plainErr("change passphrase", ErrNoVault)
-	}
+	u.personActed()
 	if current == "" {
 		return VaultView{}, &windowError{msg: "change passphrase: " + ErrNoCurrentPassphrase.Error(), err: ErrNoCurrentPassphrase}
 	}
-	if err := checkNewPassphrase(passphrase, confirm); err != nil {
-		return VaultView{}, plainErr("change passphrase", err)
+	if err := CheckNewPassphrase(passphrase, confirm); err != nil {
+		return VaultView{}, PlainError("change passphrase", err)
 	}
 	if passphrase == current {
 		return VaultView{}, &windowError{msg: "change passphrase: " + ErrSamePassphrase.Error(), err: ErrSamePassphrase}
@@ -58,7 +54,7 @@ func (u *UI) ChangePassphrase(current, passphrase, confirm string) (VaultView, e
 	defer clear(old)
 	defer clear(pp)
 	u.progress(PasswdProgressOp, "Checking your current passphrase", 0, 0)
-	err = pv.ChangePassphraseFrom(old, pp, func(done, total int) {
+	err = v.ChangePassphraseFrom(old, pp, func(done, total int) {
 		switch {
 		case total < 0:
 			u.progress(PasswdProgressOp, "Sealing the new passphrase", 0, 0)
@@ -75,9 +71,9 @@ func (u *UI) ChangePassphrase(current, passphrase, confirm string) (VaultView, e
 	case errors.Is(err, vault.ErrNoPassphrase):
 		return VaultView{}, &windowError{msg: "change passphrase: this vault has no passphrase yet. Set one on the Status screen (Set a passphrase)", err: err}
 	case err != nil:
-		return VaultView{}, plainErr("change passphrase", err)
+		return VaultView{}, PlainError("change passphrase", err)
 	}
 	u.vaultChanged()
-	u.app.syncPassphraseChanged(old, pp)
+	u.cfg.Sync.PassphraseChanged(old, pp)
 	return u.view(v)
 }

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import "github.com/tessera-app/tessera/vault"
 
@@ -14,7 +14,7 @@ type siteRuleStore interface {
 
 // SiteRules lists the sites the person let fill without asking.
 func (u *UI) SiteRules() ([]vault.SiteRule, error) {
-	st, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
+	st, ok := u.cfg.Vault, u.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}
@@ -28,10 +28,10 @@ func (u *UI) SiteRules() ([]vault.SiteRule, error) {
 
 // ForgetSite revokes the rule of an origin: its next fill asks again.
 func (u *UI) ForgetSite(origin string) error {
-	st, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
+	st, ok := u.cfg.Vault, u.cfg.Vault != nil
 	if !ok {
 		return ErrNoVault
 	}
-	u.app.personActed()
+	u.personActed()
 	return st.DeleteSiteRule(origin)
 }

@@ -1,4 +1,4 @@
-package app
+package cmdline
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
+	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/passphrase"
@@ -18,20 +19,12 @@ import (
 	"github.com/tessera-app/tessera/vault"
 )
 
-// While the app runs it holds the vault's exclusive lock, so the command
-// line scripts it through these methods (PROTOCOL.md §4.2): `tessera vault`
-// and `tessera profile` say hello with client kind "cli" and act here. Only
-// cli sessions are served; any other gets FORBIDDEN. The methods act through
-// the window's own bindings (UI), so the passphrase rule, the keyring
-// fallback and the state broadcast are the window's. Passphrases arrive in
-// params only; no error or log line carries one.
-
-// registerCLIMethods adds the methods served to `cli` sessions
-// (PROTOCOL.md §4.2): the CLI scripting the running app. vault.unlock is
+// Register adds the methods served to `cli` sessions (PROTOCOL.md §4.2)
+// to b's method table: the CLI scripting the running app. vault.unlock is
 // shared: a cli session unlocks, any other brings the unlock screen
-// forward (§4).
-func (a *App) registerCLIMethods() {
-	a.handle("vault.unlock", vaultUnlock)
+// forward (§4). A method registered twice is an error.
+func (c *Service) Register(b *broker.Broker) error {
+	err := b.Handle("vault.unlock", c.bind(vaultUnlock))
 	for method, h := range map[string]handler{
 		"vault.init":     cliVaultInit,
 		"vault.lock":     cliVaultLock,
@@ -49,14 +42,15 @@ func (a *App) registerCLIMethods() {
 		"sync.now":       cliSyncNow,
 		"sync.setup":     cliSyncSetup,
 	} {
-		a.handle(method, cliOnly(method, h))
+		err = errors.Join(err, b.Handle(method, c.bind(cliOnly(method, h))))
 	}
+	return err
 }
 
 // cliOnly serves h to cli sessions and answers FORBIDDEN to any other.
 func cliOnly(method string, h handler) handler {
-	return func(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-		if s.Client().Kind != KindCLI {
+	return func(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+		if s.Client().Kind != broker.KindCLI {
 			return nil, forbidden(method)
 		}
 		return h(ctx, a, s, params)
@@ -66,11 +60,11 @@ func cliOnly(method string, h handler) handler {
 // vaultUnlock answers vault.unlock: a cli session unlocks with the
 // passphrase (or the app's keyring); a browser's or an agent's request only
 // brings the window's unlock screen forward, whatever it sends.
-func vaultUnlock(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
-	if s.Client().Kind == KindCLI {
+func vaultUnlock(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+	if s.Client().Kind == broker.KindCLI {
 		return cliVaultUnlock(ctx, a, s, params)
 	}
-	return a.requestUnlockScreen(s)
+	return a.cfg.ShowUnlock(s)
 }
 
 func forbidden(method string) *nativemsg.Error {
@@ -88,35 +82,35 @@ type PassphraseParams struct {
 	Passphrase string `json:"passphrase,omitempty"`
 }
 
-func cliVaultInit(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultInit(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PassphraseParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.init: %v", err)
 	}
-	u := a.ui
+	u := a.cfg.Window
 	if p.Passphrase != "" {
 		if _, err := u.SetUpVault(p.Passphrase, p.Passphrase); err != nil {
 			return nil, cliError("vault.init", err)
 		}
-		return StateResult{a.vaultState()}, nil
+		return StateResult{a.cfg.VaultState()}, nil
 	}
-	v, err := u.vault()
+	v, err := a.cliVault()
 	if err == nil {
 		err = v.Init(vault.InitOptions{Keyring: true})
 	}
 	if err != nil {
 		return nil, cliError("vault.init", err)
 	}
-	u.vaultChanged()
-	return StateResult{a.vaultState()}, nil
+	a.cfg.VaultChanged()
+	return StateResult{a.cfg.VaultState()}, nil
 }
 
-func cliVaultUnlock(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultUnlock(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PassphraseParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.unlock: %v", err)
 	}
-	u := a.ui
+	u := a.cfg.Window
 	var err error
 	if p.Passphrase != "" {
 		_, err = u.Unlock(p.Passphrase)
@@ -126,20 +120,20 @@ func cliVaultUnlock(ctx context.Context, a *App, s *broker.Session, params json.
 	if err != nil {
 		return nil, cliError("vault.unlock", err)
 	}
-	return StateResult{a.vaultState()}, nil
+	return StateResult{a.cfg.VaultState()}, nil
 }
 
-func cliVaultLock(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultLock(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	if len(params) > 0 {
 		var p struct{}
-		if err := strictUnmarshal(params, &p); err != nil {
+		if err := broker.DecodeParams(params, &p); err != nil {
 			return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.lock: %v", err)
 		}
 	}
-	if _, err := a.ui.Lock(); err != nil {
+	if _, err := a.cfg.Window.Lock(); err != nil {
 		return nil, cliError("vault.lock", err)
 	}
-	return StateResult{a.vaultState()}, nil
+	return StateResult{a.cfg.VaultState()}, nil
 }
 
 // PasswdParams are the params of vault.passwd: the current passphrase
@@ -155,12 +149,12 @@ type DoneResult struct {
 	Done bool `json:"done"`
 }
 
-func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultPasswd(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PasswdParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.passwd: %v", err)
 	}
-	u := a.ui
+	u := a.cfg.Window
 	if p.Passphrase == "" {
 		// The window's way for a keyring-only vault; it refuses to
 		// replace a passphrase without the current one.
@@ -169,7 +163,7 @@ func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.
 		}
 		return DoneResult{true}, nil
 	}
-	if err := checkNewPassphrase(p.NewPassphrase, p.NewPassphrase); err != nil {
+	if err := ui.CheckNewPassphrase(p.NewPassphrase, p.NewPassphrase); err != nil {
 		return nil, cliError("vault.passwd", err)
 	}
 	v, err := a.cliVault()
@@ -186,15 +180,15 @@ func cliVaultPasswd(ctx context.Context, a *App, s *broker.Session, params json.
 	if err := v.ChangePassphrase(pp); err != nil {
 		return nil, cliError("vault.passwd", err)
 	}
-	u.vaultChanged()
+	a.cfg.VaultChanged()
 	// The sync folder follows, as it does from Settings.
-	a.syncPassphraseChanged(old, pp)
+	a.cfg.Sync.PassphraseChanged(old, pp)
 	return DoneResult{true}, nil
 }
 
-func cliVaultRekey(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliVaultRekey(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p PassphraseParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "vault.rekey: %v", err)
 	}
 	v, err := a.cliVault()
@@ -209,23 +203,10 @@ func cliVaultRekey(ctx context.Context, a *App, s *broker.Session, params json.R
 	return DoneResult{true}, nil
 }
 
-// cliVault is what the profile methods need of the vault; the desktop
-// app's *vault.Vault has it.
-type cliVault interface {
-	vaultControl
-	Profile(id string) (profile.UserProfile, error)
-	SetEntry(profileID string, key vault.Key, e profile.Entry) error
-	DeleteEntry(profileID string, key vault.Key) error
-	DeleteProfile(id string) error
-	Import(ps []profile.UserProfile) (vault.ImportResult, error)
-	ExportProfiles(ids ...string) ([]profile.UserProfile, error)
-	Rekey(passphrase []byte) error
-}
-
-func (a *App) cliVault() (cliVault, error) {
+func (a *Service) cliVault() (Vault, error) {
 	v, ok := a.cfg.Vault, a.cfg.Vault != nil
 	if !ok {
-		return nil, ErrNoVault
+		return nil, ui.ErrNoVault
 	}
 	return v, nil
 }
@@ -246,9 +227,9 @@ type ImportResult struct {
 	vault.ImportResult
 }
 
-func cliProfileImport(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileImport(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p ImportParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.import: %v", err)
 	}
 	now := a.cfg.Now().UTC().Format(time.RFC3339)
@@ -279,7 +260,7 @@ func cliProfileImport(ctx context.Context, a *App, s *broker.Session, params jso
 	if err != nil {
 		return nil, cliError("profile.import", err)
 	}
-	a.changed()
+	a.cfg.Changed()
 	out := ImportResult{Imported: []string{}, ImportResult: res}
 	for _, up := range ps {
 		if up.ID != "" {
@@ -315,9 +296,9 @@ func parseKey(s string) vault.Key {
 	return vault.ConceptKey(strings.TrimPrefix(s, "concept:"))
 }
 
-func cliProfileSet(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileSet(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p SetParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.set: %v", err)
 	}
 	if p.Profile == "" || p.Key == "" || len(p.Value) == 0 || string(p.Value) == "null" {
@@ -340,7 +321,7 @@ func cliProfileSet(ctx context.Context, a *App, s *broker.Session, params json.R
 	if err != nil {
 		return nil, cliError("profile.set", err)
 	}
-	a.changed()
+	a.cfg.Changed()
 	return SetResult{Profile: p.Profile, Key: key.String(), Created: created}, nil
 }
 
@@ -348,7 +329,7 @@ func cliProfileSet(ctx context.Context, a *App, s *broker.Session, params json.R
 // (verified, full confidence, source "manual"), creating the profile,
 // labelled label or else id, when it does not exist, as `tessera profile
 // set` does without an app. It reports whether it created the profile.
-func setEntry(v cliVault, id, label string, key vault.Key, value json.RawMessage, now time.Time) (created bool, err error) {
+func setEntry(v Vault, id, label string, key vault.Key, value json.RawMessage, now time.Time) (created bool, err error) {
 	if _, err := v.Profile(id); errors.Is(err, vault.ErrNotFound) {
 		if label == "" {
 			label = id
@@ -372,9 +353,9 @@ type UnsetParams struct {
 	Key     string `json:"key"`
 }
 
-func cliProfileUnset(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileUnset(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p UnsetParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.unset: %v", err)
 	}
 	v, err := a.cliVault()
@@ -384,7 +365,7 @@ func cliProfileUnset(ctx context.Context, a *App, s *broker.Session, params json
 	if err != nil {
 		return nil, cliError("profile.unset", err)
 	}
-	a.changed()
+	a.cfg.Changed()
 	return DoneResult{true}, nil
 }
 
@@ -393,9 +374,9 @@ type DeleteParams struct {
 	Profile string `json:"profile"`
 }
 
-func cliProfileDelete(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileDelete(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p DeleteParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.delete: %v", err)
 	}
 	v, err := a.cliVault()
@@ -405,7 +386,7 @@ func cliProfileDelete(ctx context.Context, a *App, s *broker.Session, params jso
 	if err != nil {
 		return nil, cliError("profile.delete", err)
 	}
-	a.changed()
+	a.cfg.Changed()
 	return DoneResult{true}, nil
 }
 
@@ -418,9 +399,9 @@ type ShowParams struct {
 	Passphrase string `json:"passphrase,omitempty"`
 }
 
-func cliProfileShow(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileShow(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p ShowParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.show: %v", err)
 	}
 	ps, nerr := a.reveal(ctx, s, "profile.show", p.Passphrase, []string{p.Profile})
@@ -444,9 +425,9 @@ type ExportResult struct {
 	Profiles []confirm.Document `json:"profiles"`
 }
 
-func cliProfileExport(ctx context.Context, a *App, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
+func cliProfileExport(ctx context.Context, a *Service, s *broker.Session, params json.RawMessage) (any, *nativemsg.Error) {
 	var p ExportParams
-	if err := strictUnmarshal(params, &p); err != nil {
+	if err := broker.DecodeParams(params, &p); err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeInvalidParams, "profile.export: %v", err)
 	}
 	ps, nerr := a.reveal(ctx, s, "profile.export", p.Passphrase, p.Profiles)
@@ -454,13 +435,6 @@ func cliProfileExport(ctx context.Context, a *App, s *broker.Session, params jso
 		return nil, nerr
 	}
 	return ExportResult{Profiles: ps}, nil
-}
-
-// revealer is what a reveal needs of the vault: the profiles' labels and
-// entry counts without decrypting a value, and then the approved ones.
-type revealer interface {
-	ProfileSummaries() ([]vault.ProfileSummary, error)
-	ExportProfiles(ids ...string) ([]profile.UserProfile, error)
 }
 
 // reveal hands the values of profiles ids (every profile when ids is
@@ -472,22 +446,18 @@ type revealer interface {
 // entry count): only the profiles left ticked are released. An app without
 // a window refuses a reveal without the passphrase (FORBIDDEN). The gate
 // writes the audit log, a record per profile.
-func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string, ids []string) ([]confirm.Document, *nativemsg.Error) {
-	if pass == "" && !a.hasWindow() {
+func (a *Service) reveal(ctx context.Context, s *broker.Session, method, pass string, ids []string) ([]confirm.Document, *nativemsg.Error) {
+	if pass == "" && !a.cfg.HasWindow() {
 		return nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s reveals values: give the vault passphrase (--passphrase-file FILE); this app has no window to approve it in", method)
 	}
-	cv, err := a.cliVault()
+	v, err := a.cliVault()
 	if err != nil {
 		return nil, cliError(method, err)
 	}
 	if pass != "" {
-		if _, err := a.ui.Unlock(pass); err != nil {
+		if _, err := a.cfg.Window.Unlock(pass); err != nil {
 			return nil, cliError(method, err)
 		}
-	}
-	v, ok := cv.(revealer)
-	if !ok {
-		return nil, cliError(method, ErrNoVault)
 	}
 	all, err := v.ProfileSummaries()
 	if err != nil {
@@ -505,9 +475,9 @@ func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string
 	if len(ids) == 0 {
 		return nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: the vault has no profile", method)
 	}
-	c := Confirmation{
-		Kind: ConfirmReveal, Site: revealSite,
-		ApproveDelayMs: int(DefaultApproveDelay / time.Millisecond),
+	c := confirm.Confirmation{
+		Kind: confirm.ConfirmReveal, Site: revealSite,
+		ApproveDelayMs: int(confirm.DefaultApproveDelay / time.Millisecond),
 	}
 	rows := map[string]string{} // row id → profile id
 	var rowIDs []string
@@ -516,10 +486,10 @@ func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string
 		if !ok {
 			return nil, nativemsg.NewError(nativemsg.CodeNotFound, "%s: no profile %q", method, id)
 		}
-		r := Row{
+		r := confirm.Row{
 			ID: "r" + strconv.Itoa(i+1), Label: p.Label, Value: entriesText(p.Entries),
 			ConceptLabel: "every value of this profile", Evidence: []string{"profile " + p.ID},
-			Section: SectionFill, Checked: true,
+			Section: confirm.SectionFill, Checked: true,
 		}
 		rows[r.ID] = id
 		rowIDs = append(rowIDs, r.ID)
@@ -541,15 +511,15 @@ func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string
 		AuditRow: func(row string) vault.Release { return vault.Release{Site: revealSite, ProfileID: rows[row]} },
 	}
 	if pass != "" {
-		offer.Proven = &Decision{Approve: true, Rows: rowIDs, Reason: "vault passphrase"}
+		offer.Proven = &confirm.Decision{Approve: true, Rows: rowIDs, Reason: "vault passphrase"}
 	}
-	rel, d, err := a.gate.Release(ctx, offer)
+	rel, d, err := a.cfg.Gate.Release(ctx, offer)
 	if err != nil {
 		return nil, nativemsg.NewError(nativemsg.CodeForbidden, "%s: %v", method, err)
 	}
 	if !d.Approve || len(d.Rows) == 0 {
 		if d.Approve {
-			d.Reason = DeclineDenied
+			d.Reason = confirm.DeclineDenied
 		}
 		return nil, fill.Declined(method, d)
 	}
@@ -563,9 +533,8 @@ func (a *App) reveal(ctx context.Context, s *broker.Session, method, pass string
 	return out, nil
 }
 
-// revealSite is where a reveal sends values, as the dialog and the audit
-// log name it: the person's own command line.
-const revealSite = "this computer"
+// revealSite is where a reveal sends values (ui.RevealSite).
+const revealSite = ui.RevealSite
 
 func entriesText(n int) string {
 	if n == 1 {
@@ -588,12 +557,12 @@ var cliErrors = []struct {
 	{vault.ErrLocked, nativemsg.CodeVaultLocked, "the vault is locked: run `tessera vault unlock --passphrase-file FILE`"},
 	{vault.ErrUninitialized, nativemsg.CodeVaultUninitialized, "there is no vault yet: run `tessera vault init --passphrase-file FILE`"},
 	{vault.ErrExists, nativemsg.CodeInvalidValue, "a vault already exists"},
-	{ErrPassphraseSet, nativemsg.CodeInvalidValue, "the vault already has a passphrase: give the current one (--passphrase-file FILE)"},
+	{ui.ErrPassphraseSet, nativemsg.CodeInvalidValue, "the vault already has a passphrase: give the current one (--passphrase-file FILE)"},
 	{vault.ErrNotFound, nativemsg.CodeNotFound, ""},
 	{vault.ErrTooLarge, nativemsg.CodeInvalidValue, ""},
 	{vault.ErrKeyringItemMissing, nativemsg.CodeUnsupported, "the keyring holds no key for this vault: give --passphrase-file FILE"},
 	{vault.ErrKeyringUnavailable, nativemsg.CodeUnsupported, "the app cannot use the keyring: give --passphrase-file FILE"},
-	{ErrNoVault, nativemsg.CodeUnsupported, ""},
+	{ui.ErrNoVault, nativemsg.CodeUnsupported, ""},
 }
 
 // cliError turns a vault or UI error into method's protocol error. The
@@ -612,9 +581,9 @@ func cliError(method string, err error) *nativemsg.Error {
 	return nativemsg.NewError(nativemsg.CodeInternal, "%s: %v", method, err)
 }
 
-// scriptHint says how to reach a vault in state from the command line, for
+// ScriptHint says how to reach a vault in state from the command line, for
 // the start message of an app without a window; "" when nothing is needed.
-func scriptHint(state string) string {
+func ScriptHint(state string) string {
 	switch state {
 	case vault.StateUninitialized:
 		return "no vault yet: set one up with `tessera vault init --passphrase-file FILE`"

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"slices"
@@ -61,7 +61,7 @@ func personTag(getenv func(string) string) language.Tag {
 // Locale returns the countries and languages the editor's pickers offer,
 // named in the person's language and sorted the way it sorts.
 func (u *UI) Locale() LocaleView {
-	return localeView(personTag(u.app.cfg.Getenv))
+	return localeView(personTag(u.cfg.Getenv))
 }
 
 func localeView(tag language.Tag) LocaleView {
@@ -108,7 +108,7 @@ func localeView(tag language.Tag) LocaleView {
 // country the table does not hold. The editor suggests them for the
 // region of an address in that country.
 func (u *UI) RegionsOf(country string) []Named {
-	return regionsOf(personTag(u.app.cfg.Getenv), country)
+	return regionsOf(personTag(u.cfg.Getenv), country)
 }
 
 func regionsOf(tag language.Tag, country string) []Named {

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"crypto/rand"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/internal/safefile"
 	"github.com/tessera-app/tessera/passphrase"
@@ -80,7 +81,7 @@ type ImportPreview struct {
 	FormatLabel string       `json:"formatLabel"`
 	Items       []ImportItem `json:"items"`
 	// Profiles are the vault's profiles an item can be imported into.
-	Profiles []ProfileSummary `json:"profiles"`
+	Profiles []confirm.ProfileSummary `json:"profiles"`
 }
 
 // ImportChoice is one profile of the preview to import, into a profile of
@@ -131,7 +132,7 @@ type transferVault interface {
 }
 
 func (u *UI) transferVault() (transferVault, error) {
-	v, ok := u.app.cfg.Vault, u.app.cfg.Vault != nil
+	v, ok := u.cfg.Vault, u.cfg.Vault != nil
 	if !ok {
 		return nil, ErrNoVault
 	}
@@ -141,7 +142,7 @@ func (u *UI) transferVault() (transferVault, error) {
 // progress tells the window how far op is.
 func (u *UI) progress(op, phase string, done, total int) {
 	if sh := u.shell(); sh != nil {
-		sh.emit(TransferProgressEvent, TransferProgress{Op: op, Phase: phase, Done: done, Total: total})
+		sh.Emit(TransferProgressEvent, TransferProgress{Op: op, Phase: phase, Done: done, Total: total})
 	}
 }
 
@@ -152,7 +153,7 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 	if err != nil {
 		return ImportPreview{}, err
 	}
-	u.app.personActed()
+	u.personActed()
 	path := strings.TrimSpace(req.Path)
 	if path == "" {
 		return ImportPreview{}, fmt.Errorf("import: %w", ErrNoFile)
@@ -163,7 +164,7 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 		return ImportPreview{}, fmt.Errorf("import: %w", err)
 	}
 	format := transfer.DetectFormat(req.Format, path, data)
-	now := u.app.cfg.Now().UTC().Format(time.RFC3339)
+	now := u.cfg.Now().UTC().Format(time.RFC3339)
 	var ps []profile.UserProfile
 	if format == transfer.FormatBundle {
 		if req.Passphrase == "" {
@@ -179,7 +180,7 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 		ps, err = transfer.Parse(format, data, now)
 	}
 	if err != nil {
-		return ImportPreview{}, plainErr("import", err)
+		return ImportPreview{}, PlainError("import", err)
 	}
 	// A JSON file that is no profile at all parses as one empty profile.
 	ps = slices.DeleteFunc(ps, func(p profile.UserProfile) bool { return p.Label == "" && len(p.Concepts)+len(p.Fields) == 0 })
@@ -188,7 +189,7 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 	}
 	have, err := v.Profiles()
 	if err != nil {
-		return ImportPreview{}, plainErr("import", err)
+		return ImportPreview{}, PlainError("import", err)
 	}
 	byID := map[string]*profile.UserProfile{}
 	for i := range have {
@@ -196,7 +197,7 @@ func (u *UI) PreviewImport(req ImportRequest) (ImportPreview, error) {
 	}
 	tok := make([]byte, 12)
 	rand.Read(tok)
-	pi := &pendingImport{token: hex.EncodeToString(tok), format: format, ps: ps, at: u.app.cfg.Now()}
+	pi := &pendingImport{token: hex.EncodeToString(tok), format: format, ps: ps, at: u.cfg.Now()}
 	out := ImportPreview{Token: pi.token, Format: format, FormatLabel: formatLabels[format], Items: make([]ImportItem, 0, len(ps)), Profiles: fill.Summaries(have)}
 	for i, p := range ps {
 		// A profile Tessera exported comes back into itself; a card is new.
@@ -231,7 +232,7 @@ func importItem(i int, p profile.UserProfile, target *profile.UserProfile) Impor
 
 // currentImport returns the preview named token, if it is still current.
 func (u *UI) currentImport(token string) (*pendingImport, error) {
-	locked := u.app.vaultState() != "unlocked"
+	locked := u.vaultState() != "unlocked"
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	pi := u.pendingImport
@@ -239,7 +240,7 @@ func (u *UI) currentImport(token string) (*pendingImport, error) {
 		// The file's values are not kept past a lock.
 		u.pendingImport = nil
 	}
-	if pi == nil || locked || pi.token != token || u.app.cfg.Now().Sub(pi.at) > importTTL {
+	if pi == nil || locked || pi.token != token || u.cfg.Now().Sub(pi.at) > importTTL {
 		return nil, ErrStaleImport
 	}
 	return pi, nil
@@ -264,7 +265,7 @@ func (u *UI) PlanImportInto(token string, index int, into string) (ImportItem, e
 	}
 	t, err := v.Profile(into)
 	if err != nil {
-		return ImportItem{}, plainErr("import", err)
+		return ImportItem{}, PlainError("import", err)
 	}
 	return importItem(index, pi.ps[index], &t), nil
 }
@@ -276,7 +277,7 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 	if err != nil {
 		return ImportDone{}, err
 	}
-	u.app.personActed()
+	u.personActed()
 	pi, err := u.currentImport(token)
 	if err != nil {
 		return ImportDone{}, fmt.Errorf("import: %w", err)
@@ -294,7 +295,7 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 		p := pi.ps[c.Index]
 		if c.Into != "" {
 			if _, err := v.Profile(c.Into); err != nil {
-				return ImportDone{}, plainErr("import", err)
+				return ImportDone{}, PlainError("import", err)
 			}
 			p.ID = c.Into
 		} else if _, err := v.Profile(p.ID); err == nil || p.ID == "" {
@@ -308,7 +309,7 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 	u.progress("import", fmt.Sprintf("Importing %d values", entries), 0, len(ps))
 	res, err := v.Import(ps)
 	if err != nil {
-		return ImportDone{}, plainErr("import", err)
+		return ImportDone{}, PlainError("import", err)
 	}
 	u.mu.Lock()
 	u.pendingImport = nil
@@ -320,10 +321,10 @@ func (u *UI) ApplyImport(token string, choices []ImportChoice) (ImportDone, erro
 			concepts = append(concepts, k)
 		}
 		slices.Sort(concepts)
-		u.app.audit(vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
+		u.cfg.App.Audit(vault.Release{Event: vault.EventImport, ProfileID: id, Concepts: concepts, Client: windowClient, Reason: formatLabels[pi.format]})
 	}
 	u.progress("import", "Imported", len(ps), len(ps))
-	u.app.changed()
+	u.changed()
 	return ImportDone{Profiles: len(ps), ImportResult: res}, nil
 }
 
@@ -400,7 +401,7 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 	if err != nil {
 		return ExportDone{}, err
 	}
-	u.app.personActed()
+	u.personActed()
 	path := strings.TrimSpace(req.Path)
 	if path == "" {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, ErrNoFile)
@@ -425,27 +426,27 @@ func (u *UI) ExportProfiles(req ExportRequest) (ExportDone, error) {
 	case len(recips) == 0:
 		return ExportDone{}, fmt.Errorf("%s: give a passphrase or an age recipient to encrypt it to", op)
 	}
-	rs, err := transfer.Recipients(recips, pp, u.app.exportWorkFactor())
+	rs, err := transfer.Recipients(recips, pp, u.cfg.ExportWorkFactor)
 	if err != nil {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, err)
 	}
 	u.progress(op, "Reading the profiles", 0, 0)
 	ps, err := v.ExportProfiles(req.IDs...)
 	if err != nil {
-		return ExportDone{}, plainErr(op, err)
+		return ExportDone{}, PlainError(op, err)
 	}
 	u.progress(op, fmt.Sprintf("Encrypting %d profiles", len(ps)), 0, 0)
 	n, err := writeExport(path, req.Overwrite, func(w io.Writer) error {
-		return vault.WriteBundle(w, ps, u.app.cfg.Now().UTC().Format(time.RFC3339), rs...)
+		return vault.WriteBundle(w, ps, u.cfg.Now().UTC().Format(time.RFC3339), rs...)
 	})
 	if err != nil {
 		return ExportDone{}, fmt.Errorf("%s: %w", op, err)
 	}
 	for _, p := range ps {
-		u.app.audit(vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
+		u.cfg.App.Audit(vault.Release{Event: vault.EventExport, ProfileID: p.ID, Client: windowClient, Reason: op})
 	}
 	u.progress(op, "Written", 1, 1)
-	u.app.changed()
+	u.changed()
 	return ExportDone{Profiles: len(ps), Path: path, Bytes: n}, nil
 }
 
@@ -468,7 +469,7 @@ func writeExport(path string, overwrite bool, write func(io.Writer) error) (int6
 // SuggestExportPath proposes where an export (or, with backup, a backup)
 // goes: the person's Documents folder, else home, named by today's date.
 func (u *UI) SuggestExportPath(backup bool) string {
-	home := u.app.cfg.Getenv("HOME")
+	home := u.cfg.Getenv("HOME")
 	dir := home
 	if d := filepath.Join(home, "Documents"); home != "" {
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
@@ -476,38 +477,35 @@ func (u *UI) SuggestExportPath(backup bool) string {
 		}
 	}
 	if dir == "" {
-		dir = u.app.cfg.Home
+		dir = u.cfg.Home
 	}
 	kind := "export"
 	if backup {
 		kind = "backup"
 	}
-	return filepath.Join(dir, fmt.Sprintf("tessera-%s-%s.tessera", kind, u.app.cfg.Now().Format("2006-01-02")))
+	return filepath.Join(dir, fmt.Sprintf("tessera-%s-%s.tessera", kind, u.cfg.Now().Format("2006-01-02")))
 }
 
-// fileChooser is a shell that can ask the person for a file; the real
-// window can.
-type fileChooser interface {
-	openFile(title string) (string, error)
-	saveFile(title, suggested string) (string, error)
-}
+// errNoChooser is returned when there is no window to show a file
+// chooser in.
+var errNoChooser = errors.New("this window cannot show a file chooser: type the file's path")
 
 // ChooseImportFile asks the person for a file to import with the system's
 // file chooser; "" when they cancel.
 func (u *UI) ChooseImportFile() (string, error) {
-	fc, ok := u.shell().(fileChooser)
-	if !ok {
-		return "", errors.New("this window cannot show a file chooser: type the file's path")
+	sh := u.shell()
+	if sh == nil {
+		return "", errNoChooser
 	}
-	return fc.openFile("Import into Tessera")
+	return sh.OpenFile("Import into Tessera")
 }
 
 // ChooseExportFile asks the person where to save an export or backup,
 // starting from suggested; "" when they cancel.
 func (u *UI) ChooseExportFile(suggested string) (string, error) {
-	fc, ok := u.shell().(fileChooser)
-	if !ok {
-		return "", errors.New("this window cannot show a file chooser: type the file's path")
+	sh := u.shell()
+	if sh == nil {
+		return "", errNoChooser
 	}
-	return fc.saveFile("Save the encrypted file", suggested)
+	return sh.SaveFile("Save the encrypted file", suggested)
 }

@@ -1,19 +1,21 @@
-package app
+package ui
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/tessera-app/tessera/app/confirm"
 )
 
-// The confirmation dialog's Go side: the Presenter that puts the head of
-// the confirmation queue in the window, and the bindings the dialog
-// answers through. The window never decides by itself: a decision it sends
+// The confirmation dialog's Go side: the confirm.Presenter that puts the
+// head of the confirmation queue in the window, and the bindings the
+// dialog answers through. The window never decides by itself: a decision it sends
 // names the confirmation it shows, and the queue keeps only rows that
 // confirmation offered.
 
 // Events the window receives about confirmations.
 const (
-	// ConfirmEvent carries the Confirmation to show now.
+	// ConfirmEvent carries the confirm.Confirmation to show now.
 	ConfirmEvent = "confirm"
 	// ConfirmWithdrawnEvent carries the id of a confirmation that left the
 	// queue without the window's decision (timeout, cancelled request); the
@@ -23,14 +25,6 @@ const (
 	// browser's vault.unlock).
 	ShowUnlockEvent = "show-unlock"
 )
-
-// A rematcher matches the fields of a waiting confirmation again from
-// another profile: the fill service. Rematch replaces the confirmation in
-// the queue, keeping its id and expiry, and returns the new one, so that a
-// decision names rows the queue knows.
-type rematcher interface {
-	Rematch(confirmationID, profileID string) (Confirmation, error)
-}
 
 // windowPresenter presents confirmations in the window: it sends the
 // confirmation to the page and brings the window to the front. It goes
@@ -42,33 +36,33 @@ type windowPresenter struct{ u *UI }
 // when the window appears. show presents the GTK window (raise and focus).
 // WindowSetAlwaysOnTop is not used: on Linux Wails v2.15 calls GTK for it
 // off the main thread.
-func (p windowPresenter) Present(c Confirmation) {
+func (p windowPresenter) Present(c confirm.Confirmation) {
 	if sh := p.u.shell(); sh != nil {
-		sh.emit(ConfirmEvent, c)
-		sh.show()
+		sh.Emit(ConfirmEvent, c)
+		sh.Show()
 	}
 }
 
 // Withdraw closes the dialog showing confirmation id, if any.
 func (p windowPresenter) Withdraw(id string) {
 	if sh := p.u.shell(); sh != nil {
-		sh.emit(ConfirmWithdrawnEvent, id)
+		sh.Emit(ConfirmWithdrawnEvent, id)
 	}
 }
 
 // ShowUnlock brings the window forward on its unlock screen.
 func (p windowPresenter) ShowUnlock() {
 	if sh := p.u.shell(); sh != nil {
-		sh.emit(ShowUnlockEvent, nil)
-		sh.show()
+		sh.Emit(ShowUnlockEvent, nil)
+		sh.Show()
 	}
 }
 
 // PendingConfirmation returns the confirmation the dialog should show now,
 // or nil when none waits. The page asks when it loads, so a window opened
 // after a confirmation was presented still shows it.
-func (u *UI) PendingConfirmation() (*Confirmation, error) {
-	c, ok := u.app.confirms.Current()
+func (u *UI) PendingConfirmation() (*confirm.Confirmation, error) {
+	c, ok := u.cfg.Confirms.Current()
 	if !ok {
 		return nil, nil
 	}
@@ -76,22 +70,22 @@ func (u *UI) PendingConfirmation() (*Confirmation, error) {
 }
 
 // Decide answers the confirmation the dialog shows. It returns an error
-// wrapping ErrNoConfirmation when d.ID is not that confirmation (it was
-// answered, timed out or withdrawn meanwhile). A decline keeps no rows and
+// wrapping confirm.ErrNoConfirmation when d.ID is not that confirmation
+// (it was answered, timed out or withdrawn meanwhile). A decline keeps no rows and
 // is "denied" (the window's only way to decline); Remember is dropped
 // unless the confirmation offered it and d approves.
-func (u *UI) Decide(d Decision) error {
-	c, ok := u.app.confirms.Current()
+func (u *UI) Decide(d confirm.Decision) error {
+	c, ok := u.cfg.Confirms.Current()
 	if !ok || c.ID != d.ID {
-		return fmt.Errorf("decide: %w", ErrNoConfirmation)
+		return fmt.Errorf("decide: %w", confirm.ErrNoConfirmation)
 	}
 	if !d.Approve || !c.Rememberable {
 		d.Remember = false
 	}
 	if !d.Approve {
-		d.Reason = DeclineDenied
+		d.Reason = confirm.DeclineDenied
 	}
-	if err := u.app.confirms.Decide(d); err != nil {
+	if err := u.cfg.Confirms.Decide(d); err != nil {
 		return fmt.Errorf("decide: %w", err)
 	}
 	return nil
@@ -99,22 +93,22 @@ func (u *UI) Decide(d Decision) error {
 
 // SwitchProfile matches the confirmation id the dialog shows again from
 // profile, one of the confirmation's Profiles, and returns it as the
-// dialog should now show it. Its errors wrap ErrNoConfirmation (id is not
-// shown) or the app's own.
-func (u *UI) SwitchProfile(id, profile string) (Confirmation, error) {
-	c, ok := u.app.confirms.Current()
+// dialog should now show it. Its errors wrap confirm.ErrNoConfirmation
+// (id is not shown) or the app's own.
+func (u *UI) SwitchProfile(id, profile string) (confirm.Confirmation, error) {
+	c, ok := u.cfg.Confirms.Current()
 	if !ok || c.ID != id {
-		return Confirmation{}, fmt.Errorf("switch profile: %w", ErrNoConfirmation)
+		return confirm.Confirmation{}, fmt.Errorf("switch profile: %w", confirm.ErrNoConfirmation)
 	}
-	if !slices.ContainsFunc(c.Profiles, func(p ProfileSummary) bool { return p.ID == profile }) {
-		return Confirmation{}, fmt.Errorf("switch profile: %q is not offered for this site", profile)
+	if !slices.ContainsFunc(c.Profiles, func(p confirm.ProfileSummary) bool { return p.ID == profile }) {
+		return confirm.Confirmation{}, fmt.Errorf("switch profile: %q is not offered for this site", profile)
 	}
 	if profile == c.Profile {
 		return c, nil
 	}
-	nc, err := u.rematch.Rematch(id, profile)
+	nc, err := u.cfg.Rematch.Rematch(id, profile)
 	if err != nil {
-		return Confirmation{}, fmt.Errorf("switch profile: %w", err)
+		return confirm.Confirmation{}, fmt.Errorf("switch profile: %w", err)
 	}
 	return nc, nil
 }
@@ -122,8 +116,8 @@ func (u *UI) SwitchProfile(id, profile string) (Confirmation, error) {
 // startDialog makes the window present the queue's confirmations (unless
 // a test build's scripted presenter answers them); it is called once the
 // shell is set.
-func (u *UI) startDialog() { u.app.SetPresenter(windowPresenter{u}) }
+func (u *UI) startDialog() { u.cfg.App.SetPresenter(windowPresenter{u}) }
 
 // stopDialog stops presenting: the runtime must not be called any more,
 // and with no window to ask in the app declines what waits.
-func (u *UI) stopDialog() { u.app.SetPresenter(nil) }
+func (u *UI) stopDialog() { u.cfg.App.SetPresenter(nil) }

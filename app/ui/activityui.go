@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"fmt"
@@ -10,8 +10,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/tessera-app/tessera/app/agents"
+	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/vault"
 )
+
+// RevealSite is where the command line's reveal sends values, as its
+// dialog and the audit log name it: the person's own command line. The
+// Activity section tells such a record from a fill by it.
+const RevealSite = "this computer"
 
 // The Activity section: the vault's audit log read for the window, newest
 // first, each record put in words. The log holds no values (vault.Release
@@ -68,8 +74,8 @@ type ActivityPage struct {
 	Total   int `json:"total"`
 	// Sites are every site in the log, sorted; Profiles every profile the
 	// log names that still exists, by label.
-	Sites    []string         `json:"sites"`
-	Profiles []ProfileSummary `json:"profiles"`
+	Sites    []string                 `json:"sites"`
+	Profiles []confirm.ProfileSummary `json:"profiles"`
 }
 
 // Activity returns the audit log, newest first, narrowed by q.
@@ -78,14 +84,14 @@ func (u *UI) Activity(q ActivityQuery) (ActivityPage, error) {
 	if err != nil {
 		return ActivityPage{}, err
 	}
-	u.app.agents.FlushAudit()
+	u.cfg.Agents.FlushAudit()
 	rs, err := v.Releases()
 	if err != nil {
-		return ActivityPage{}, plainErr("read activity", err)
+		return ActivityPage{}, PlainError("read activity", err)
 	}
 	ps, err := v.ProfileSummaries()
 	if err != nil {
-		return ActivityPage{}, plainErr("read activity", err)
+		return ActivityPage{}, PlainError("read activity", err)
 	}
 	return activityPage(rs, ps, q), nil
 }
@@ -101,7 +107,7 @@ func activityPage(rs []vault.Release, ps []vault.ProfileSummary, q ActivityQuery
 		limit = MaxActivity
 	}
 	text := strings.ToLower(strings.TrimSpace(q.Text))
-	page := ActivityPage{Entries: []ActivityEntry{}, Total: len(rs), Sites: []string{}, Profiles: []ProfileSummary{}}
+	page := ActivityPage{Entries: []ActivityEntry{}, Total: len(rs), Sites: []string{}, Profiles: []confirm.ProfileSummary{}}
 	sites, named := map[string]bool{}, map[string]bool{}
 	for i := len(rs) - 1; i >= 0; i-- {
 		r := rs[i]
@@ -127,7 +133,7 @@ func activityPage(rs []vault.Release, ps []vault.ProfileSummary, q ActivityQuery
 	sort.Strings(page.Sites)
 	for _, p := range ps {
 		if named[p.ID] {
-			page.Profiles = append(page.Profiles, ProfileSummary{ID: p.ID, Label: p.Label, Entries: p.Entries, Updated: p.Updated})
+			page.Profiles = append(page.Profiles, confirm.ProfileSummary{ID: p.ID, Label: p.Label, Entries: p.Entries, Updated: p.Updated})
 		}
 	}
 	return page
@@ -139,9 +145,9 @@ func (e ActivityEntry) searchText() string {
 
 // declineWords says why a request was declined, for each decline reason.
 var declineWords = map[string]string{
-	DeclineDenied:    "declined",
-	DeclineTimeout:   "declined (timed out)",
-	DeclineCancelled: "cancelled by the page",
+	confirm.DeclineDenied:    "declined",
+	confirm.DeclineTimeout:   "declined (timed out)",
+	confirm.DeclineCancelled: "cancelled by the page",
 }
 
 // describeRelease puts audit record r, the seq-th of the log, in words.
@@ -171,7 +177,7 @@ func describeRelease(seq int, r vault.Release, labels map[string]string) Activit
 			declined += " (" + r.Reason + ")"
 		}
 	}
-	reveal := r.Site == revealSite
+	reveal := r.Site == RevealSite
 	switch r.Event {
 	case vault.EventRelease:
 		e.Tone, e.Outcome = "ok", "approved"
