@@ -39,6 +39,7 @@ func (d *decider) Present(c Confirmation) {
 }
 
 func (d *decider) Withdraw(string) {}
+func (d *decider) ShowUnlock()     {}
 
 func (d *decider) last() Confirmation {
 	d.mu.Lock()

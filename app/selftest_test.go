@@ -196,3 +196,4 @@ type silentPresenter struct{}
 
 func (silentPresenter) Present(Confirmation) {}
 func (silentPresenter) Withdraw(string)      {}
+func (silentPresenter) ShowUnlock()          {}

@@ -56,18 +56,15 @@ func (a *App) requestUnlockScreen(s *broker.Session) (any, *nativemsg.Error) {
 	return out, nil
 }
 
-// An unlockShower can bring the unlock screen forward.
-type unlockShower interface{ ShowUnlock() }
-
 // showUnlock brings the unlock screen forward and reports whether there is
 // a window to do it in.
 func (a *App) showUnlock() bool {
 	p := a.confirms.Presenter()
-	if u, ok := p.(unlockShower); ok {
-		u.ShowUnlock()
-		return true
+	if p == nil {
+		return false
 	}
-	return false
+	p.ShowUnlock()
+	return true
 }
 
 // hasWindow reports whether something shows dialogs: without, every

@@ -175,9 +175,13 @@ var ErrNoConfirmation = errors.New("no such confirmation is waiting (it was answ
 // A Presenter shows confirmations to the person: the window, or a test
 // hook. Present is called when c enters the queue's head; Withdraw when it
 // leaves without the presenter's decision (timeout, cancel).
+//
+// The window that presents dialogs also brings its unlock screen forward
+// (ShowUnlock) when a browser meets a locked vault.
 type Presenter interface {
 	Present(c Confirmation)
 	Withdraw(id string)
+	ShowUnlock()
 }
 
 // A Queue holds the confirmations waiting for a decision, one shown at a
