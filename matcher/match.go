@@ -87,12 +87,12 @@ type run struct {
 	// line2Boxes counts the boxes for one part of the second street line
 	// (a floor, a door: line2Part).
 	line2Boxes int
-	hasLevel3 bool
-	telExt    bool // the form has a tel-extension field
-	pc        patternCache
-	phones    map[string]*phoneInfo
-	folded    map[optKey]*optionIndex
-	values    map[string]cachedValue // by canonical concept
+	hasLevel3  bool
+	telExt     bool // the form has a tel-extension field
+	pc         patternCache
+	phones     map[string]*phoneInfo
+	folded     map[optKey]*optionIndex
+	values     map[string]cachedValue // by canonical concept
 	// countries caches countryForms by value, page language and part:
 	// looking up display names is costly and a form may ask twice
 	// (billing and shipping).

@@ -589,7 +589,7 @@ type Kind struct {
 	// AbsError is the mean over the fills' confidence bins (as in the
 	// reliability table) of |share right - mean confidence|, weighted by
 	// the bins' fills: the expected calibration error of the kind.
-	AbsError float64 `json:"absError"`
+	AbsError float64      `json:"absError"`
 	bins     [][3]float64 // per bin: fills, right, confidence sum
 }
 
