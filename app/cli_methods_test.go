@@ -15,6 +15,7 @@ import (
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
+	"github.com/tessera-app/tessera/vault/vaulttest"
 )
 
 // syncBuffer is a log the broker's goroutines may write concurrently.
@@ -316,7 +317,7 @@ func TestCLIPasswdRekey(t *testing.T) {
 // A vault that only the keyring opens gets its first passphrase without a
 // current one, as in the window.
 func TestCLIPasswdFirst(t *testing.T) {
-	v, dial, _ := cliApp(t, &fakeKeyring{})
+	v, dial, _ := cliApp(t, &vaulttest.Keyring{})
 	c := dial(KindCLI)
 	c.call("vault.init", `{}`)
 	if m := c.call("vault.passwd", `{"newPassphrase":"violet copper tide"}`); code(m) != "" {
@@ -352,7 +353,7 @@ func TestCLIRevealUnlocks(t *testing.T) {
 }
 
 func TestCLIKeyring(t *testing.T) {
-	kr := &fakeKeyring{}
+	kr := &vaulttest.Keyring{}
 	v, dial, _ := cliApp(t, kr)
 	c := dial(KindCLI)
 	if m := c.call("vault.init", `{}`); code(m) != "" || v.State() != vault.StateUnlocked {

@@ -1,62 +1,11 @@
 package app
 
 import (
-	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/tessera-app/tessera/app/ui"
 	"github.com/tessera-app/tessera/vault"
 )
-
-// fakeKeyring is an in-memory OS keyring; broken makes every call fail as
-// a machine without a Secret Service does.
-type fakeKeyring struct {
-	mu     sync.Mutex
-	items  map[string]string
-	broken bool
-	sets   int
-}
-
-func (k *fakeKeyring) Get(service, user string) (string, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.broken {
-		return "", fmt.Errorf("%w: no session bus", vault.ErrKeyringUnavailable)
-	}
-	s, ok := k.items[service+"/"+user]
-	if !ok {
-		return "", vault.ErrKeyringItemMissing
-	}
-	return s, nil
-}
-
-func (k *fakeKeyring) Set(service, user, secret string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.sets++
-	if k.broken {
-		return fmt.Errorf("%w: no session bus", vault.ErrKeyringUnavailable)
-	}
-	if k.items == nil {
-		k.items = map[string]string{}
-	}
-	k.items[service+"/"+user] = secret
-	return nil
-}
-
-func (k *fakeKeyring) Delete(service, user string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	delete(k.items, service+"/"+user)
-	return nil
-}
-
-func (k *fakeKeyring) setBroken(b bool) {
-	k.mu.Lock()
-	k.broken = b
-	k.mu.Unlock()
-}
 
 // testWorkFactor keeps scrypt fast; the real cost is the vault's concern.
 const testWorkFactor = 10

@@ -8,61 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
+	"github.com/tessera-app/tessera/vault/vaulttest"
 )
-
-// fakeKeyring is an in-memory OS keyring; broken makes every call fail as
-// a machine without a Secret Service does.
-type fakeKeyring struct {
-	mu     sync.Mutex
-	items  map[string]string
-	broken bool
-	sets   int
-}
-
-func (k *fakeKeyring) Get(service, user string) (string, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.broken {
-		return "", fmt.Errorf("%w: no session bus", vault.ErrKeyringUnavailable)
-	}
-	s, ok := k.items[service+"/"+user]
-	if !ok {
-		return "", vault.ErrKeyringItemMissing
-	}
-	return s, nil
-}
-
-func (k *fakeKeyring) Set(service, user, secret string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.sets++
-	if k.broken {
-		return fmt.Errorf("%w: no session bus", vault.ErrKeyringUnavailable)
-	}
-	if k.items == nil {
-		k.items = map[string]string{}
-	}
-	k.items[service+"/"+user] = secret
-	return nil
-}
-
-func (k *fakeKeyring) Delete(service, user string) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	delete(k.items, service+"/"+user)
-	return nil
-}
-
-func (k *fakeKeyring) setBroken(b bool) {
-	k.mu.Lock()
-	k.broken = b
-	k.mu.Unlock()
-}
 
 // testWorkFactor keeps scrypt fast; the real cost is the vault's concern.
 const testWorkFactor = 10
@@ -133,14 +84,14 @@ func TestSetUpVaultRules(t *testing.T) {
 func TestSetUpVault(t *testing.T) {
 	tests := []struct {
 		name         string
-		keyring      *fakeKeyring // nil: none configured
+		keyring      *vaulttest.Keyring // nil: none configured
 		wantKeyring  bool
 		wantProblem  bool
 		wantSetCalls int
 	}{
-		{"keyring works", &fakeKeyring{}, true, false, 1},
+		{"keyring works", &vaulttest.Keyring{}, true, false, 1},
 		// The machine the self-test runs on: the passphrase alone must do.
-		{"keyring broken", &fakeKeyring{broken: true}, false, true, 1},
+		{"keyring broken", &vaulttest.Keyring{Broken: true}, false, true, 1},
 		{"no keyring configured", nil, false, true, 0},
 	}
 	for _, tt := range tests {
@@ -160,8 +111,8 @@ func TestSetUpVault(t *testing.T) {
 			if sh.lastVault() != vault.StateUnlocked {
 				t.Errorf("window last saw vault %q, want %q", sh.lastVault(), vault.StateUnlocked)
 			}
-			if tt.keyring != nil && tt.keyring.sets != tt.wantSetCalls {
-				t.Errorf("keyring Set called %d times, want %d", tt.keyring.sets, tt.wantSetCalls)
+			if tt.keyring != nil && tt.keyring.Sets() != tt.wantSetCalls {
+				t.Errorf("keyring Set called %d times, want %d", tt.keyring.Sets(), tt.wantSetCalls)
 			}
 			v.Lock()
 			if err := v.UnlockPassphrase([]byte(goodPass)); err != nil {
@@ -218,7 +169,7 @@ func TestLockUnlock(t *testing.T) {
 }
 
 func TestUnlockWithKeyring(t *testing.T) {
-	kr := &fakeKeyring{}
+	kr := &vaulttest.Keyring{}
 	u, v, _ := newVaultUI(t, kr)
 	if _, err := u.SetUpVault(goodPass, goodPass); err != nil {
 		t.Fatal(err)
@@ -233,7 +184,7 @@ func TestUnlockWithKeyring(t *testing.T) {
 	}
 
 	v.Lock()
-	kr.setBroken(true)
+	kr.SetBroken(true)
 	if _, err := u.UnlockWithKeyring(); !errors.Is(err, vault.ErrKeyringUnavailable) {
 		t.Fatalf("UnlockWithKeyring() with a broken keyring = %v, want %v", err, vault.ErrKeyringUnavailable)
 	}
@@ -241,7 +192,7 @@ func TestUnlockWithKeyring(t *testing.T) {
 	if view, _ := u.Vault(); view.KeyringUsable || view.KeyringProblem == "" || view.State != vault.StateLocked {
 		t.Errorf("Vault() after a keyring failure = %+v, want locked, keyring not offered, problem told", view)
 	}
-	kr.setBroken(false)
+	kr.SetBroken(false)
 	if _, err := u.UnlockWithKeyring(); err != nil {
 		t.Fatalf("UnlockWithKeyring() once the keyring is back = %v", err)
 	}
@@ -251,7 +202,7 @@ func TestUnlockWithKeyring(t *testing.T) {
 }
 
 func TestSetPassphrase(t *testing.T) {
-	kr := &fakeKeyring{}
+	kr := &vaulttest.Keyring{}
 	u, v, _ := newVaultUI(t, kr)
 	// What the app does at startup when a keyring works: no passphrase.
 	if err := v.Init(vault.InitOptions{Keyring: true}); err != nil {
@@ -275,7 +226,7 @@ func TestSetPassphrase(t *testing.T) {
 		t.Errorf("SetPassphrase over an existing one = %v, want %v", err, ErrPassphraseSet)
 	}
 	v.Lock()
-	kr.setBroken(true)
+	kr.SetBroken(true)
 	if got, err := u.Unlock(goodPass); err != nil || got.State != vault.StateUnlocked {
 		t.Errorf("Unlock with the recovery passphrase and no keyring = %+v, %v, want unlocked", got, err)
 	}
@@ -401,11 +352,11 @@ func TestVaultFileProblems(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		prepare func(t *testing.T, kr *fakeKeyring) string
+		prepare func(t *testing.T, kr *vaulttest.Keyring) string
 		want    error
 		msg     string
 	}{
-		{"older copy", func(t *testing.T, kr *fakeKeyring) string {
+		{"older copy", func(t *testing.T, kr *vaulttest.Keyring) string {
 			dir := newVault(t, kr)
 			old, err := os.ReadFile(filepath.Join(dir, "vault.db"))
 			if err != nil {
@@ -427,12 +378,12 @@ func TestVaultFileProblems(t *testing.T) {
 			}
 			return dir
 		}, vault.ErrRollback, "the vault file is an older copy than the one Tessera last used here"},
-		{"edited", func(t *testing.T, kr *fakeKeyring) string {
+		{"edited", func(t *testing.T, kr *vaulttest.Keyring) string {
 			dir := newVault(t, kr)
 			onFile(t, dir, "DELETE FROM profiles")
 			return dir
 		}, vault.ErrTampered, "the vault file was changed outside Tessera"},
-		{"missing", func(t *testing.T, kr *fakeKeyring) string {
+		{"missing", func(t *testing.T, kr *vaulttest.Keyring) string {
 			dir := newVault(t, kr)
 			if err := os.Remove(filepath.Join(dir, "vault.db")); err != nil {
 				t.Fatal(err)
@@ -442,7 +393,7 @@ func TestVaultFileProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kr := &fakeKeyring{}
+			kr := &vaulttest.Keyring{}
 			dir := tt.prepare(t, kr)
 			v, err := vault.Open(dir, vault.Options{Keyring: kr, ScryptWorkFactor: testWorkFactor})
 			if err != nil {
