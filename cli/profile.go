@@ -93,15 +93,7 @@ func (c *profileCmd) parse(args []string, minArgs, maxArgs int) error {
 }
 
 func (c *profileCmd) open(env *Env) (*vault.Vault, error) {
-	v, err := openVault(env, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := unlockVault(env, v, c.passphraseFile); err != nil {
-		v.Close()
-		return nil, err
-	}
-	return v, nil
+	return openUnlocked(env, c.passphraseFile)
 }
 
 func helpOK(err error) error {

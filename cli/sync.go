@@ -84,15 +84,7 @@ func parseSyncCmd(env *Env, name, usage string, args []string, nargs int, extra 
 }
 
 func (c *syncCmd) open(env *Env) (*vault.Vault, error) {
-	v, err := openVault(env, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := unlockVault(env, v, c.passphraseFile); err != nil {
-		v.Close()
-		return nil, err
-	}
-	return v, nil
+	return openUnlocked(env, c.passphraseFile)
 }
 
 func syncSetup(ctx context.Context, env *Env, args []string) error {

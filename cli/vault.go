@@ -101,6 +101,20 @@ func readPassphrase(env *Env, path string) ([]byte, error) {
 	return []byte(line), nil
 }
 
+// openUnlocked opens the vault of env (its default work factor) and
+// unlocks it with the passphrase in passphraseFile, or the keyring.
+func openUnlocked(env *Env, passphraseFile string) (*vault.Vault, error) {
+	v, err := openVault(env, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := unlockVault(env, v, passphraseFile); err != nil {
+		v.Close()
+		return nil, err
+	}
+	return v, nil
+}
+
 // unlockVault unlocks v for this command: with the passphrase when one was
 // given, with the keyring otherwise. It returns the method used. Its errors
 // say what the person can do: restore or replace a missing vault file,
