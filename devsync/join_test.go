@@ -18,9 +18,7 @@ func TestJoinByApproval(t *testing.T) {
 	a.v.CreateProfile("home", "Home")
 	a.v.SetEntry("home", vault.FieldKey("city"), entry("Lyon"))
 	var err error
-	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	a.setUp(t, folder, "laptop", "passphrase of a")
 	req, err := RequestJoin(DirFS(folder))
 	if err != nil {
 		t.Fatal(err)
@@ -73,13 +71,9 @@ func TestJoinByApproval(t *testing.T) {
 // TestJoinRevealMustOpenCommitment: a nonce put in the middle that does not
 // open the request's commitment gives no code, so nothing to approve.
 func TestJoinRevealMustOpenCommitment(t *testing.T) {
-	ctx := context.Background()
 	folder := t.TempDir()
 	a := newHome(t, "p")
-	var err error
-	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("p"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	a.setUp(t, folder, "laptop", "p")
 	req, _ := RequestJoin(DirFS(folder))
 	a.s.PendingJoins()
 	if _, err := req.Code(); err != nil {
@@ -129,9 +123,7 @@ func TestSyncerRemoveDevice(t *testing.T) {
 	a.v.CreateProfile("home", "Home")
 	a.v.SetEntry("home", vault.FieldKey("city"), entry("Lyon"))
 	var err error
-	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	a.setUp(t, folder, "laptop", "passphrase of a")
 	approve(t, a, b, folder, "old phone")
 	a.sync(t)
 	bid := b.s.Status().Devices
@@ -165,9 +157,7 @@ func TestSyncerRemoveDevice(t *testing.T) {
 	}
 
 	approve(t, a, c, folder, "desktop")
-	if d.s, err = Setup(ctx, d.v, folder, "tablet", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	d.setUp(t, folder, "tablet", "passphrase of a")
 	if got := c.values(t, "home", vault.FieldKey("city")); !slices.Equal(got, []string{`"Nantes"`}) {
 		t.Errorf("joined by approval after the removal: city = %q", got)
 	}
@@ -183,13 +173,10 @@ func TestSyncerRemoveDevice(t *testing.T) {
 // TestJoinDeclined: the person declines a request on a device already in;
 // the new device learns it, and the request no longer shows.
 func TestJoinDeclined(t *testing.T) {
-	ctx := context.Background()
 	folder := t.TempDir()
 	a := newHome(t, "passphrase of a")
 	var err error
-	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	a.setUp(t, folder, "laptop", "passphrase of a")
 	req, err := RequestJoin(DirFS(folder))
 	if err != nil {
 		t.Fatal(err)
@@ -216,16 +203,10 @@ func TestJoinDeclined(t *testing.T) {
 // TestSyncerDisableLeaves: a device that stops syncing leaves the group:
 // the others list it as removed, in a new epoch it cannot open.
 func TestSyncerDisableLeaves(t *testing.T) {
-	ctx := context.Background()
 	folder := t.TempDir()
 	a, b := newHome(t, "passphrase of a"), newHome(t, "passphrase of b")
-	var err error
-	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
-	if b.s, err = Setup(ctx, b.v, folder, "desktop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	a.setUp(t, folder, "laptop", "passphrase of a")
+	b.setUp(t, folder, "desktop", "passphrase of a")
 	a.sync(t)
 	if err := b.s.Disable(); err != nil {
 		t.Fatal(err)

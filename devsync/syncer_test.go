@@ -28,6 +28,17 @@ func newHome(t *testing.T, passphrase string) *home {
 	return &home{v: v}
 }
 
+// setUp sets sync up for h in folder as device name, with the group's
+// recovery passphrase pass.
+func (h *home) setUp(t *testing.T, folder, name, pass string) {
+	t.Helper()
+	s, err := Setup(context.Background(), h.v, folder, name, []byte(pass), testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.s = s
+}
+
 // testOpts keeps scrypt cheap and compacts often, so every Syncer test
 // also goes through snapshots.
 var testOpts = Options{WorkFactor: 10, CompactAfter: 4}
@@ -197,7 +208,6 @@ func TestSyncerTwoVaults(t *testing.T) {
 // forgotten there, it follows; two devices choosing different profiles
 // for one site at once end with the same, latest, choice.
 func TestSyncerSiteRules(t *testing.T) {
-	ctx := context.Background()
 	folder := t.TempDir()
 	a, b := newHome(t, "passphrase of a"), newHome(t, "passphrase of a")
 	for _, h := range []*home{a} {
@@ -209,13 +219,8 @@ func TestSyncerSiteRules(t *testing.T) {
 	if err := a.v.SetSiteRule(vault.SiteRule{Origin: shop, Profile: "home", Concepts: []string{email}}); err != nil {
 		t.Fatal(err)
 	}
-	var err error
-	if a.s, err = Setup(ctx, a.v, folder, "laptop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
-	if b.s, err = Setup(ctx, b.v, folder, "desktop", []byte("passphrase of a"), testOpts); err != nil {
-		t.Fatal(err)
-	}
+	a.setUp(t, folder, "laptop", "passphrase of a")
+	b.setUp(t, folder, "desktop", "passphrase of a")
 	rule := func(h *home) string {
 		t.Helper()
 		r, ok, err := h.v.SiteRule(shop)
