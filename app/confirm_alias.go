@@ -9,7 +9,8 @@ import (
 )
 
 // The dialog contract and the release gate live in package confirm; these
-// names keep the app's code and the Wails bindings as they were.
+// names are its types as the app's own code (pairing, the self-test and
+// their tests) writes them.
 type (
 	Confirmation   = confirm.Confirmation
 	FrameInfo      = confirm.FrameInfo
@@ -45,7 +46,8 @@ var ErrNoConfirmation = confirm.ErrNoConfirmation
 
 // windowAsker asks the person in the app's window for the gate, through
 // the fill service, which knows the fill a dialog offers (for its profile
-// picker).
+// picker). The gate is made before the fill service, which it is given, so
+// the asker finds the service when it asks.
 type windowAsker struct{ a *App }
 
 func (w windowAsker) Ask(ctx context.Context, c Confirmation) Decision {
