@@ -223,11 +223,7 @@ func (g *Gate) Release(ctx context.Context, o Offer) (*Released, Decision, error
 	}
 	if !d.Approve {
 		rec.Event, rec.Reason = vault.EventDecline, d.Reason
-		var ids []string
-		for _, r := range c.Rows {
-			ids = append(ids, r.ID)
-		}
-		g.write(o, rec, ids)
+		g.write(o, rec, rowIDs(c.Rows))
 		return nil, d, nil
 	}
 	rel := &Released{recipient: o.Recipient.Session, values: map[string][]Value{}, keys: map[string]bool{}}
@@ -284,13 +280,18 @@ func (g *Gate) Release(ctx context.Context, o Offer) (*Released, Decision, error
 		// Approved with nothing ticked: nothing leaves, and the log says
 		// so as it says of a decline.
 		rec.Event, rec.Reason = vault.EventDecline, DeclineDenied
-		var ids []string
-		for _, r := range c.Rows {
-			ids = append(ids, r.ID)
-		}
-		g.write(o, rec, ids)
+		g.write(o, rec, rowIDs(c.Rows))
 	}
 	return rel, d, nil
+}
+
+// rowIDs are the ids of rows.
+func rowIDs(rows []Row) []string {
+	ids := make([]string, 0, len(rows))
+	for _, r := range rows {
+		ids = append(ids, r.ID)
+	}
+	return ids
 }
 
 // write writes rec to the audit log, or, with o.AuditRow, one record per
