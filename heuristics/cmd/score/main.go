@@ -7,7 +7,10 @@
 // will be scored"). A box offered unticked (the page marks it optional:
 // heuristics.Result.Optional) is not filled unless the person ticks it, so
 // it counts as no prediction; the "unticked" column says how many there
-// were.
+// were. Each line also gives its number of sites and the 95 % bootstrap
+// interval of precision and recall over them (sites drawn again with
+// replacement, seeded): how much of a difference between two runs is
+// the draw of sites.
 //
 //	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain]
 package main
@@ -130,14 +133,16 @@ func writeBreakdown(w io.Writer, bs []Breakdown) error {
 func writeTable(w io.Writer, pages int, scores []Score) error {
 	fmt.Fprintf(w, "%d pages\n", pages)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked\tacc")
+	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked\tacc\tsites\tP 95%\tR 95%")
 	for _, last := range []bool{false, true} {
 		for _, s := range scores {
 			if (s.Source == "all") != last {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
-				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked, s.Accuracy)
+			iv := s.Interval
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%d\t%.3f-%.3f\t%.3f-%.3f\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
+				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked, s.Accuracy,
+				iv.Sites, iv.PLow, iv.PHigh, iv.RLow, iv.RHigh)
 		}
 	}
 	return tw.Flush()

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -97,6 +99,49 @@ type Score struct {
 	PrecisionVocab float64 `json:"precisionVocab"`
 	// Accuracy is Agree over Labelled.
 	Accuracy float64 `json:"accuracy"`
+	// Interval is the 95 % bootstrap interval of precision and recall
+	// over the line's sites (siteInterval): how far the figures could
+	// move on another draw of sites like these.
+	Interval Interval `json:"interval"`
+}
+
+// An Interval is the 2.5th and 97.5th percentiles of precision and
+// recall over bootstrap draws of a line's sites.
+type Interval struct {
+	Sites int     `json:"sites"`
+	PLow  float64 `json:"pLow"`
+	PHigh float64 `json:"pHigh"`
+	RLow  float64 `json:"rLow"`
+	RHigh float64 `json:"rHigh"`
+}
+
+// bootstrapDraws is the number of draws behind an Interval.
+const bootstrapDraws = 1000
+
+// siteInterval draws the sites of a line with replacement bootstrapDraws
+// times, with a fixed seed so the report is the same on every run, and
+// returns the middle 95 % of the precision and recall of the draws. Sites,
+// not pages or fields, are drawn: the fields of one site are alike, and
+// the figures must hold for sites not yet seen.
+func siteInterval(sites []Counts) Interval {
+	iv := Interval{Sites: len(sites)}
+	if len(sites) == 0 {
+		return iv
+	}
+	rng := rand.New(rand.NewPCG(1, uint64(len(sites))))
+	ps, rs := make([]float64, bootstrapDraws), make([]float64, bootstrapDraws)
+	for d := range bootstrapDraws {
+		var c Counts
+		for range sites {
+			c.add(sites[rng.IntN(len(sites))])
+		}
+		ps[d], rs[d] = ratio(c.Right, c.Predicted), ratio(c.Found, c.Targets)
+	}
+	slices.Sort(ps)
+	slices.Sort(rs)
+	lo, hi := bootstrapDraws*25/1000, bootstrapDraws*975/1000-1
+	iv.PLow, iv.PHigh, iv.RLow, iv.RHigh = ps[lo], ps[hi], rs[lo], rs[hi]
+	return iv
 }
 
 func newScore(source, half, variant, system string, c Counts) Score {
@@ -451,13 +496,21 @@ func vocabularies(pages []*corpus.Page) map[string]map[string]bool {
 func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, []Bin, []Kind, error) {
 	type key struct{ source, half, variant, system string }
 	totals := map[key]*Counts{}
+	// bySite holds each line's counts by site, for its Interval.
+	bySite := map[key]map[string]*Counts{}
 	var half string
-	addTo := func(k key, c Counts) {
+	addTo := func(k key, site string, c Counts) {
 		for _, kk := range []key{k, {"all", k.half, k.variant, k.system}, {k.source, "", k.variant, k.system}, {"all", "", k.variant, k.system}} {
 			if totals[kk] == nil {
 				totals[kk] = &Counts{}
+				bySite[kk] = map[string]*Counts{}
 			}
 			totals[kk].add(c)
+			sk := k.source + "/" + site
+			if bySite[kk][sk] == nil {
+				bySite[kk][sk] = &Counts{}
+			}
+			bySite[kk][sk].add(c)
 		}
 	}
 	cal := newCalibration()
@@ -497,11 +550,11 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 					c.Unticked++
 				}
 			}
-			addTo(key{p.Source, half, v, "tessera"}, c)
+			addTo(key{p.Source, half, v, "tessera"}, p.Site, c)
 			cal.add(half, v, p, rs)
 			if chrome != nil {
 				cp := chrome[v][p.Rel]
-				addTo(key{p.Source, half, v, "chromium156"}, tally(p, vocab[p.Source], func(i int) string { return cp[i] }, nil))
+				addTo(key{p.Source, half, v, "chromium156"}, p.Site, tally(p, vocab[p.Source], func(i int) string { return cp[i] }, nil))
 			}
 		}
 	}
@@ -510,7 +563,13 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 	}
 	var out []Score
 	for k, c := range totals {
-		out = append(out, newScore(k.source, k.half, k.variant, k.system, *c))
+		sc := newScore(k.source, k.half, k.variant, k.system, *c)
+		sites := make([]Counts, 0, len(bySite[k]))
+		for _, name := range slices.Sorted(maps.Keys(bySite[k])) {
+			sites = append(sites, *bySite[k][name])
+		}
+		sc.Interval = siteInterval(sites)
+		out = append(out, sc)
 	}
 	slices.SortFunc(out, func(a, b Score) int {
 		return strings.Compare(a.Source+"\x00"+a.System+"\x00"+halfOrder(a.Half)+a.Variant, b.Source+"\x00"+b.System+"\x00"+halfOrder(b.Half)+b.Variant)

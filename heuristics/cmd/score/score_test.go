@@ -143,3 +143,32 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteInterval checks the bootstrap interval: sites that all score
+// alike leave nothing to vary, sites that differ give an interval around
+// the pooled figure, and the same sites give the same interval.
+func TestSiteInterval(t *testing.T) {
+	same := []Counts{{Predicted: 4, Right: 3, Targets: 5, Found: 4}, {Predicted: 4, Right: 3, Targets: 5, Found: 4}}
+	if iv := siteInterval(same); iv.PLow != 0.75 || iv.PHigh != 0.75 || iv.RLow != 0.8 || iv.RHigh != 0.8 || iv.Sites != 2 {
+		t.Errorf("siteInterval(alike) = %+v, want P 0.75-0.75, R 0.8-0.8 over 2 sites", iv)
+	}
+	var mixed []Counts
+	for i := range 20 {
+		mixed = append(mixed, Counts{Predicted: 10, Right: 5 + i%6, Targets: 10, Found: 10 - i%4})
+	}
+	iv := siteInterval(mixed)
+	var pooled Counts
+	for _, c := range mixed {
+		pooled.add(c)
+	}
+	p, r := ratio(pooled.Right, pooled.Predicted), ratio(pooled.Found, pooled.Targets)
+	if !(iv.PLow < p && p < iv.PHigh && iv.RLow < r && r < iv.RHigh) {
+		t.Errorf("siteInterval(mixed) = %+v, want it around P %.3f, R %.3f", iv, p, r)
+	}
+	if again := siteInterval(mixed); again != iv {
+		t.Errorf("siteInterval is not reproducible: %+v then %+v", iv, again)
+	}
+	if iv := siteInterval(nil); iv != (Interval{}) {
+		t.Errorf("siteInterval(nil) = %+v, want zero", iv)
+	}
+}
