@@ -586,7 +586,7 @@ func houseNumberBeside(g *group, k int) int {
 // that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || numberedLine(g.text(k)) {
+		if g.tok(k) != "address-line1" || numberedLine(shownText(g, k)) {
 			// "Address line 1" or "Street 1" names the first line
 			// whatever follows (a second line is often revealed by a
 			// link). A street box alone ("Street", "Street and house
@@ -595,7 +595,9 @@ func streetAlone(g *group) {
 		}
 		alone := true
 		for j := max(0, k-3); j < min(len(g.seq), k+6); j++ {
-			if t := g.tok(j); t == "address-line2" || t == "address-line3" || j != k && t == "address-line1" {
+			// A line after the street box makes it line 1; a box for
+			// the second line before it ("C/O", a reference) does not.
+			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" {
 				alone = false
 				break
 			}
@@ -604,6 +606,23 @@ func streetAlone(g *group) {
 			g.set(k, "street-address", g.r(k).Confidence)
 		}
 	}
+}
+
+// shownText returns the text that numbers the k-th box's line: the one
+// that decided it, unless only its name or id did and the person sees a
+// label that does not number the line ("Address" on a box named
+// "addressLine1"): the words shown say what the box asks for.
+func shownText(g *group, k int) string {
+	if !identOnly(g.r(k)) {
+		return g.text(k)
+	}
+	c := g.c(k)
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
+		if n := normalize(t); n != "" {
+			return n
+		}
+	}
+	return g.text(k)
 }
 
 // streetAddress reports whether a text that names a street also says
