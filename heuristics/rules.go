@@ -448,9 +448,9 @@ var rules = []rule{
 		{"nl", []string{`adresboek`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
-		{"en", []string{`address (name|nickname|label|alias)\b`, `(name|label|save) (for |this )?(this )?address( as)?\b`}},
+		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`}},
 		{"de", []string{`adressname`, `bezeichnung der adresse`, `adressbezeichnung`}},
-		{"fr", []string{`nom de l'adresse`, `libelle de l'adresse`}},
+		{"fr", []string{`nom de l'adresse`, `libelle de l'adresse`, `(donnez|donner) un nom a (cette |votre |l')adresse`}},
 		{"es", []string{`nombre de (la )?direccion`, `alias de (la )?direccion`}},
 		{"it", []string{`nome (dell')?indirizzo`}},
 		{"pt", []string{`nome do endereco`, `apelido do endereco`}},
