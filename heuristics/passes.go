@@ -469,12 +469,20 @@ func addressRuns(g *group) {
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
 			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
-			if a, b := linePart(g.c(k)), linePart(g.c(k+1)); a != "" && b != "" && a != b {
+			a, b := linePart(g.c(k)), linePart(g.c(k+1))
+			if a != "" && b != "" && a != b {
 				// Boxes for two parts of the second line ("Piso",
 				// "Depto"): each takes its part of the line (matcher:
 				// lineComponents), never the whole line.
 				g.setPart(k, "address-line2", a, g.r(k).Confidence)
 				g.setPart(k+1, "address-line2", b, g.r(k+1).Confidence)
+				k++
+				continue
+			}
+			if a == "" && b == "" && wholeLine2().MatchString(g.text(k+1)) {
+				// Two boxes for whole lines ("Address line 2",
+				// "Complement"): the second and third lines.
+				g.set(k+1, "address-line3", g.r(k+1).Confidence)
 				k++
 				continue
 			}
