@@ -466,6 +466,7 @@ func familyFirst(s *form.Snapshot, label string) bool {
 // another "Address" (or an unlabelled box) is line 1 and line 2.
 func addressRuns(g *group) {
 	streetNumberAlone(g)
+	buildingBoxes(g)
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
 			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
@@ -507,6 +508,13 @@ func addressRuns(g *group) {
 			g.setPart(hn, "address-line1", "house-number", conf)
 			continue
 		}
+		if g.rule(k) == "street-name" && g.tok(k) == "" && controlKind(g.c(k)) == ckText && !houseNumberBox(g) &&
+			k+1 < len(g.seq) && g.tok(k+1) == "address-line2" {
+			// "Street name" followed by the second line's boxes (the
+			// building, floor and flat) on a form with no box for the
+			// house number asks for the street line.
+			g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
+		}
 		if g.tok(k) != "address-line1" {
 			continue
 		}
@@ -543,6 +551,40 @@ func addressRuns(g *group) {
 		}
 	}
 }
+
+// houseNumberBox reports whether the group has a box the house-number
+// rule decided that no pass gave a token.
+func houseNumberBox(g *group) bool {
+	for j := range g.seq {
+		if g.rule(j) == "house-number" && g.tok(j) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// buildingBoxes gives a "Building number" box followed by a box for the
+// floor or the flat the building part of the second line: the building,
+// floor and flat of a block of flats (Egyptian, Gulf and other forms),
+// where a "Building number" beside the street alone (a Saudi national
+// address) is the house number.
+func buildingBoxes(g *group) {
+	for j := 0; j+1 < len(g.seq); j++ {
+		if g.rule(j) != "house-number" || g.tok(j) != "" || !buildingWord().MatchString(g.text(j)) {
+			continue
+		}
+		if g.tok(j+1) != "address-line2" {
+			continue
+		}
+		if p := linePart(g.c(j + 1)); p == "floor" || p == "apartment" {
+			g.setPart(j, "address-line2", "building", max(g.r(j).Confidence, 0.75))
+		}
+	}
+}
+
+// buildingWord matches the words for a building that the house-number
+// rule reads ("Building no.", "رقم المبنى"), over normalized text.
+var buildingWord = lazyRE(`(?:^| )(?:building|bldg)(?: |$)|مبنى`)
 
 // streetNumberAlone gives a box the house-number rule found by a label
 // that names the street too ("Street no.", "Número de calle") the first

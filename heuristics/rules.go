@@ -1192,7 +1192,7 @@ var rules = []rule{
 		{"lv", []string{`dzivoklis`}},
 		{"et", []string{`korter`}},
 		{"he", []string{`דירה`, `קומה`}},
-		{"ar", []string{`(ال)?شقة`, `(ال)?طابق`}},
+		{"ar", []string{`(ال)?شقة`, `(ال)?طابق`, `(ال)?مبنى`}},
 		{"fa", []string{`واحد\b`, `طبقه`}},
 		{"ms", []string{`alamat baris 2`}},
 		{"ca", []string{`pis\b`}},
