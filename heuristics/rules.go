@@ -301,6 +301,7 @@ var rules = []rule{
 		{"it", []string{`indirizzo (aziendale|della (societa|ditta)|dell'azienda)`}},
 		{"pt", []string{`endereco (comercial|da empresa)`}},
 		{"nl", []string{`bedrijfsadres`}},
+		{"ro", []string{`adresa (sediu|firmei|companiei|societatii)`, `sediu social`}},
 	}},
 	// Boxes about someone else (a friend to invite, an emergency contact,
 	// a child or a spouse, a referrer): the person's own profile does not
@@ -1136,6 +1137,7 @@ var rules = []rule{
 		{"id", []string{`perusahaan`, `instansi`}},
 		{"sk", []string{`nazov (firmy|spolocnosti)`, `spolocnost`}},
 		{"hu", []string{`cegnev`, `ceg\b`}},
+		{"ro", []string{`companie`, `societate`, `denumire (firma|societate)`}},
 		{"el", []string{`εταιρ`, `επωνυμια`}},
 		{"uk", []string{`компанія`, `компанії`}},
 		{"bg", []string{`фирм`}},
