@@ -531,7 +531,7 @@ func addressRuns(g *group) {
 			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
-			if !same && firstLine().MatchString(g.text(j)) {
+			if !same && firstLine().MatchString(g.text(j)) && !zeroBased(g.c(k), g.c(j)) {
 				// "Address line 1" starts its own run: the box before it
 				// (an "Attention" line, a finder) was no street line.
 				break
@@ -585,6 +585,27 @@ func buildingBoxes(g *group) {
 // buildingWord matches the words for a building that the house-number
 // rule reads ("Building no.", "رقم المبنى"), over normalized text.
 var buildingWord = lazyRE(`(?:^| )(?:building|bldg)(?: |$)|مبنى`)
+
+// zeroBased reports whether two boxes are the first two of an array
+// the site numbers from zero ("street[0]", "street[1]", as Magento names
+// its street lines): the second's "1" numbers no first line.
+func zeroBased(a, b *form.Control) bool {
+	sa, ia := cutIndex(a.Name)
+	sb, ib := cutIndex(b.Name)
+	return sa != "" && sa == sb && ia == "0" && ib == "1"
+}
+
+// cutIndex splits a name into its stem and a trailing index
+// ("street[1]", "street.1", "street_1").
+func cutIndex(name string) (stem, index string) {
+	m := indexSuffix().FindStringSubmatch(name)
+	if m == nil {
+		return name, ""
+	}
+	return m[1], m[2] + m[3]
+}
+
+var indexSuffix = lazyRE(`^(.*?)(?:\[(\d+)\]|[._-](\d+))(?:\.value)?$`)
 
 // streetNumberAlone gives a box the house-number rule found by a label
 // that names the street too ("Street no.", "Número de calle") the first
