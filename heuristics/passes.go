@@ -638,7 +638,17 @@ var streetWord = lazyRE(`(?:^| )(?:street|st|calle|rue|voie)(?: |$)`)
 // street box k: the next box, the one before, or the one before an
 // addition box (Dutch forms ask number, addition, street). -1 if none.
 func houseNumberBeside(g *group, k int) int {
-	hn := func(j int) bool { return j >= 0 && j < len(g.seq) && g.rule(j) == "house-number" && g.tok(j) == "" }
+	hn := func(j int) bool {
+		if j < 0 || j >= len(g.seq) {
+			return false
+		}
+		if g.rule(j) == "house-number" && g.tok(j) == "" {
+			return true
+		}
+		// A box labelled just "Number" beside the street box, whatever
+		// its name says ("address2", "num_building").
+		return (g.tok(j) == "" || identOnly(g.r(j))) && controlKind(g.c(j)) == ckText && houseNumberWord().MatchString(shownText(g, j))
+	}
 	switch {
 	case hn(k + 1):
 		return k + 1
@@ -649,6 +659,11 @@ func houseNumberBeside(g *group, k int) int {
 	}
 	return -1
 }
+
+// houseNumberWord matches a label that asks for a number and names
+// nothing else ("Number", "No.", "Будинок"): beside a street box, the
+// house number.
+var houseNumberWord = lazyRE(`^(?:number|no|nr|num|numero|n|broj|cislo|szam|nummer|номер|будинок|дом|αριθμος)$`)
 
 // streetAlone gives a box labelled just "Address" with no other address
 // line near it the whole street address: address-line1 is the first of
