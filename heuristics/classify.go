@@ -452,6 +452,14 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// ("address_lookup", a label "Address lookup") stays one.
 				continue
 			}
+			if m != nil && streetPart[m.id] && src.ident && !sources[from].ident {
+				// A name such as "houseNumber" or "address.number" on a
+				// box whose label asks for the flat or the floor
+				// ("Apartment number", "Appartement, étage, porte"): sites
+				// reuse the names of their street parts, and the words
+				// the person sees say what the box holds.
+				continue
+			}
 			if m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
@@ -610,3 +618,8 @@ func (m *memo) normalize(s string) string {
 var addressPart = map[string]bool{
 	"postal-code": true, "address-level1": true, "address-level2": true, "country": true,
 }
+
+// streetPart lists the rules for the parts of a street line the person
+// types in boxes of their own (the house number, the street name): what
+// they say, not "this is no profile data".
+var streetPart = map[string]bool{"house-number": true, "street-name": true}

@@ -466,15 +466,24 @@ func familyFirst(s *form.Snapshot, label string) bool {
 // another "Address" (or an unlabelled box) is line 1 and line 2.
 func addressRuns(g *group) {
 	streetNumberAlone(g)
+	buildingBoxes(g)
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
 			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
-			if a, b := linePart(g.c(k)), linePart(g.c(k+1)); a != "" && b != "" && a != b {
+			a, b := linePart(g.c(k)), linePart(g.c(k+1))
+			if a != "" && b != "" && a != b {
 				// Boxes for two parts of the second line ("Piso",
 				// "Depto"): each takes its part of the line (matcher:
 				// lineComponents), never the whole line.
 				g.setPart(k, "address-line2", a, g.r(k).Confidence)
 				g.setPart(k+1, "address-line2", b, g.r(k+1).Confidence)
+				k++
+				continue
+			}
+			if a == "" && b == "" && wholeLine2().MatchString(g.text(k+1)) {
+				// Two boxes for whole lines ("Address line 2",
+				// "Complement"): the second and third lines.
+				g.set(k+1, "address-line3", g.r(k+1).Confidence)
 				k++
 				continue
 			}
@@ -499,6 +508,13 @@ func addressRuns(g *group) {
 			g.setPart(hn, "address-line1", "house-number", conf)
 			continue
 		}
+		if g.rule(k) == "street-name" && g.tok(k) == "" && controlKind(g.c(k)) == ckText && !houseNumberBox(g) &&
+			k+1 < len(g.seq) && g.tok(k+1) == "address-line2" {
+			// "Street name" followed by the second line's boxes (the
+			// building, floor and flat) on a form with no box for the
+			// house number asks for the street line.
+			g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
+		}
 		if g.tok(k) != "address-line1" {
 			continue
 		}
@@ -515,7 +531,7 @@ func addressRuns(g *group) {
 			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
-			if !same && firstLine().MatchString(g.text(j)) {
+			if !same && firstLine().MatchString(g.text(j)) && !zeroBased(g.c(k), g.c(j)) {
 				// "Address line 1" starts its own run: the box before it
 				// (an "Attention" line, a finder) was no street line.
 				break
@@ -535,6 +551,61 @@ func addressRuns(g *group) {
 		}
 	}
 }
+
+// houseNumberBox reports whether the group has a box the house-number
+// rule decided that no pass gave a token.
+func houseNumberBox(g *group) bool {
+	for j := range g.seq {
+		if g.rule(j) == "house-number" && g.tok(j) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// buildingBoxes gives a "Building number" box followed by a box for the
+// floor or the flat the building part of the second line: the building,
+// floor and flat of a block of flats (Egyptian, Gulf and other forms),
+// where a "Building number" beside the street alone (a Saudi national
+// address) is the house number.
+func buildingBoxes(g *group) {
+	for j := 0; j+1 < len(g.seq); j++ {
+		if g.rule(j) != "house-number" || g.tok(j) != "" || !buildingWord().MatchString(g.text(j)) {
+			continue
+		}
+		if g.tok(j+1) != "address-line2" {
+			continue
+		}
+		if p := linePart(g.c(j + 1)); p == "floor" || p == "apartment" {
+			g.setPart(j, "address-line2", "building", max(g.r(j).Confidence, 0.75))
+		}
+	}
+}
+
+// buildingWord matches the words for a building that the house-number
+// rule reads ("Building no.", "رقم المبنى"), over normalized text.
+var buildingWord = lazyRE(`(?:^| )(?:building|bldg)(?: |$)|مبنى`)
+
+// zeroBased reports whether two boxes are the first two of an array
+// the site numbers from zero ("street[0]", "street[1]", as Magento names
+// its street lines): the second's "1" numbers no first line.
+func zeroBased(a, b *form.Control) bool {
+	sa, ia := cutIndex(a.Name)
+	sb, ib := cutIndex(b.Name)
+	return sa != "" && sa == sb && ia == "0" && ib == "1"
+}
+
+// cutIndex splits a name into its stem and a trailing index
+// ("street[1]", "street.1", "street_1").
+func cutIndex(name string) (stem, index string) {
+	m := indexSuffix().FindStringSubmatch(name)
+	if m == nil {
+		return name, ""
+	}
+	return m[1], m[2] + m[3]
+}
+
+var indexSuffix = lazyRE(`^(.*?)(?:\[(\d+)\]|[._-](\d+))(?:\.value)?$`)
 
 // streetNumberAlone gives a box the house-number rule found by a label
 // that names the street too ("Street no.", "Número de calle") the first
@@ -567,7 +638,17 @@ var streetWord = lazyRE(`(?:^| )(?:street|st|calle|rue|voie)(?: |$)`)
 // street box k: the next box, the one before, or the one before an
 // addition box (Dutch forms ask number, addition, street). -1 if none.
 func houseNumberBeside(g *group, k int) int {
-	hn := func(j int) bool { return j >= 0 && j < len(g.seq) && g.rule(j) == "house-number" && g.tok(j) == "" }
+	hn := func(j int) bool {
+		if j < 0 || j >= len(g.seq) {
+			return false
+		}
+		if g.rule(j) == "house-number" && g.tok(j) == "" {
+			return true
+		}
+		// A box labelled just "Number" beside the street box, whatever
+		// its name says ("address2", "num_building").
+		return (g.tok(j) == "" || identOnly(g.r(j))) && controlKind(g.c(j)) == ckText && houseNumberWord().MatchString(shownText(g, j))
+	}
 	switch {
 	case hn(k + 1):
 		return k + 1
@@ -579,6 +660,11 @@ func houseNumberBeside(g *group, k int) int {
 	return -1
 }
 
+// houseNumberWord matches a label that asks for a number and names
+// nothing else ("Number", "No.", "Будинок"): beside a street box, the
+// house number.
+var houseNumberWord = lazyRE(`^(?:number|no|nr|num|numero|n|broj|cislo|szam|nummer|номер|будинок|дом|αριθμος)$`)
+
 // streetAlone gives a box labelled just "Address" with no other address
 // line near it the whole street address: address-line1 is the first of
 // several lines, and a lone box must also carry what a second line would (a
@@ -586,7 +672,7 @@ func houseNumberBeside(g *group, k int) int {
 // that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || numberedLine(g.text(k)) {
+		if g.tok(k) != "address-line1" || numberedLine(shownText(g, k)) {
 			// "Address line 1" or "Street 1" names the first line
 			// whatever follows (a second line is often revealed by a
 			// link). A street box alone ("Street", "Street and house
@@ -595,7 +681,9 @@ func streetAlone(g *group) {
 		}
 		alone := true
 		for j := max(0, k-3); j < min(len(g.seq), k+6); j++ {
-			if t := g.tok(j); t == "address-line2" || t == "address-line3" || j != k && t == "address-line1" {
+			// A line after the street box makes it line 1; a box for
+			// the second line before it ("C/O", a reference) does not.
+			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" {
 				alone = false
 				break
 			}
@@ -604,6 +692,23 @@ func streetAlone(g *group) {
 			g.set(k, "street-address", g.r(k).Confidence)
 		}
 	}
+}
+
+// shownText returns the text that numbers the k-th box's line: the one
+// that decided it, unless only its name or id did and the person sees a
+// label that does not number the line ("Address" on a box named
+// "addressLine1"): the words shown say what the box asks for.
+func shownText(g *group, k int) string {
+	if !identOnly(g.r(k)) {
+		return g.text(k)
+	}
+	c := g.c(k)
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
+		if n := normalize(t); n != "" {
+			return n
+		}
+	}
+	return g.text(k)
 }
 
 // streetAddress reports whether a text that names a street also says
