@@ -718,7 +718,9 @@ func phoneSplits(g *group) {
 		}
 		for j := k + 1; j < len(g.seq) && len(run) < limit; j++ {
 			c := g.c(j)
-			if controlKind(c) != ckText && !(c.Tag == "select" && g.tok(j) == "") {
+			if controlKind(c) != ckText && !(c.Tag == "select" && (g.tok(j) == "" || strings.HasPrefix(g.tok(j), "tel-") && g.tok(j) != "tel-extension")) {
+				// A list continues a run when it says nothing or names a
+				// part of the number (an area code list after the code).
 				break
 			}
 			if !(g.blank(j) || strings.HasPrefix(g.tok(j), "tel") && g.tok(j) != "tel-extension") {
@@ -742,21 +744,30 @@ func phoneSplits(g *group) {
 			continue
 		}
 		var toks []string
+		first := g.c(run[0])
+		code := g.tok(run[0]) == "tel-country-code" || first.Tag == "select" && g.tok(run[0]) != "tel-area-code" ||
+			bareDialCode().MatchString(first.Value) || bareDialCode().MatchString(first.Placeholder)
 		switch len(run) {
 		case 2:
 			toks = []string{"tel-area-code", "tel-local"}
-			if g.tok(run[0]) == "tel-country-code" || g.c(run[0]).Tag == "select" {
+			if code {
 				toks = []string{"tel-country-code", "tel-national"}
 			}
 		case 3:
 			toks = []string{"tel-area-code", "tel-local-prefix", "tel-local-suffix"}
-			if g.tok(run[0]) == "tel-country-code" || g.c(run[0]).Tag == "select" {
+			if code {
 				toks = []string{"tel-country-code", "tel-area-code", "tel-local"}
 			}
 		case 4:
 			toks = []string{"tel-country-code", "tel-area-code", "tel-local-prefix", "tel-local-suffix"}
 		}
 		for i, j := range run {
+			if toks[i] == "tel-local" && g.rule(j) == "tel-national" {
+				// "National number" after the code and an area code list
+				// the page shows for some countries only: the box says
+				// what it holds.
+				continue
+			}
 			g.set(j, toks[i], 0.8)
 		}
 		k = run[len(run)-1]
@@ -784,7 +795,7 @@ func dialCodes(g *group) {
 		// when the form asks for the country elsewhere too: a form's one
 		// country list is its country, whatever it shows beside each.
 		c := g.c(k)
-		own := g.tok(k) == "" || g.tok(k) == "country" && countries > 1
+		own := g.tok(k) == "" || g.tok(k) == "country" && (countries > 1 || showsOwnCode(c))
 		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
 			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
 		}
@@ -792,6 +803,17 @@ func dialCodes(g *group) {
 			g.set(k+1, "tel-national", g.r(k+1).Confidence)
 		}
 	}
+}
+
+// bareDialCode matches a text that is a calling code alone ("+39",
+// "(+49)").
+var bareDialCode = lazyRE(`^\s*\(?\+ ?\d{1,4}\)?\s*$`)
+
+// showsOwnCode reports whether a control's label is a calling code alone:
+// a picker that shows the code it holds ("+39" over a list of countries),
+// as the pickers in front of phone boxes do.
+func showsOwnCode(c *form.Control) bool {
+	return bareDialCode().MatchString(c.Label) || bareDialCode().MatchString(c.AriaLabel)
 }
 
 // showsDialCodes reports whether most options of a list that offers any

@@ -990,11 +990,18 @@ var rules = []rule{
 		{"be", []string{`электронная пошта`}},
 	}},
 	{id: "tel-with-area", token: "tel", kinds: ckText, langs: []lang{
-		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`}},
-		{"de", []string{`telefon\w* mit vorwahl`}},
+		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`, `area code and (phone )?number`}},
+		{"de", []string{`telefon\w* mit vorwahl`, `vorwahl und (rufnummer|telefonnummer|nummer)`}},
+		{"es", []string{`(telefono|numero|celular) con (codigo de area|lada)`, `(codigo de area|lada) y (numero|telefono)`}},
+		{"pt", []string{`ddd e (numero|telefone|celular)`, `(numero|telefone|celular) com ddd`}},
+		{"fr", []string{`(telephone|numero) avec indicatif`}},
+		{"it", []string{`(telefono|numero) con prefisso`, `prefisso e numero`}},
 	}},
-	{id: "tel-country-code", token: "tel-country-code", kinds: ckText, langs: []lang{
-		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`}},
+	// On a list too: "Country code" or "Phone prefix" over "+49" or
+	// "Germany (+49)" (fromOptions keeps a list without calling codes a
+	// country list).
+	{id: "tel-country-code", token: "tel-country-code", langs: []lang{
+		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`, `prefix (phone|tel|telephone|mobile)\b`, `(phone|telephone|mobile) [a-z]+ prefix$`}},
 		{"de", []string{`landervorwahl`, `landesvorwahl`}},
 		{"fr", []string{`indicatif`}},
 		{"es", []string{`codigo (de )?pais`, `prefijo (internacional|de pais|telefonico)`}},
