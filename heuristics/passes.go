@@ -30,6 +30,7 @@ var passes = []pass{
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
 	{"dial-code", dialCodes},
+	{"country-code", countryCodes},
 	{"postal-split", postalSplits},
 	{"birth-date", birthDates},
 	{"card-expiry", cardExpiry},
@@ -802,6 +803,41 @@ func dialCodes(g *group) {
 		if g.tok(k) == "tel-country-code" {
 			g.set(k+1, "tel-national", g.r(k+1).Confidence)
 		}
+	}
+}
+
+// countryCodeWord matches the words "country code" (normalized), which
+// name a calling code beside a phone number and an ISO country code in
+// an address alike; phoneWord matches words that settle it for the phone.
+var (
+	countryCodeWord = lazyRE(`(?:^| )(?:country ?(?:code|prefix)|codigo (?:de |do )?pais|codice (?:del )?paese|landcode|code (?:du )?pays|landercode|код страны|ulke kodu|kode negara)(?: |$)|国家代码|국가 ?코드`)
+	phoneWord       = lazyRE(`(?:^| )(?:phone|tel|telephone|mobile?|cell|dial(?:l?ing)?|calling|international|telefon\w*|telefoon|puhelin|телефон\w*|indicatif|vorwahl|prefijo|prefisso|ddi)(?: |$)|電話|电话|전화`)
+)
+
+// countryCodes gives the address's country to a box that only says
+// "country code" when no phone box is beside it and nothing in it shows
+// a calling code ("+49"): an address's ISO code ("countryCode" between
+// the postcode and the city), not a phone's.
+func countryCodes(g *group) {
+	telPart := func(k int) bool {
+		t := g.tok(k)
+		return strings.HasPrefix(t, "tel") && t != "tel-extension"
+	}
+	for k := range g.seq {
+		c := g.c(k)
+		if g.tok(k) != "tel-country-code" || controlKind(c) != ckText {
+			continue
+		}
+		if t := g.text(k); !countryCodeWord().MatchString(t) || phoneWord().MatchString(t) {
+			continue
+		}
+		if bareDialCode().MatchString(c.Value) || bareDialCode().MatchString(c.Placeholder) {
+			continue
+		}
+		if k+1 < len(g.seq) && telPart(k+1) || k > 0 && telPart(k-1) {
+			continue
+		}
+		g.set(k, "country", g.r(k).Confidence)
 	}
 }
 
