@@ -763,10 +763,11 @@ func phoneSplits(g *group) {
 			toks = []string{"tel-country-code", "tel-area-code", "tel-local-prefix", "tel-local-suffix"}
 		}
 		for i, j := range run {
-			if toks[i] == "tel-local" && g.rule(j) == "tel-national" {
+			if toks[i] == "tel-local" && g.rule(j) == "tel-national" || toks[i] == "tel-national" && intlExample(g.c(j)) {
 				// "National number" after the code and an area code list
-				// the page shows for some countries only: the box says
-				// what it holds.
+				// the page shows for some countries only, or a box whose
+				// example is a whole "+44 ..." number: the box says what
+				// it holds.
 				continue
 			}
 			g.set(j, toks[i], 0.8)
@@ -800,7 +801,7 @@ func dialCodes(g *group) {
 		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
 			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
 		}
-		if g.tok(k) == "tel-country-code" {
+		if g.tok(k) == "tel-country-code" && !intlExample(g.c(k+1)) {
 			g.set(k+1, "tel-national", g.r(k+1).Confidence)
 		}
 	}
@@ -839,6 +840,17 @@ func countryCodes(g *group) {
 		}
 		g.set(k, "country", g.r(k).Confidence)
 	}
+}
+
+// intlNumber matches an example of a whole international number
+// ("+44 7700 900123", "+3585012345678").
+var intlNumber = lazyRE(`(?:^|\s)\+ ?\d[\d ()./-]{5,}\d`)
+
+// intlExample reports whether a box's placeholder shows a whole
+// international number: it asks for the number with its calling code,
+// whatever is beside it.
+func intlExample(c *form.Control) bool {
+	return intlNumber().MatchString(c.Placeholder)
 }
 
 // bareDialCode matches a text that is a calling code alone ("+39",

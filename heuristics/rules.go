@@ -989,13 +989,16 @@ var rules = []rule{
 		{"am", []string{`ኢሜይል`, `ኢሜል`}},
 		{"be", []string{`электронная пошта`}},
 	}},
+	// The whole number, asked for with its area or calling code ("Phone
+	// (with country code)"): not the code alone, nor the national part.
 	{id: "tel-with-area", token: "tel", kinds: ckText, langs: []lang{
-		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`, `area code and (phone )?number`}},
-		{"de", []string{`telefon\w* mit vorwahl`, `vorwahl und (rufnummer|telefonnummer|nummer)`}},
-		{"es", []string{`(telefono|numero|celular) con (codigo de area|lada)`, `(codigo de area|lada) y (numero|telefono)`}},
-		{"pt", []string{`ddd e (numero|telefone|celular)`, `(numero|telefone|celular) com ddd`}},
-		{"fr", []string{`(telephone|numero) avec indicatif`}},
-		{"it", []string{`(telefono|numero) con prefisso`, `prefisso e numero`}},
+		{"en", []string{`(phone|number|tel\w*|mobile|cell) (with|incl\w*|including|plus) (the |your )?(area|country|dial(l?ing)?|calling|international) (code|prefix)`, `area code and (phone )?number`}},
+		{"de", []string{`(telefon\w*|rufnummer|mobil\w*|handy\w*) (mit|inkl\w*|einschliesslich) (der )?(vorwahl|landervorwahl|landesvorwahl)`, `vorwahl und (rufnummer|telefonnummer|nummer)`}},
+		{"es", []string{`(telefono|numero|celular|movil) (con|incluyendo|incluido) (el )?(codigo (de |del )?(area|pais)|lada|prefijo)`, `(codigo de area|lada) y (numero|telefono)`}},
+		{"pt", []string{`ddd e (numero|telefone|celular)`, `(numero|telefone|celular) (com|incluindo) (o )?(ddd|ddi|codigo do pais)`}},
+		{"fr", []string{`(telephone|numero|portable|mobile) (avec|y compris) (l )?indicatif`}},
+		{"it", []string{`(telefono|numero|cellulare) (con|incluso|compreso) (il )?prefisso`, `prefisso e numero`}},
+		{"nl", []string{`(telefoonnummer|nummer|mobiel\w*) (met|incl\w*|inclusief) (het )?(landcode|netnummer)`}},
 	}},
 	// On a list too: "Country code" or "Phone prefix" over "+49" or
 	// "Germany (+49)" (fromOptions keeps a list without calling codes a
