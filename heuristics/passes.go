@@ -727,6 +727,11 @@ func phoneSplits(g *group) {
 			if !(g.blank(j) || strings.HasPrefix(g.tok(j), "tel") && g.tok(j) != "tel-extension") {
 				break
 			}
+			if g.blank(j) && c.Visibility.Hidden && j+1 < len(g.seq) && g.tok(j+1) == "tel" && !g.c(j+1).Visibility.Hidden {
+				// A hidden box without a word (a script's helper) before
+				// the phone box the page shows: not a part of the number.
+				break
+			}
 			if strings.HasPrefix(g.tok(j), "tel") && g.text(j) != g.text(k) && g.tok(j) == "tel" && !short(g.c(j-1)) {
 				break
 			}
