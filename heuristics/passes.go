@@ -736,6 +736,11 @@ func phoneSplits(g *group) {
 				break
 			}
 			run = append(run, j)
+			if !short(c) {
+				// Only the last part of a number is long: a list or box
+				// after it belongs to something else.
+				break
+			}
 		}
 		if len(run) < 2 {
 			continue
