@@ -791,7 +791,8 @@ func phoneSplits(g *group) {
 // tel-country-code, whatever its length, or a list that shows a calling
 // code beside each entry ("Austria (+43)"), which in front of a phone box
 // picks the code, not the address's country. The whole number with its
-// code would be typed twice over.
+// code would be typed twice over. A phone box whose example is a whole
+// "+44 ..." number keeps the whole number.
 func dialCodes(g *group) {
 	countries := 0
 	for k := range g.seq {
@@ -804,8 +805,10 @@ func dialCodes(g *group) {
 			continue
 		}
 		// A list of countries with their codes is the phone's code only
-		// when the form asks for the country elsewhere too: a form's one
-		// country list is its country, whatever it shows beside each.
+		// when the form asks for the country elsewhere too, or when the
+		// list shows the code it holds as its label ("+39"): a form's one
+		// country list is otherwise its country, whatever it shows
+		// beside each.
 		c := g.c(k)
 		own := g.tok(k) == "" || g.tok(k) == "country" && (countries > 1 || showsOwnCode(c))
 		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
