@@ -40,7 +40,9 @@ type Result struct {
 	// boxes, "house-number" and "street-name" for the parts of the first
 	// street line, "floor", "apartment", "building" and "staircase" for
 	// the parts of the second (address-line2 boxes labelled for one of
-	// them). Empty when the field holds the whole value.
+	// them), "international" for a whole phone number asked for with its
+	// calling code ("Phone (with country code)"). Empty when the field
+	// holds the whole value.
 	Part string `json:"part,omitempty"`
 	// Optional marks a box the page itself says is optional that asks for
 	// data forms seldom need (an employer, a gender, a title; see
@@ -266,6 +268,11 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			// takes that part, not the whole line.
 			r.Part = linePart(&s.Controls[i])
 		}
+		if r.Token == "tel" && r.Part == "" && asksCallingCode(&s.Controls[i]) {
+			// "Phone (with country code)": the whole number, spelled
+			// with its calling code whatever country the form is for.
+			r.Part = "international"
+		}
 		if r.Token == "" {
 			r.Concept, r.Optional = "", false
 		} else {
@@ -302,6 +309,22 @@ var optionalWord = lazyRE(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel
 func saysOptional(c *form.Control) bool {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
 		if t != "" && optionalWord().MatchString(normalize(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// withCallingCode matches the words that ask for a number with its
+// calling code ("with country code", "mit Ländervorwahl", "com DDI"),
+// over normalized text.
+var withCallingCode = lazyRE(`(?:^| )(?:with|incl\w*|including|plus|mit|einschliesslich|con|incluyendo|incluido|com|incluindo|avec|y compris|incluso|compreso|met|inclusief) (?:the |your |der |el |o |l |il |het )?(?:country ?(?:code|prefix)|dial(?:l?ing)? code|calling code|international (?:code|prefix)|landervorwahl|landesvorwahl|codigo (?:de |del )?pais|codigo do pais|ddi|indicatif|prefisso internazionale|prefijo internacional|landcode)(?: |$)`)
+
+// asksCallingCode reports whether a phone box's label, aria-label or
+// placeholder asks for the number with its calling code.
+func asksCallingCode(c *form.Control) bool {
+	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
+		if t != "" && withCallingCode().MatchString(normalize(t)) {
 			return true
 		}
 	}

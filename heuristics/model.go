@@ -317,8 +317,9 @@ func declared(r Result) bool {
 
 // ruleSure reports whether the rules' verdict stands without the model:
 // the page declared the field (a valid autocomplete token, a WebMCP
-// parameter description), the box is masked, or it is a sign-in form's
-// login identifier.
+// parameter description), the box is masked, it is a sign-in form's
+// login identifier, or its label asks for the whole phone number with its
+// code.
 func ruleSure(c *form.Control, r Result) bool {
 	if c.Type == "password" || len(r.Evidence) == 0 {
 		return c.Type == "password"
@@ -328,6 +329,12 @@ func ruleSure(c *form.Control, r Result) bool {
 		return true
 	case "pass:login-identifier":
 		// Profile values never go into login forms.
+		return true
+	}
+	if r.Evidence[0].Rule == "tel-with-area" {
+		// "Phone with country code", "DDD e número": phrases that name
+		// the whole number and nothing else, whose words the model knows
+		// from calling-code and area-code boxes.
 		return true
 	}
 	return false

@@ -394,11 +394,22 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			// "Country" with "+49" beside each name: the country is what
 			// the person picks; the calling code follows from it.
 			return "country", 0.9, "options:country"
-		case "", "tel", "tel-country-code", "honorific-prefix":
-			// A "Prefix" list of calling codes is no title.
+		case "", "tel", "tel-country-code", "tel-area-code", "honorific-prefix", "email":
+			// A "Prefix" list of calling codes is no title, and no list
+			// holds an e-mail address (a validation message above it
+			// says "e-mail").
 			return "tel-country-code", 0.85, "options:dial-code"
 		}
 	case shapeCountry:
+		if hint == "tel-country-code" || hint == "tel" || hint == "tel-area-code" {
+			// "Country code", "Phone" or "Prefisso" over "Germany (+49)":
+			// the calling code (no area code list names countries); over
+			// country names alone, an ISO code's country list.
+			if showsDialCodes(c) {
+				return "tel-country-code", 0.85, "options:dial-code"
+			}
+			return "country", 0.9, "options:country"
+		}
 		if hint == "" || hint == "country" || addressPart[hint] {
 			return "country", 0.9, "options:country"
 		}
@@ -450,6 +461,11 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 		case "", "sex":
 			return "honorific-prefix", lowValue, "options:honorific"
 		}
+	}
+	if hint == "tel-country-code" && c.Tag == "select" && optionsHaveLetters(c) && !showsDialCodes(c) {
+		// A short "countryCode" list of countries ("EG" for Egypt) with
+		// no calling code in sight: the address's country.
+		return "country", 0.9, "options:country"
 	}
 	return "", 0, ""
 }

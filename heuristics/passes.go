@@ -30,6 +30,7 @@ var passes = []pass{
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
 	{"dial-code", dialCodes},
+	{"country-code", countryCodes},
 	{"postal-split", postalSplits},
 	{"birth-date", birthDates},
 	{"card-expiry", cardExpiry},
@@ -823,16 +824,28 @@ func phoneSplits(g *group) {
 		}
 		for j := k + 1; j < len(g.seq) && len(run) < limit; j++ {
 			c := g.c(j)
-			if controlKind(c) != ckText && !(c.Tag == "select" && g.tok(j) == "") {
+			if controlKind(c) != ckText && !(c.Tag == "select" && (g.tok(j) == "" || strings.HasPrefix(g.tok(j), "tel-") && g.tok(j) != "tel-extension")) {
+				// A list continues a run when it says nothing or names a
+				// part of the number (an area code list after the code).
 				break
 			}
 			if !(g.blank(j) || strings.HasPrefix(g.tok(j), "tel") && g.tok(j) != "tel-extension") {
+				break
+			}
+			if g.blank(j) && c.Visibility.Hidden && j+1 < len(g.seq) && g.tok(j+1) == "tel" && !g.c(j+1).Visibility.Hidden {
+				// A hidden box without a word (a script's helper) before
+				// the phone box the page shows: not a part of the number.
 				break
 			}
 			if strings.HasPrefix(g.tok(j), "tel") && g.text(j) != g.text(k) && g.tok(j) == "tel" && !short(g.c(j-1)) {
 				break
 			}
 			run = append(run, j)
+			if !short(c) {
+				// Only the last part of a number is long: a list or box
+				// after it belongs to something else.
+				break
+			}
 		}
 		if len(run) < 2 {
 			continue
@@ -847,21 +860,31 @@ func phoneSplits(g *group) {
 			continue
 		}
 		var toks []string
+		first := g.c(run[0])
+		code := g.tok(run[0]) == "tel-country-code" || first.Tag == "select" && g.tok(run[0]) != "tel-area-code" ||
+			bareDialCode().MatchString(first.Value) || bareDialCode().MatchString(first.Placeholder)
 		switch len(run) {
 		case 2:
 			toks = []string{"tel-area-code", "tel-local"}
-			if g.tok(run[0]) == "tel-country-code" || g.c(run[0]).Tag == "select" {
+			if code {
 				toks = []string{"tel-country-code", "tel-national"}
 			}
 		case 3:
 			toks = []string{"tel-area-code", "tel-local-prefix", "tel-local-suffix"}
-			if g.tok(run[0]) == "tel-country-code" || g.c(run[0]).Tag == "select" {
+			if code {
 				toks = []string{"tel-country-code", "tel-area-code", "tel-local"}
 			}
 		case 4:
 			toks = []string{"tel-country-code", "tel-area-code", "tel-local-prefix", "tel-local-suffix"}
 		}
 		for i, j := range run {
+			if toks[i] == "tel-local" && g.rule(j) == "tel-national" || toks[i] == "tel-national" && intlExample(g.c(j)) {
+				// "National number" after the code and an area code list
+				// the page shows for some countries only, or a box whose
+				// example is a whole "+44 ..." number: the box says what
+				// it holds.
+				continue
+			}
 			g.set(j, toks[i], 0.8)
 		}
 		k = run[len(run)-1]
@@ -873,7 +896,8 @@ func phoneSplits(g *group) {
 // tel-country-code, whatever its length, or a list that shows a calling
 // code beside each entry ("Austria (+43)"), which in front of a phone box
 // picks the code, not the address's country. The whole number with its
-// code would be typed twice over.
+// code would be typed twice over. A phone box whose example is a whole
+// "+44 ..." number keeps the whole number.
 func dialCodes(g *group) {
 	countries := 0
 	for k := range g.seq {
@@ -886,17 +910,76 @@ func dialCodes(g *group) {
 			continue
 		}
 		// A list of countries with their codes is the phone's code only
-		// when the form asks for the country elsewhere too: a form's one
-		// country list is its country, whatever it shows beside each.
+		// when the form asks for the country elsewhere too, or when the
+		// list shows the code it holds as its label ("+39"): a form's one
+		// country list is otherwise its country, whatever it shows
+		// beside each.
 		c := g.c(k)
-		own := g.tok(k) == "" || g.tok(k) == "country" && countries > 1
+		own := g.tok(k) == "" || g.tok(k) == "country" && (countries > 1 || showsOwnCode(c))
 		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
 			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
 		}
-		if g.tok(k) == "tel-country-code" {
+		if g.tok(k) == "tel-country-code" && !intlExample(g.c(k+1)) {
 			g.set(k+1, "tel-national", g.r(k+1).Confidence)
 		}
 	}
+}
+
+// countryCodeWord matches the words "country code" (normalized), which
+// name a calling code beside a phone number and an ISO country code in
+// an address alike; phoneWord matches words that settle it for the phone.
+var (
+	countryCodeWord = lazyRE(`(?:^| )(?:country ?(?:code|prefix)|codigo (?:de |do )?pais|codice (?:del )?paese|landcode|code (?:du )?pays|landercode|код страны|ulke kodu|kode negara)(?: |$)|国家代码|국가 ?코드`)
+	phoneWord       = lazyRE(`(?:^| )(?:phone|tel|telephone|mobile?|cell|dial(?:l?ing)?|calling|international|telefon\w*|telefoon|puhelin|телефон\w*|indicatif|vorwahl|prefijo|prefisso|ddi)(?: |$)|電話|电话|전화`)
+)
+
+// countryCodes gives the address's country to a box that only says
+// "country code" when no phone box is beside it and nothing in it shows
+// a calling code ("+49"): an address's ISO code ("countryCode" between
+// the postcode and the city), not a phone's.
+func countryCodes(g *group) {
+	telPart := func(k int) bool {
+		t := g.tok(k)
+		return strings.HasPrefix(t, "tel") && t != "tel-extension"
+	}
+	for k := range g.seq {
+		c := g.c(k)
+		if g.tok(k) != "tel-country-code" || controlKind(c) != ckText {
+			continue
+		}
+		if t := g.text(k); !countryCodeWord().MatchString(t) || phoneWord().MatchString(t) {
+			continue
+		}
+		if bareDialCode().MatchString(c.Value) || bareDialCode().MatchString(c.Placeholder) {
+			continue
+		}
+		if k+1 < len(g.seq) && telPart(k+1) || k > 0 && telPart(k-1) {
+			continue
+		}
+		g.set(k, "country", g.r(k).Confidence)
+	}
+}
+
+// intlNumber matches an example of a whole international number
+// ("+44 7700 900123", "+3585012345678").
+var intlNumber = lazyRE(`(?:^|\s)\+ ?\d[\d ()./-]{5,}\d`)
+
+// intlExample reports whether a box's placeholder shows a whole
+// international number: it asks for the number with its calling code,
+// whatever is beside it.
+func intlExample(c *form.Control) bool {
+	return intlNumber().MatchString(c.Placeholder)
+}
+
+// bareDialCode matches a text that is a calling code alone ("+39",
+// "(+49)").
+var bareDialCode = lazyRE(`^\s*\(?\+ ?\d{1,4}\)?\s*$`)
+
+// showsOwnCode reports whether a control's label is a calling code alone:
+// a picker that shows the code it holds ("+39" over a list of countries),
+// as the pickers in front of phone boxes do.
+func showsOwnCode(c *form.Control) bool {
+	return bareDialCode().MatchString(c.Label) || bareDialCode().MatchString(c.AriaLabel)
 }
 
 // showsDialCodes reports whether most options of a list that offers any

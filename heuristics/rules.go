@@ -410,7 +410,7 @@ var rules = []rule{
 		{"hi", []string{`जन्म स्थान`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext\S`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"en", []string{`comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
 		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
 		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
@@ -471,7 +471,7 @@ var rules = []rule{
 		{"nl", []string{`verificatiecode`, `bevestigingscode`}},
 		{"pl", []string{`kod (weryfikacyjny|potwierdzajacy|sms)`}},
 		{"sv", []string{`verifieringskod`, `engangskod`}},
-		{"ru", []string{`код подтверждения`, `код из смс`, `одноразов`, `смс код`}},
+		{"ru", []string{`код\w* подтверждения`, `код из смс`, `одноразов`, `смс код`, `(смс|sms) с код\w*`}},
 		{"ja", []string{`認証コード`, `確認コード`, `ワンタイム`}},
 		{"zh", []string{`验证码`, `驗證碼`, `校验码`, `动态码`}},
 		{"ko", []string{`인증번호`, `인증 번호`, `인증코드`}},
@@ -485,7 +485,7 @@ var rules = []rule{
 		{"fi", []string{`vahvistuskoodi`, `varmennuskoodi`, `kertakayttokoodi`}},
 		{"da", []string{`bekraeftelseskode`}},
 		{"no", []string{`bekreftelseskode`}},
-		{"uk", []string{`код підтвердження`}},
+		{"uk", []string{`код\w* підтвердження`}},
 		{"bg", []string{`код за (потвърждение|верификация)`}},
 		{"hr", []string{`kod za (potvrdu|verifikaciju)`, `verifikacijski kod`}},
 		{"sr", []string{`код за потврду`}},
@@ -990,12 +990,22 @@ var rules = []rule{
 		{"am", []string{`ኢሜይል`, `ኢሜል`}},
 		{"be", []string{`электронная пошта`}},
 	}},
+	// The whole number, asked for with its area or calling code ("Phone
+	// (with country code)"): not the code alone, nor the national part.
 	{id: "tel-with-area", token: "tel", kinds: ckText, langs: []lang{
-		{"en", []string{`(phone|number|tel\w*) (with|incl\w*|including) area code`}},
-		{"de", []string{`telefon\w* mit vorwahl`}},
+		{"en", []string{`(phone|number|tel\w*|mobile|cell) (with|incl\w*|including|plus) (the |your )?(area|country|dial(l?ing)?|calling|international) (code|prefix)`, `area code and (phone )?number`}},
+		{"de", []string{`(telefon\w*|rufnummer|mobil\w*|handy\w*) (mit|inkl\w*|einschliesslich) (der )?(vorwahl|landervorwahl|landesvorwahl)`, `vorwahl und (rufnummer|telefonnummer|nummer)`}},
+		{"es", []string{`(telefono|numero|celular|movil) (con|incluyendo|incluido) (el )?(codigo (de |del )?(area|pais)|lada|prefijo)`, `(codigo de area|lada) y (numero|telefono)`}},
+		{"pt", []string{`ddd e (numero|telefone|celular)`, `(numero|telefone|celular) (com|incluindo) (o )?(ddd|ddi|codigo do pais)`}},
+		{"fr", []string{`(telephone|numero|portable|mobile) (avec|y compris) (l )?indicatif`}},
+		{"it", []string{`(telefono|numero|cellulare) (con|incluso|compreso) (il )?prefisso`, `prefisso e numero`}},
+		{"nl", []string{`(telefoonnummer|nummer|mobiel\w*) (met|incl\w*|inclusief) (het )?(landcode|netnummer)`}},
 	}},
-	{id: "tel-country-code", token: "tel-country-code", kinds: ckText, langs: []lang{
-		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`}},
+	// On a list too: "Country code" or "Phone prefix" over "+49" or
+	// "Germany (+49)" (fromOptions keeps a list without calling codes a
+	// country list).
+	{id: "tel-country-code", token: "tel-country-code", langs: []lang{
+		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`, `prefix (phone|tel|telephone|mobile)\b`, `(phone|telephone|mobile) [a-z]+ prefix$`}},
 		{"de", []string{`landervorwahl`, `landesvorwahl`}},
 		{"fr", []string{`indicatif`}},
 		{"es", []string{`codigo (de )?pais`, `prefijo (internacional|de pais|telefonico)`}},

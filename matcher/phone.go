@@ -221,7 +221,10 @@ func (r *run) phoneForms(f *Field, part, v, country string) (forms, bool) {
 			// NANP forms often ask for ddd-ddd-dddd by pattern.
 			nationals = append(nationals, nsn[:3]+"-"+nsn[3:6]+"-"+nsn[6:])
 		}
-		if r.national(f, p, intl, nationals) {
+		if part == "international" {
+			// The page asks for the calling code with the number.
+			fs.text = []string{intl, p.e164}
+		} else if r.national(f, p, intl, nationals) {
 			fs.text = append([]string{national, intl, p.e164}, nationals[1:]...)
 		} else {
 			fs.text = []string{intl, p.e164}

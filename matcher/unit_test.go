@@ -454,6 +454,8 @@ func TestPhoneForms(t *testing.T) {
 		{"+493012345678", "de-DE", "tel-area-code", "30"},
 		{"+493012345678", "de-DE", "tel-local", "12345678"},
 		{"+442071234567", "en-GB", "tel-national", "020 7123 4567"},
+		// "Phone (with country code)" on a form of the number's own country.
+		{"+442071234567", "en-GB", "international", "+44 20 7123 4567"},
 		{"+442071234567", "en-GB", "tel-country-code", "+44"},
 		{"+12025550123", "en-US", "tel-area-code", "202"},
 		{"+12025550123", "en-US", "tel-local", "555-0123"},
