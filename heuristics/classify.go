@@ -37,7 +37,9 @@ type Result struct {
 	// form splits it: "first-surname" and "second-surname" for the two
 	// family names of Spanish-speaking forms (apellido paterno and
 	// materno), "postal-code-1" and "postal-code-2" for a postcode in two
-	// boxes, "house-number" and "street-name" for the parts of the first
+	// boxes, "postal-code-and-city" and "city-and-postal-code" for a
+	// postcode box that asks for the town too ("Postcode / Town"),
+	// "house-number" and "street-name" for the parts of the first
 	// street line, "floor", "apartment", "building" and "staircase" for
 	// the parts of the second (address-line2 boxes labelled for one of
 	// them). Empty when the field holds the whole value.
@@ -272,6 +274,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
+	combinePostcodeCity(s, out)
 	return out
 }
 

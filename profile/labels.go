@@ -107,6 +107,7 @@ var partLabels = map[string]string{
 	"floor": "Floor", "apartment": "Apartment or unit", "building": "Building", "staircase": "Staircase",
 	"first-surname": "First surname", "second-surname": "Second surname",
 	"postal-code-1": "Postcode (first part)", "postal-code-2": "Postcode (second part)",
+	"postal-code-and-city": "Postcode and town", "city-and-postal-code": "Town and postcode",
 }
 
 // HasPartLabel reports whether part (a heuristics Result.Part) has a label
