@@ -455,6 +455,13 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// ("address_lookup", a label "Address lookup") stays one.
 				continue
 			}
+			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
+				// A box the person sees labelled "Postcode" whose name
+				// says "search" or "autocomplete" (a store finder, an
+				// address finder keyed by postcode: see postcode-lookup)
+				// asks for the postcode all the same.
+				continue
+			}
 			if m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
@@ -518,6 +525,20 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		}
 	}
 	return r
+}
+
+// lookupFor reports whether veto v, read in a box's name or id, names a
+// look-up (a site search, an address finder) that the part of an address
+// the box's shown words name (rule decided) is the key of: a postcode for
+// either, a town for an address finder.
+func lookupFor(decided, v *rule) bool {
+	switch v.id {
+	case "search", "search-form":
+		return decided.id == "postal-code"
+	case "address-lookup":
+		return decided.id == "postal-code" || decided.id == "address-level2"
+	}
+	return false
 }
 
 // identSays reports whether a control's name or id (texts by source)
