@@ -398,12 +398,14 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	// box asks for the e-mail address the site uses as the login, which on
 	// a sign-up or checkout form is the person's e-mail, whatever the
 	// name ("username", "login") says.
+	// The same holds for a shown "Full name", "Name and surname": the
+	// person's name, not a login.
 	shownEmail := func() (int, *rule) {
 		for i, src := range sources {
 			if src.ident || src.weight < 0.8 || texts[i] == "" {
 				continue
 			}
-			if m := memo.match(texts[i], kind, false); m != nil && m.token == "email" {
+			if m := memo.match(texts[i], kind, false); m != nil && (m.token == "email" || m.id == "full-name") {
 				return i, m
 			}
 		}
@@ -453,6 +455,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// that names the street line says how the box helps, not
 				// what it holds; a finder the site itself names so
 				// ("address_lookup", a label "Address lookup") stays one.
+				continue
+			}
+			if m != nil && src.ident && !sources[from].ident && decided.id == "full-name" && (m.id == "address-label" || m.token == "username") {
+				// "Full name", "Name and surname" shown on a box named
+				// "address_name" or "user_name": the recipient's or the
+				// person's name, not a label for the address or a login.
 				continue
 			}
 			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
