@@ -478,6 +478,28 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		}
 	}
 
+	if decided != nil && sentenceVeto[decided.id] && ev.Signal != "name" && ev.Signal != "id" && strings.Count(ev.Text, " ") >= 4 {
+		// A word met in a sentence ("Sign up for sale and new arrivals",
+		// "Subscribe to find out first about our offers", "Send password
+		// reset instructions to this email") says less than a box that
+		// asks for an e-mail address by its type or its other words: a
+		// newsletter's or a reset form's box for the person's address.
+		if c.Type == "email" {
+			decided = nil
+		} else {
+			for i, src := range sources {
+				if texts[i] == "" || texts[i] == ev.Text || src.weight < 0.8 {
+					continue
+				}
+				if m := memo.match(texts[i], kind, src.ident); m != nil && m.token == "email" {
+					decided, weight = m, src.weight*m.weight
+					ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
+					break
+				}
+			}
+		}
+	}
+
 	switch c.Type {
 	case "password":
 		tok := "current-password"
@@ -548,6 +570,11 @@ func lookupFor(decided, v *rule) bool {
 	}
 	return false
 }
+
+// sentenceVeto lists the vetoes whose words a sentence may hold in
+// passing (an "arrival", an "offer", "find out"): read in a sentence, they
+// do not outweigh a box's e-mail type or words.
+var sentenceVeto = map[string]bool{"not-profile": true, "coupon": true, "search": true}
 
 // identSays reports whether a control's name or id (texts by source)
 // matches rule r.
