@@ -478,6 +478,23 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		}
 	}
 
+	if decided != nil && decided.id == "search" && ev.Signal == "placeholder" {
+		// "Search..." in a box a short label names a town, a region or
+		// a postcode: a list to pick one's own from as one types, not a
+		// site search.
+		for i, src := range sources[from+1:] {
+			if t := texts[from+1+i]; src.signal == "label" && t != "" {
+				if strings.Count(t, " ") >= 4 {
+					break
+				}
+				if m := memo.match(t, kind, false); m != nil && (addressPart[m.id] || m.id == "address-level3") {
+					decided, weight = m, src.weight*m.weight
+					ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+				}
+				break
+			}
+		}
+	}
 	if decided != nil && sentenceVeto[decided.id] && ev.Signal != "name" && ev.Signal != "id" && strings.Count(ev.Text, " ") >= 4 {
 		// A word met in a sentence ("Sign up for sale and new arrivals",
 		// "Subscribe to find out first about our offers", "Send password
