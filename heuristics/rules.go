@@ -1326,7 +1326,7 @@ var rules = []rule{
 		{"az", []string{`olkə`}},
 	}},
 	{id: "address-level1", token: "address-level1", langs: []lang{
-		{"en", []string{`state`, `province`, `region`, `county`, `prefecture`, `territory`, `governorate`, `emirate`}},
+		{"en", []string{`state( ?name)?`, `province( ?name)?`, `region( ?name)?`, `county( ?name)?`, `prefecture`, `territory`, `governorate`, `emirate`}},
 		{"de", []string{`bundesland`, `kanton`}},
 		{"fr", []string{`province`, `region`, `departement`}},
 		{"es", []string{`provincia`, `estado`, `region`, `comunidad autonoma`, `departamento`}},
@@ -1696,7 +1696,7 @@ var rules = []rule{
 		{"ka", []string{`სახელი (და )?გვარი`}},
 	}},
 	{id: "additional-name", token: "additional-name", kinds: ckText, langs: []lang{
-		{"en", []string{`middle ?(name|initial)`, `^mi$`, `^m i$`, `middle`, `mname`}},
+		{"en", []string{`middle ?(name|initial)`, `^mi$`, `^m i$`, `middle`, `mname`, `additional ?(given )?names?`, `addl ?names?`, `other given names?`}},
 		{"de", []string{`zweiter vorname`, `weitere vornamen`}},
 		{"fr", []string{`deuxieme prenom`, `second prenom`}},
 		{"es", []string{`segundo nombre`}},
