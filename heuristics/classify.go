@@ -375,6 +375,14 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	r := Result{Index: c.Index}
 	kind := controlKind(c)
 	if c.Type == "search" {
+		if m, src, t := shownPlace(c, kind, memo); m != nil {
+			// A search box the person sees labelled "Postcode" or
+			// "City": a list of places to pick one's own from as one
+			// types (see postcode-lookup), not a site search.
+			r.Token, r.Confidence = m.token, src.weight*m.weight
+			r.Evidence = []Evidence{{Signal: src.signal, Rule: m.id, Text: t}, {Signal: "type", Rule: "search", Text: c.Type}}
+			return r
+		}
 		r.Evidence = []Evidence{{Signal: "type", Rule: "search", Text: c.Type}}
 		return r
 	}
@@ -592,6 +600,27 @@ func lookupFor(decided, v *rule) bool {
 // passing (an "arrival", an "offer", "find out"): read in a sentence, they
 // do not outweigh a box's e-mail type or words.
 var sentenceVeto = map[string]bool{"not-profile": true, "coupon": true, "search": true}
+
+// shownPlace returns the rule of the postcode or the town that the first
+// text the person sees of a control (a label, an aria-label, a
+// placeholder) matches, with its source and normalized text; nil when
+// that text names something else or there is none.
+func shownPlace(c *form.Control, kind controlKinds, memo *memo) (*rule, source, string) {
+	for _, src := range sources {
+		if src.ident || src.weight < 0.8 {
+			continue
+		}
+		t := memo.normalize(src.raw(c))
+		if t == "" {
+			continue
+		}
+		if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
+			return m, src, t
+		}
+		break
+	}
+	return nil, source{}, ""
+}
 
 // identSays reports whether a control's name or id (texts by source)
 // matches rule r.
