@@ -1369,7 +1369,7 @@ var rules = []rule{
 		{"ka", []string{`რეგიონი`}},
 	}},
 	{id: "address-level2", token: "address-level2", langs: []lang{
-		{"en", []string{`city( ?name)?`, `town`, `suburb ?/ ?city`}},
+		{"en", []string{`city( ?name)?`, `town`, `suburb ?/ ?city`, `settlement$`}},
 		{"de", []string{`stadt`, `ort\b`, `wohnort`}},
 		{"fr", []string{`ville`, `localite`, `commune`}},
 		{"es", []string{`ciudad`, `localidad`, `poblacion`, `municipio`}},
@@ -1649,7 +1649,7 @@ var rules = []rule{
 		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`}},
 		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
 		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
-		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`}},
+		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`, `^destinatario$`}},
 		{"pt", []string{`nome completo`, `seu nome`}},
 		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`}},
 		{"pl", []string{`imie (i|&) nazwisko`}},
