@@ -638,6 +638,15 @@ func identSays(texts []string, kind controlKinds, memo *memo, r *rule) bool {
 // their first part: the row pass assigns the rest to the neighbours.
 func matchControl(text string, kind controlKinds, ident bool) *rule {
 	r := match(text, kind, ident)
+	if r != nil && r.id == "address-level3" && !ident {
+		// "City/District": the town, named first; the district rule
+		// comes first in the table only to win over a bare "district".
+		if city := ruleByID("address-level2"); city.kinds&kind != 0 {
+			if p := table().find(city, text); p >= 0 && p < table().find(r, text) {
+				return city
+			}
+		}
+	}
 	if r == nil || ident || !addressPart[r.id] {
 		return r
 	}
