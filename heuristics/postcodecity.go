@@ -16,7 +16,7 @@ import (
 // text that names no town.
 func postcodeAndCity(c *form.Control) string {
 	t := table()
-	pc, city := ruleByID("postal-code"), ruleByID("address-level2")
+	pc, city, region := ruleByID("postal-code"), ruleByID("address-level2"), ruleByID("address-level1")
 	for _, s := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
 		if s == "" {
 			continue
@@ -28,7 +28,10 @@ func postcodeAndCity(c *form.Control) string {
 		}
 		q := t.find(city, n)
 		switch {
-		case q < 0 || alternative().MatchString(n):
+		case q < 0 || alternative().MatchString(n) || t.find(region, n) >= 0:
+			// A box for the town, the region and the postcode ("City,
+			// State, ZIP") asks for more than these two: it keeps the
+			// part the label names first.
 			return ""
 		case p < q:
 			return "postal-code-and-city"

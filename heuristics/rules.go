@@ -1226,7 +1226,7 @@ var rules = []rule{
 	{id: "postal-code", token: "postal-code", langs: []lang{
 		{"en", []string{`zip`, `post ?code`, `postal ?(code|index|number|no)`, `^postal$`, `pin ?code`, `^pc$`, `eircode`}},
 		{"de", []string{`plz\b`, `postleitzahl`}},
-		{"fr", []string{`code postal`, `^cp$`, `npa\b`}},
+		{"fr", []string{`code postal`, `^cp\b`, `npa\b`}},
 		{"es", []string{`codigo postal`, `^cp$`, `c p\b`}},
 		{"it", []string{`cap\b`, `^c a p$`, `codice postale`}},
 		{"pt", []string{`cep\b`, `codigo postal`}},
