@@ -419,8 +419,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		}
 		return -1, nil
 	}
-	if decided != nil && decided.token == "username" && sources[from].ident {
-		if i, m := shownEmail(); m != nil {
+	if decided != nil && sources[from].ident && (decided.token == "username" || decided.kind == kindVeto && !decided.qualifies && c.Type == "email") {
+		// An e-mail box whose name a word vetoes in passing
+		// ("emailType") that the person sees labelled "Email" asks for
+		// the address all the same; a name that says whose it is
+		// ("giftcard_email") still decides.
+		if i, m := shownEmail(); m != nil && (decided.token == "username" || m.token == "email") {
 			decided, weight, from = m, sources[i].weight*m.weight, i
 			ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 		}
