@@ -429,6 +429,22 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 		}
 	}
+	if decided != nil && sources[from].ident && (decided.token == "name" || decided.token == "given-name" || decided.token == "family-name") {
+		// A name or id that says "name" or "FirstName" under a label
+		// the person reads as "Full name" or "Name (company)": the
+		// label says which name.
+		for i, src := range sources[from+1:] {
+			t := texts[from+1+i]
+			if src.ident || src.weight < 0.8 || t == "" {
+				continue
+			}
+			if m := memo.match(t, kind, false); m != nil && (m.id == "full-name" && decided.token != "name" || m.id == "organization") {
+				decided, weight, from = m, src.weight*m.weight, from+1+i
+				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+			}
+			break
+		}
+	}
 	if decided != nil && addressPart[decided.id] && sources[from].ident {
 		// A row label that names several address parts ("Code postal /
 		// Ville", "PLZ / Ort") says which box is which by its order; an
