@@ -176,6 +176,10 @@ func depth(n *html.Node, limit int) int {
 type scope struct {
 	ids       map[string]*html.Node
 	labelsFor map[string][]*html.Node
+	// dupIDs are the ids several elements share: a label for= one of
+	// them labels, to a browser, the first; to the eye, the control it
+	// sits beside (label, sharedLabels).
+	dupIDs map[string]bool
 }
 
 type extractor struct {
@@ -237,7 +241,7 @@ func skipped(n *html.Node) bool {
 func (x *extractor) index(n, root *html.Node) {
 	sc := x.scopes[root]
 	if sc == nil {
-		sc = &scope{ids: map[string]*html.Node{}, labelsFor: map[string][]*html.Node{}}
+		sc = &scope{ids: map[string]*html.Node{}, labelsFor: map[string][]*html.Node{}, dupIDs: map[string]bool{}}
 		x.scopes[root] = sc
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -263,6 +267,8 @@ func (x *extractor) index(n, root *html.Node) {
 		if id, ok := attrOK(c, "id"); ok && id != "" {
 			if _, dup := sc.ids[id]; !dup {
 				sc.ids[id] = c
+			} else {
+				sc.dupIDs[id] = true
 			}
 		}
 		if c.DataAtom == atom.Label {

@@ -118,6 +118,10 @@ func TestLabels(t *testing.T) {
 		{"floating_en.html", "last", "First name", "preceding-text"},
 		{"floating_en.html", "remember", "Remember me", "following-label"},
 		{"floating_en.html", "company", "Company", "preceding-text"},
+		{"duplicate_ids_en.html", "a1", "First name", "preceding-text"},
+		{"duplicate_ids_en.html", "a2", "Last name", "preceding-text"},
+		{"duplicate_ids_en.html", "a3", "Postcode", "preceding-text"},
+		{"duplicate_ids_en.html", "b1", "Street address Street address", "label-for"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

@@ -20,7 +20,11 @@ const maxClimb = 6
 func (x *extractor) label(n, root *html.Node, c *Control) {
 	sc := x.scopes[root]
 	var forTexts []string
-	if c.ID != "" && sc.ids[c.ID] == n {
+	if c.ID != "" && sc.ids[c.ID] == n && !sharedLabels(sc, c.ID) {
+		// Several labels for an id several controls share ("<label
+		// for=f>First name</label><input id=f> <label for=f>Last
+		// name</label><input id=f>") are each read beside their control
+		// (nearby), not all on the first.
 		for _, l := range sc.labelsFor[c.ID] {
 			if t := collapse(text(l, nil)); t != "" {
 				forTexts = append(forTexts, t)
@@ -175,7 +179,7 @@ func followingLabel(n *html.Node, sc *scope) string {
 			if labelsOther(s, sc, n) || firstLabelable(s) != nil {
 				return ""
 			}
-			if f, ok := attrOK(s, "for"); ok && sc.ids[f] != nil && sc.ids[f] != n {
+			if f, ok := attrOK(s, "for"); ok && sc.ids[f] != nil && sc.ids[f] != n && !sharedFor(s, sc, n) {
 				return ""
 			}
 			for f := s.NextSibling; f != nil; f = f.NextSibling {
@@ -352,11 +356,41 @@ func labelsOther(n *html.Node, sc *scope, self *html.Node) bool {
 		return false
 	}
 	if f, ok := attrOK(n, "for"); ok {
+		if sharedFor(n, sc, self) {
+			return false
+		}
 		target := sc.ids[f]
 		return target != nil && target != self && isVisibleControl(target)
 	}
 	l := firstLabelable(n)
 	return l != nil && l != self
+}
+
+// sharedFor reports whether label n is one of several for= an id that
+// control self shares with other elements: then it labels the control it
+// sits beside, self's neighbour or not.
+func sharedFor(n *html.Node, sc *scope, self *html.Node) bool {
+	f, ok := attrOK(n, "for")
+	return ok && self != nil && attr(self, "id") == f && sharedLabels(sc, f)
+}
+
+// sharedLabels reports whether the labels for= id are several, saying
+// different things, for an id several elements share: one label per copy
+// of a repeated control ("First name", "Last name" over boxes that all
+// have id=input), each beside its own. Labels that say the same (a form
+// repeated whole) label the first, as a browser reads them.
+func sharedLabels(sc *scope, id string) bool {
+	ls := sc.labelsFor[id]
+	if !sc.dupIDs[id] || len(ls) < 2 {
+		return false
+	}
+	first := collapse(text(ls[0], nil))
+	for _, l := range ls[1:] {
+		if collapse(text(l, nil)) != first {
+			return true
+		}
+	}
+	return false
 }
 
 // isVisibleControl reports whether n is a control a person would see as a

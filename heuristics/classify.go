@@ -37,7 +37,9 @@ type Result struct {
 	// form splits it: "first-surname" and "second-surname" for the two
 	// family names of Spanish-speaking forms (apellido paterno and
 	// materno), "postal-code-1" and "postal-code-2" for a postcode in two
-	// boxes, "house-number" and "street-name" for the parts of the first
+	// boxes, "postal-code-and-city" and "city-and-postal-code" for a
+	// postcode box that asks for the town too ("Postcode / Town"),
+	// "house-number" and "street-name" for the parts of the first
 	// street line, "floor", "apartment", "building" and "staircase" for
 	// the parts of the second (address-line2 boxes labelled for one of
 	// them), "international" for a whole phone number asked for with its
@@ -279,6 +281,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
+	combinePostcodeCity(s, out)
 	return out
 }
 
@@ -395,6 +398,14 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	r := Result{Index: c.Index}
 	kind := controlKind(c)
 	if c.Type == "search" {
+		if m, src, t := shownPlace(c, kind, memo); m != nil {
+			// A search box the person sees labelled "Postcode" or
+			// "City": a list of places to pick one's own from as one
+			// types (see postcode-lookup), not a site search.
+			r.Token, r.Confidence = m.token, src.weight*m.weight
+			r.Evidence = []Evidence{{Signal: src.signal, Rule: m.id, Text: t}, {Signal: "type", Rule: "search", Text: c.Type}}
+			return r
+		}
 		r.Evidence = []Evidence{{Signal: "type", Rule: "search", Text: c.Type}}
 		return r
 	}
@@ -418,21 +429,43 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	// box asks for the e-mail address the site uses as the login, which on
 	// a sign-up or checkout form is the person's e-mail, whatever the
 	// name ("username", "login") says.
+	// The same holds for a shown "Full name", "Name and surname": the
+	// person's name, not a login.
 	shownEmail := func() (int, *rule) {
 		for i, src := range sources {
 			if src.ident || src.weight < 0.8 || texts[i] == "" {
 				continue
 			}
-			if m := memo.match(texts[i], kind, false); m != nil && m.token == "email" {
+			if m := memo.match(texts[i], kind, false); m != nil && (m.token == "email" || m.id == "full-name") {
 				return i, m
 			}
 		}
 		return -1, nil
 	}
-	if decided != nil && decided.token == "username" && sources[from].ident {
-		if i, m := shownEmail(); m != nil {
+	if decided != nil && sources[from].ident && (decided.token == "username" || decided.kind == kindVeto && !decided.qualifies && c.Type == "email") {
+		// An e-mail box whose name a word vetoes in passing
+		// ("emailType") that the person sees labelled "Email" asks for
+		// the address all the same; a name that says whose it is
+		// ("giftcard_email") still decides.
+		if i, m := shownEmail(); m != nil && (decided.token == "username" || m.token == "email") {
 			decided, weight, from = m, sources[i].weight*m.weight, i
 			ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
+		}
+	}
+	if decided != nil && sources[from].ident && (decided.token == "name" || decided.token == "given-name" || decided.token == "family-name") {
+		// A name or id that says "name" or "FirstName" under a label
+		// the person reads as "Full name" or "Name (company)": the
+		// label says which name.
+		for i, src := range sources[from+1:] {
+			t := texts[from+1+i]
+			if src.ident || src.weight < 0.8 || t == "" {
+				continue
+			}
+			if m := memo.match(t, kind, false); m != nil && (m.id == "full-name" && decided.token != "name" || m.id == "organization") {
+				decided, weight, from = m, src.weight*m.weight, from+1+i
+				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+			}
+			break
 		}
 	}
 	if decided != nil && addressPart[decided.id] && sources[from].ident {
@@ -483,10 +516,62 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// the person sees say what the box holds.
 				continue
 			}
+			if m != nil && src.ident && !sources[from].ident && decided.id == "full-name" && (m.id == "address-label" || m.token == "username") {
+				// "Full name", "Name and surname" shown on a box named
+				// "address_name" or "user_name": the recipient's or the
+				// person's name, not a label for the address or a login.
+				continue
+			}
+			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
+				// A box the person sees labelled "Postcode" whose name
+				// says "search" or "autocomplete" (a store finder, an
+				// address finder keyed by postcode: see postcode-lookup)
+				// asks for the postcode all the same.
+				continue
+			}
 			if m != nil && m.kind != kindTarget && !m.neutral {
 				decided, weight = m, src.weight*m.weight
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
 				break
+			}
+		}
+	}
+
+	if decided != nil && decided.id == "search" && ev.Signal == "placeholder" {
+		// "Search..." in a box a short label names a town, a region or
+		// a postcode: a list to pick one's own from as one types, not a
+		// site search.
+		for i, src := range sources[from+1:] {
+			if t := texts[from+1+i]; src.signal == "label" && t != "" {
+				if strings.Count(t, " ") >= 4 {
+					break
+				}
+				if m := memo.match(t, kind, false); m != nil && (addressPart[m.id] || m.id == "address-level3") {
+					decided, weight = m, src.weight*m.weight
+					ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+				}
+				break
+			}
+		}
+	}
+	if decided != nil && sentenceVeto[decided.id] && ev.Signal != "name" && ev.Signal != "id" && strings.Count(ev.Text, " ") >= 4 {
+		// A word met in a sentence ("Sign up for sale and new arrivals",
+		// "Subscribe to find out first about our offers", "Send password
+		// reset instructions to this email") says less than a box that
+		// asks for an e-mail address by its type or its other words: a
+		// newsletter's or a reset form's box for the person's address.
+		if c.Type == "email" {
+			decided = nil
+		} else {
+			for i, src := range sources {
+				if texts[i] == "" || texts[i] == ev.Text || src.weight < 0.8 {
+					continue
+				}
+				if m := memo.match(texts[i], kind, src.ident); m != nil && m.token == "email" {
+					decided, weight = m, src.weight*m.weight
+					ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
+					break
+				}
 			}
 		}
 	}
@@ -548,6 +633,46 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	return r
 }
 
+// lookupFor reports whether veto v, read in a box's name or id, names a
+// look-up (a site search, an address finder) that the part of an address
+// the box's shown words name (rule decided) is the key of: a postcode for
+// either, a town for an address finder.
+func lookupFor(decided, v *rule) bool {
+	switch v.id {
+	case "search", "search-form":
+		return decided.id == "postal-code"
+	case "address-lookup":
+		return decided.id == "postal-code" || decided.id == "address-level2"
+	}
+	return false
+}
+
+// sentenceVeto lists the vetoes whose words a sentence may hold in
+// passing (an "arrival", an "offer", "find out"): read in a sentence, they
+// do not outweigh a box's e-mail type or words.
+var sentenceVeto = map[string]bool{"not-profile": true, "coupon": true, "search": true}
+
+// shownPlace returns the rule of the postcode or the town that the first
+// text the person sees of a control (a label, an aria-label, a
+// placeholder) matches, with its source and normalized text; nil when
+// that text names something else or there is none.
+func shownPlace(c *form.Control, kind controlKinds, memo *memo) (*rule, source, string) {
+	for _, src := range sources {
+		if src.ident || src.weight < 0.8 {
+			continue
+		}
+		t := memo.normalize(src.raw(c))
+		if t == "" {
+			continue
+		}
+		if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
+			return m, src, t
+		}
+		break
+	}
+	return nil, source{}, ""
+}
+
 // identSays reports whether a control's name or id (texts by source)
 // matches rule r.
 func identSays(texts []string, kind controlKinds, memo *memo, r *rule) bool {
@@ -564,6 +689,15 @@ func identSays(texts []string, kind controlKinds, memo *memo, r *rule) bool {
 // their first part: the row pass assigns the rest to the neighbours.
 func matchControl(text string, kind controlKinds, ident bool) *rule {
 	r := match(text, kind, ident)
+	if r != nil && r.id == "address-level3" && !ident {
+		// "City/District": the town, named first; the district rule
+		// comes first in the table only to win over a bare "district".
+		if city := ruleByID("address-level2"); city.kinds&kind != 0 {
+			if p := table().find(city, text); p >= 0 && p < table().find(r, text) {
+				return city
+			}
+		}
+	}
 	if r == nil || ident || !addressPart[r.id] {
 		return r
 	}

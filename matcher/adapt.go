@@ -90,6 +90,9 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 			}
 			return one(second), second != ""
 		}
+		if part == "postal-code-and-city" || part == "city-and-postal-code" {
+			return r.postcodeCityForms(part, v), true
+		}
 		return postalForms(v), true
 	case profile.ConceptHonorificPrefix:
 		return honorificForms(v), true
@@ -110,6 +113,25 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 		return dateForms(f, part, v, r.pc)
 	}
 	return one(v), true
+}
+
+// postcodeCityForms are the spellings for one box that asks for the
+// postcode and the town together (heuristics.Result.Part
+// "postal-code-and-city", "city-and-postal-code"): both, in the order the
+// box names them ("10115 Berlin"), then the postcode alone for a box too
+// short for both or a profile with no town.
+func (r *run) postcodeCityForms(part, postcode string) forms {
+	fs := postalForms(postcode)
+	city, _, ok := r.entry(profile.ConceptAddressLocality)
+	if city = strings.TrimSpace(city); !ok || city == "" {
+		return fs
+	}
+	both := postcode + " " + city
+	if part == "city-and-postal-code" {
+		both = city + " " + postcode
+	}
+	fs.text = append([]string{both}, fs.text...)
+	return fs
 }
 
 // country is the profile's ISO 3166-1 country code, upper case, or "".

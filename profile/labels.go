@@ -107,7 +107,8 @@ var partLabels = map[string]string{
 	"floor": "Floor", "apartment": "Apartment or unit", "building": "Building", "staircase": "Staircase",
 	"first-surname": "First surname", "second-surname": "Second surname",
 	"postal-code-1": "Postcode (first part)", "postal-code-2": "Postcode (second part)",
-	"international": "Phone (international)",
+	"international":        "Phone (international)",
+	"postal-code-and-city": "Postcode and town", "city-and-postal-code": "Town and postcode",
 }
 
 // HasPartLabel reports whether part (a heuristics Result.Part) has a label

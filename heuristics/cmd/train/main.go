@@ -60,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	minCount := fl.Int("min", 3, "fewest examples a token needs to be a class of its own")
 	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
 	confusion := fl.Int("confusion", 0, "with -cv, also list the `n` commonest wrong decisions (label, decision) per source at override 0.90")
+	listWrong := fl.Bool("wrong", false, "with -cv, also list every wrong decision at override 0.90 with its page and control (tuning sites only)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if r := rules[k]; label(t) == "" && r != "" && r != heuristics.Veto && !vocab[p.Source][r] {
 				continue
 			}
-			data = append(data, labelled{feats[k], label(t), rules[k], p.Site, p.Source})
+			data = append(data, labelled{feats[k], label(t), rules[k], p.Site, p.Source, p.Rel, t.Index})
 		}
 	}
 	count := map[string]int{}
@@ -169,7 +170,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
 	}
 	if *folds > 1 {
-		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, o)
+		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, *listWrong, o)
 		return nil
 	}
 	// The temperature is fitted on sites the first model did not learn
@@ -282,6 +283,10 @@ type labelled struct {
 	rule     string
 	site     string
 	source   string
+	// page and index name the control: the page's path in the corpus
+	// and its control index there.
+	page  string
+	index int
 }
 
 // declared reports whether a control carries an autocomplete field name:
@@ -337,7 +342,7 @@ func foldOf(site string, k int) int {
 // fold left out (rare: examples of classes too rare to learn, counted
 // but not taught), for a few values of the probability below which the
 // model is unsure and the rules' verdict stands.
-func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, o linear.Options) {
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, listWrong bool, o linear.Options) {
 	type tally struct{ targets, found, predicted, right int }
 	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
 	res := map[string][]tally{}
@@ -372,6 +377,9 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 						wrong[d.source] = map[[2]string]int{}
 					}
 					wrong[d.source][[2]string{d.token, got}]++
+					if listWrong {
+						fmt.Fprintf(w, "cv-miss %s #%d label=%q decision=%q rule=%q\n", d.page, d.index, d.token, got, d.rule)
+					}
 				}
 				for _, src := range []string{d.source, "all"} {
 					if res[src] == nil {

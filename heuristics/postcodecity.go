@@ -1,0 +1,88 @@
+package heuristics
+
+import (
+	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/profile"
+)
+
+// postcodeAndCity returns the Part of a postcode box whose own words ask
+// for the postcode and the town together ("Postcode / Town", "PLZ & Ort",
+// "Code postal et ville"): "postal-code-and-city", or
+// "city-and-postal-code" when the words name the town first, so that the
+// box is filled with both ("10115 Berlin"), in the order it names them.
+// The first of the box's own texts (label, aria-label, placeholder) that
+// names a postcode decides; one that offers a choice ("Postcode or town":
+// a finder that takes either) asks for the postcode alone, and so does a
+// text that names no town.
+func postcodeAndCity(c *form.Control) string {
+	t := table()
+	pc, city, region := ruleByID("postal-code"), ruleByID("address-level2"), ruleByID("address-level1")
+	for _, s := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
+		if s == "" {
+			continue
+		}
+		n := normalize(s)
+		p := t.find(pc, n)
+		if p < 0 {
+			continue
+		}
+		q := t.find(city, n)
+		switch {
+		case q < 0 || alternative().MatchString(n) || t.find(region, n) >= 0:
+			// A box for the town, the region and the postcode ("City,
+			// State, ZIP") asks for more than these two: it keeps the
+			// part the label names first.
+			return ""
+		case p < q:
+			return "postal-code-and-city"
+		default:
+			return "city-and-postal-code"
+		}
+	}
+	return ""
+}
+
+// combinePostcodeCity gives the postcode boxes that ask for the town too
+// (postcodeAndCity) their Part, in the forms where no box the person sees
+// asks for the town alone: beside one, the label names a row of two boxes
+// ("Postcode / Town" over a postcode box and a town box).
+//
+// A box read as the town for its label's first word ("Town / Postcode")
+// is such a box too, where no box asks for the postcode alone: it takes
+// the postcode's token, the value a form with one box for both checks.
+func combinePostcodeCity(s *form.Snapshot, out []Result) {
+	var shown map[[2]int]bool // [form, 0] has a town box, [form, 1] a postcode box
+	for i := range out {
+		r := &out[i]
+		if r.Token != "postal-code" && r.Token != "address-level2" || r.Part != "" {
+			continue
+		}
+		part := postcodeAndCity(&s.Controls[i])
+		if part == "" {
+			continue
+		}
+		if shown == nil {
+			shown = map[[2]int]bool{}
+			for j := range out {
+				c := &s.Controls[j]
+				if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || postcodeAndCity(c) != "" {
+					continue
+				}
+				switch out[j].Token {
+				case "address-level2":
+					shown[[2]int{c.FormIndex, 0}] = true
+				case "postal-code":
+					shown[[2]int{c.FormIndex, 1}] = true
+				}
+			}
+		}
+		f := s.Controls[i].FormIndex
+		switch {
+		case r.Token == "postal-code" && !shown[[2]int{f, 0}]:
+			r.Part = part
+		case r.Token == "address-level2" && !shown[[2]int{f, 1}]:
+			r.Token, r.Part = "postal-code", part
+			r.Concept, _ = profile.ConceptForToken(r.Token)
+		}
+	}
+}
