@@ -177,6 +177,10 @@ var senses = sync.OnceValue(func() map[string][]sense {
 		"sk": kraj,
 		"sl": {s(`^kraj$`, "address-level2")},
 		"bg": {s(`^презиме$`, "additional-name")},
+		// Japanese "名字" is the surname; Chinese "名字" the given name.
+		"zh": {s(`^名字$`, "given-name")},
+		// Brazilian "apelido" is a nickname; European Portuguese the surname.
+		"pt-pt": {s(`^apelidos?$`, "family-name")},
 	}
 	for _, r := range []string{"co", "uy", "py", "bo", "gt", "hn", "sv", "ni"} {
 		m["es-"+r] = departamento
@@ -262,6 +266,12 @@ func namePairs(g *group) {
 	}
 	for k := 0; k+1 < len(g.seq); k++ {
 		a, b := g.rule(k), g.rule(k+1)
+		if g.tok(k) == "name" && a == "name" && g.tok(k+1) == "additional-name" && k+2 < len(g.seq) && g.tok(k+2) == "family-name" {
+			// "Name", "Middle name", "Surname": the middle name
+			// between them does not part the pair.
+			g.set(k, "given-name", 0.8)
+			continue
+		}
 		switch {
 		case (a == "name" || a == "full-name") && g.tok(k) == "name" && g.tok(k+1) == "family-name" && !taken(k, "given-name"):
 			g.set(k, "given-name", 0.8)
@@ -1014,9 +1024,9 @@ func short(c *form.Control) bool {
 // datePart matches words naming a day, month or year part of a date, in the
 // supported languages.
 var (
-	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|日|일|gun|hari|tgl)(?: |$)`)
-	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|月|월|ay|bulan|bln)(?: |$)`)
-	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anno|jaar|rok|ar|год|年|년|yil|tahun|thn)(?: |$)`)
+	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|дд|日|일|gun|hari|tgl|zz|pp)(?: |$)`)
+	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|мм|月|월|ay|bulan|bln|ll|kk)(?: |$)`)
+	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anno|jaar|rok|rrrr|ar|год|гггг|年|년|yil|tahun|thn|vvvv)(?: |$)`)
 )
 
 // partOf names the date part a control asks for, from its option shape,
