@@ -320,6 +320,22 @@ func TestFillPages(t *testing.T) {
 			// alone: never from the profile.
 			"f_code": "", "p_holder": "", "p_number": "", "p_exp": "", "p_cvv": "", "p_promo": "",
 		}},
+		{name: "boxes for two things or one part", path: "/intl-boxes.html", want: map[string]string{
+			// "Postcode / Town" gets both, in the label's order; the
+			// phone asked with its calling code gets it; a flat box
+			// named houseNumber gets the second line.
+			"d_name": name, "d_street": line1, "d_flat": line2, "d_pctown": postcode + " " + city, "d_phone": tel,
+			"d_note": "",
+		}, check: func(t *testing.T, tab context.Context, st PageState, _ []AppEvent) {
+			if got := st.Values["d_phone"]; !strings.HasPrefix(got, "+1") {
+				t.Errorf("d_phone = %q, want the number with its calling code (+1 ...)", got)
+			}
+			if dir := os.Getenv("TESSERA_FILL_SHOTS"); dir != "" {
+				if png, err := chromedp.Run(tab, chromedp.FullScreenshot(100)); err == nil {
+					os.WriteFile(filepath.Join(dir, "intl-boxes.png"), png, 0o644)
+				}
+			}
+		}},
 		{name: "registration", path: "/register.html", want: map[string]string{
 			"title": "ms", "first": given, "last": family, "email": email, "dob": birth,
 			"password": "", "password2": "", "news": "",

@@ -157,15 +157,24 @@ func fill(ctx context.Context, b *e2e.Browser, sw context.Context, dir, page str
 		done <- outcome{r, err}
 	}()
 	// The dialog shows once the app has measured the page; approve it then.
+	// On a loaded machine it may show after the click, which then meets
+	// the main window under it: the click is repeated while the fill
+	// waits.
 	time.Sleep(4 * time.Second)
-	if err := approveInWindow(fillApprove); err != nil {
-		return err
-	}
 	var o outcome
-	select {
-	case o = <-done:
-	case <-time.After(60 * time.Second):
-		return fmt.Errorf("fill of %s never ended", url)
+	ended := false
+	for try := 0; try < fillClicks && !ended; try++ {
+		if err := approveInWindow(fillApprove); err != nil {
+			return err
+		}
+		select {
+		case o = <-done:
+			ended = true
+		case <-time.After(20 * time.Second):
+		}
+	}
+	if !ended {
+		return fmt.Errorf("fill of %s never ended (%d clicks on Approve)", url, fillClicks)
 	}
 	if o.err != nil {
 		return fmt.Errorf("fill: %w", o.err)
@@ -204,6 +213,10 @@ var (
 	pairApprove = [2]string{"813", "500"}
 	fillApprove = [2]string{"799", "640"}
 )
+
+// fillClicks is how many times Approve is clicked, 20 s apart, before a
+// fill that has not ended fails.
+const fillClicks = 3
 
 // approveInWindow clicks at (x, y) in the app's window once Approve there
 // is awake (it is disabled for app.DefaultApproveDelay, 0.8 s, after the
