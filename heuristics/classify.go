@@ -254,8 +254,9 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Token = ""
 		}
 		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && r.verdict != "hidden" {
-			// Show how often fills shown so were right on sites the
-			// model did not learn from (heuristics/cmd/train), by who
+			// Show how often fills shown so were right on sites neither
+			// the rules nor the model were tuned on (heuristics/cmd/train,
+			// the corpus's calibration quarter), by who
 			// decided (Verdict: the same number means other odds from
 			// the page's autocomplete, the rules or the model), at least
 			// the least confidence filled: calibration changes what the

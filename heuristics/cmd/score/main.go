@@ -170,7 +170,7 @@ func halfName(h string) string {
 // writeCalibration prints the reliability tables: of the fields shown at
 // a confidence, how many were right.
 func writeCalibration(w io.Writer, bins []Bin) error {
-	fmt.Fprintln(w, "\ncalibration (Tessera's fills of scored fields, strict):")
+	fmt.Fprintln(w, "\ncalibration (Tessera's fills of scored fields, strict; the held-out half in its two quarters: the dialog's confidence maps are fitted on the calibration quarter, the untouched quarter judges them):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "half\tvariant\tconfidence\tfilled\tright\tshare right\tmean confidence")
 	for _, b := range bins {

@@ -551,7 +551,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 				}
 			}
 			addTo(key{p.Source, half, v, "tessera"}, p.Site, c)
-			cal.add(half, v, p, rs)
+			cal.add(calibrationHalf(p), v, p, rs)
 			if chrome != nil {
 				cp := chrome[v][p.Rel]
 				addTo(key{p.Source, half, v, "chromium156"}, p.Site, tally(p, vocab[p.Source], func(i int) string { return cp[i] }, nil))
@@ -594,6 +594,28 @@ const (
 func halfOf(p *corpus.Page) string {
 	if corpus.HeldOut(p.Site) {
 		return halfHeldOut
+	}
+	return halfTune
+}
+
+// Quarters of the held-out half in the reliability tables: the dialog's
+// confidence maps are fitted on the calibration quarter
+// (corpus.Calibration), so only the untouched quarter says how well they
+// hold on forms nothing was fitted on.
+const (
+	quarterCalibration = "calibration"
+	quarterUntouched   = "untouched"
+)
+
+// calibrationHalf names the part of the split a page's fills are counted
+// in by the reliability tables: the tuning half, or one of the held-out
+// half's quarters.
+func calibrationHalf(p *corpus.Page) string {
+	switch {
+	case corpus.Calibration(p.Site):
+		return quarterCalibration
+	case corpus.HeldOut(p.Site):
+		return quarterUntouched
 	}
 	return halfTune
 }
@@ -714,7 +736,7 @@ func (c *calibration) add(half, variant string, p *corpus.Page, rs []heuristics.
 // and variant.
 func (c *calibration) byKind() []Kind {
 	var out []Kind
-	for _, h := range []string{"", halfTune, halfHeldOut} {
+	for _, h := range []string{"", halfTune, quarterCalibration, quarterUntouched} {
 		for _, v := range []string{variantServed, variantNoAC} {
 			for _, kind := range []string{"autocomplete", "rule", "doubted", "agree", "model", "hidden", "shown", "all"} {
 				kd := c.kinds[[3]string{h, v, kind}]
@@ -738,7 +760,7 @@ func (c *calibration) byKind() []Kind {
 // bins returns the reliability tables, both halves first.
 func (c *calibration) bins() []Bin {
 	var out []Bin
-	for _, h := range []string{"", halfTune, halfHeldOut} {
+	for _, h := range []string{"", halfTune, quarterCalibration, quarterUntouched} {
 		for _, v := range []string{variantServed, variantNoAC} {
 			k := [2]string{h, v}
 			for i, b := range c.tally[k] {

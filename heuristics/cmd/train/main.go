@@ -4,7 +4,10 @@
 // leaves in, autocomplete attributes removed, every scored control an
 // example labelled with its autofill token ("" for "not something to
 // autofill"). Chromium's pages are left out: their labels are Chromium's
-// own output. The same corpus and flags give the same file.
+// own output. The maps from the confidence computed to the confidence the
+// dialog shows are fitted on the calibration quarter (corpus.Calibration),
+// the held-out sites set aside for that alone. The same corpus and flags
+// give the same file.
 //
 //	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
 //	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20]
@@ -93,9 +96,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 		// page as served.
 		snap, served *form.Snapshot
 	}
-	var tuning []tuningPage
+	var tuning, calPages []tuningPage
 	npages := 0
 	for _, p := range pages {
+		if corpus.Calibration(p.Site) && p.Source != "chromium" {
+			// Read only to fit the dialog's confidence maps below.
+			served, err := extract(p)
+			if err != nil {
+				return err
+			}
+			snap, err := extract(p)
+			if err != nil {
+				return err
+			}
+			corpus.StripAutocomplete(snap)
+			calPages = append(calPages, tuningPage{p, snap, served})
+			continue
+		}
 		if corpus.HeldOut(p.Site) || p.Source == "chromium" {
 			continue
 		}
@@ -187,60 +204,49 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	agreeTemp := linear.FitTemperature(first, agree)
-	// The calibration maps: every tuning page classified by a model that
-	// did not learn from its site (four folds of sites), with its
-	// autocomplete attributes removed and as served, each fill's
-	// confidence against whether it was right, by kind of verdict
-	// (heuristics.Result.Verdict). A page's fill the two variants share
-	// counts once: the variant as served adds only what the page
-	// declared.
-	const k = 4
+	m := linear.Train(classes, all, o)
+	m.Temperature, m.AgreeTemperature = temp, agreeTemp
+	// The calibration maps: every page of the calibration quarter
+	// (corpus.Calibration: held-out sites no rule was written for and no
+	// weight learned from) classified by the model, with its autocomplete
+	// attributes removed and as served, each fill's confidence against
+	// whether it was right, by kind of verdict (heuristics.Result.Verdict).
+	// Fills of tuning pages would overstate the rules, which were written
+	// looking at them. A page's fill the two variants share counts once:
+	// the variant as served adds only what the page declared.
+	fb, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
 	confs := map[string][]float32{}
 	rights := map[string][]bool{}
 	nfills := 0
-	for f := range k {
-		var train []linear.Example
-		for i, e := range all {
-			if foldOf(kept[i].site, k) != f {
-				train = append(train, e)
+	for _, tp := range calPages {
+		for _, snap := range []*form.Snapshot{tp.snap, tp.served} {
+			rs, err := heuristics.ClassifyWithModel(snap, fb)
+			if err != nil {
+				return err
 			}
-		}
-		fm := linear.Train(classes, train, o)
-		fm.Temperature, fm.AgreeTemperature = temp, agreeTemp
-		fb, err := fm.MarshalBinary()
-		if err != nil {
-			return err
-		}
-		for _, tp := range tuning {
-			if foldOf(tp.page.Site, k) != f {
-				continue
-			}
-			for _, snap := range []*form.Snapshot{tp.snap, tp.served} {
-				rs, err := heuristics.ClassifyWithModel(snap, fb)
-				if err != nil {
-					return err
+			align := corpus.Align(tp.page, snap)
+			for _, t := range tp.page.Truths {
+				if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
+					continue
 				}
-				align := corpus.Align(tp.page, snap)
-				for _, t := range tp.page.Truths {
-					if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
-						continue
-					}
-					c, r := align[t.Index], rs[align[t.Index]]
-					if !isTarget(r.Token) || r.Optional || snap.Controls[c].Visibility.Hidden {
-						continue
-					}
-					kind := r.Verdict()
-					if snap == tp.served && !declared(snap.Controls[c]) {
-						continue
-					}
-					got := r.Token
-					if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
-						got = "address-" + strings.ReplaceAll(r.Part, "-", "")
-					}
-					confs[kind] = append(confs[kind], float32(r.Confidence))
-					rights[kind] = append(rights[kind], got == label(t))
-					nfills++
+				c, r := align[t.Index], rs[align[t.Index]]
+				if !isTarget(r.Token) || r.Optional || snap.Controls[c].Visibility.Hidden {
+					continue
 				}
+				kind := r.Verdict()
+				if snap == tp.served && !declared(snap.Controls[c]) {
+					continue
+				}
+				got := r.Token
+				if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
+					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
+				}
+				confs[kind] = append(confs[kind], float32(r.Confidence))
+				rights[kind] = append(rights[kind], got == label(t))
+				nfills++
 			}
 		}
 	}
@@ -261,8 +267,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(pooled) > 0 {
 		calib[""] = linear.FitCalibration(pooled, pooledRight)
 	}
-	m := linear.Train(classes, all, o)
-	m.Temperature, m.AgreeTemperature, m.Calibration = temp, agreeTemp, calib
+	m.Calibration = calib
 	bin, err := m.MarshalBinary()
 	if err != nil {
 		return err
@@ -270,9 +275,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(*out, bin, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for calibration), %d classes, temperatures %.2f (agreeing with the rules %.2f), calibration %v from %d fills, %d bytes to %s in %s\n",
-		npages, len(all), len(cal), len(classes), temp, agreeTemp, calib, nfills, len(bin), *out, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "%d tuning pages, %d examples (%d for the temperature), %d classes, temperatures %.2f (agreeing with the rules %.2f), calibration %v from %d fills of %d calibration pages, %d bytes to %s in %s\n",
+		npages, len(all), len(cal), len(classes), temp, agreeTemp, calib, nfills, len(calPages), len(bin), *out, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// extract reads a corpus page and extracts its snapshot.
+func extract(p *corpus.Page) (*form.Snapshot, error) {
+	html, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: %w", p.Rel, err)
+	}
+	return snap, nil
 }
 
 // A labelled control is one example: its features, its label, and the
@@ -296,11 +314,12 @@ func declared(c form.Control) bool {
 	return c.AutocompleteInfo != nil && c.AutocompleteInfo.Field != ""
 }
 
-// minKindFills is the fewest cross-validated fills a kind of verdict needs
+// minKindFills is the fewest calibration fills a kind of verdict needs
 // for a calibration map of its own (under minBlock fills, one knot: their
 // share right at their mean confidence). The model's overrides are few
-// (20 to 40 fills) and right less often than the pooled map says.
-const minKindFills = 15
+// (10 to 15 fills on the calibration quarter) and right far less often
+// than the pooled map says (about half, where the pooled map shows 0.9).
+const minKindFills = 10
 
 // calibrationSite reports whether a tuning site's examples are kept for
 // fitting the temperature: about one site in five.

@@ -56,3 +56,70 @@ func TestTrainErrors(t *testing.T) {
 		t.Errorf("run(held-out only) = %v, want errTooFew", err)
 	}
 }
+
+// TestCalibrationQuarterOnly: the confidence maps are fitted on the
+// calibration quarter's pages and nothing else, and those pages teach the
+// model nothing: a corpus of tuning pages alone gives no maps; a copy of
+// one of its pages under a site of the calibration quarter gives maps and
+// the same weights; a copy under a site of the untouched quarter changes
+// nothing at all.
+func TestCalibrationQuarterOnly(t *testing.T) {
+	train := func(extra map[string]string) *linear.Model {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "corpus")
+		if err := os.CopyFS(dir, os.DirFS("testdata/corpus")); err != nil {
+			t.Fatal(err)
+		}
+		for name, from := range extra {
+			for _, ext := range []string{".html", ".html.expected.json"} {
+				b, err := os.ReadFile(filepath.Join("testdata/corpus/fixture", from+ext))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "fixture", name+ext), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		out := filepath.Join(t.TempDir(), "m.bin")
+		if err := run([]string{"-corpus", dir, "-out", out, "-bits", "10"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := linear.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	weights := func(m *linear.Model) []byte {
+		t.Helper()
+		c := *m
+		c.Calibration = nil
+		b, err := c.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	alone := train(nil)
+	if len(alone.Calibration) != 0 {
+		t.Errorf("tuning pages alone gave calibration maps %v", alone.Calibration)
+	}
+	// "birch" is in the calibration quarter, "walmart" in the untouched
+	// one (corpus.Calibration).
+	cal := train(map[string]string{"birch_checkout": "bolt_checkout"})
+	if len(cal.Calibration) == 0 {
+		t.Error("a page of the calibration quarter gave no calibration map")
+	}
+	if !bytes.Equal(weights(cal), weights(alone)) {
+		t.Error("a page of the calibration quarter changed the weights")
+	}
+	untouched := train(map[string]string{"walmart_checkout": "bolt_checkout"})
+	if len(untouched.Calibration) != 0 || !bytes.Equal(weights(untouched), weights(alone)) {
+		t.Error("a page of the untouched quarter changed the model")
+	}
+}

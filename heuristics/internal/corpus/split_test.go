@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/tessera-app/tessera/form"
@@ -34,6 +35,31 @@ func TestHeldOutStable(t *testing.T) {
 	for site, want := range map[string]bool{"thomann": false, "amazon": true, "walmart": true, "etsy": false, "google": false} {
 		if got := HeldOut(site); got != want {
 			t.Errorf("HeldOut(%q) = %v, want %v", site, got, want)
+		}
+	}
+}
+
+// TestCalibrationQuarter: the calibration quarter is half of the
+// held-out half, never a tuning site, and the split is stable.
+func TestCalibrationQuarter(t *testing.T) {
+	var cal, rest int
+	for i := range 400 {
+		site := "site" + strconv.Itoa(i)
+		switch {
+		case Calibration(site) && !HeldOut(site):
+			t.Fatalf("Calibration(%q) but not HeldOut", site)
+		case Calibration(site):
+			cal++
+		case HeldOut(site):
+			rest++
+		}
+	}
+	if cal < 70 || rest < 70 {
+		t.Errorf("of 400 sites, %d in the calibration quarter and %d in the untouched one, want about 100 each", cal, rest)
+	}
+	for site, want := range map[string]bool{"amazon": true, "walmart": false, "thomann": false} {
+		if got := Calibration(site); got != want {
+			t.Errorf("Calibration(%q) = %v, want %v", site, got, want)
 		}
 	}
 }

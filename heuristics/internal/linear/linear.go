@@ -38,8 +38,8 @@ type Model struct {
 	// than the model's overall temperature says.
 	AgreeTemperature float32
 	// Calibration maps a confidence the classifier shows to the share of
-	// such fills that were right, on tuning sites the model did not learn
-	// from (see Calibrate), one map per kind of verdict (the page's
+	// such fills that were right, on sites neither the rules nor the model
+	// were tuned on (see Calibrate), one map per kind of verdict (the page's
 	// autocomplete, the rules alone, the rules doubted by the model, the
 	// two agreeing, the model overriding: the same number means different
 	// odds from each); a kind without a map is shown as is.
