@@ -29,6 +29,13 @@ type Result struct {
 	// did not learn from. Boxes the page does not show keep a discounted,
 	// uncalibrated confidence, and no fill is shown under MinConfidence.
 	Confidence float64 `json:"confidence"`
+	// Decision is the confidence that decides what is offered and what
+	// starts ticked (MinConfidence here, the matcher's threshold, the
+	// dialog's ticks): the classifier's own, before calibration.
+	// Calibration changes what the dialog shows (Confidence), never what
+	// is filled. Use DecisionConfidence, which also serves a Result made
+	// without it.
+	Decision float64 `json:"-"`
 	// Section and Mode carry the autocomplete section ("section-*") and
 	// shipping/billing mode when the page declared them.
 	Section string `json:"section,omitempty"`
@@ -57,6 +64,26 @@ type Result struct {
 	// token ("agree" or "doubted"), and to "hidden" for a box the page
 	// does not show (see Verdict).
 	verdict string
+}
+
+// DecisionConfidence is the confidence that decides what is offered and
+// ticked: Decision, or Confidence for a Result made without one.
+func (r Result) DecisionConfidence() float64 {
+	if r.Decision > 0 {
+		return r.Decision
+	}
+	return r.Confidence
+}
+
+// Shown scales a confidence computed from DecisionConfidence (a match's,
+// which multiplies it by how sure the value's adaptation is) to the one
+// the dialog shows, by the ratio calibration applied to this Result.
+func (r Result) Shown(c float64) float64 {
+	d := r.DecisionConfidence()
+	if d <= 0 || r.Confidence == d {
+		return c
+	}
+	return min(max(c*r.Confidence/d, 0), 1)
 }
 
 // Verdict names who decided the token, the kind of verdict whose
@@ -253,6 +280,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
 		}
+		r.Decision = r.Confidence
 		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && r.verdict != "hidden" {
 			// Show how often fills shown so were right on sites neither
 			// the rules nor the model were tuned on (heuristics/cmd/train,

@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -376,6 +377,20 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 			ok = false
 		}
 		if !ok {
+			if c, sc, same := sameFillClasses(class, rule); same && best == sc && !s.Controls[i].Visibility.Hidden {
+				// The model's likeliest class fills the same value as the
+				// rules' verdict (a street box told address-line1 or
+				// street-address, a country box country or country-name:
+				// sources label such boxes either way): the two voices
+				// agree on what is filled, and the model's probability of
+				// that fill is both classes'.
+				q := slices.Clone(z)
+				linear.Softmax(q, lm.AgreeTemperature)
+				if both := float64(q[c] + q[sc]); both >= MinConfidence {
+					r.Confidence, r.verdict = both, "agree"
+					continue
+				}
+			}
 			if c, known := class[rule]; known && rule != "" && !s.Controls[i].Visibility.Hidden {
 				// The rules' verdict stands, but the model is unsure of
 				// it: the confidence shown is halfway between the rules'
@@ -405,6 +420,35 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
 		r.Token, r.Part, r.Confidence = tok, part, conf
 	}
+}
+
+// sameFill pairs the tokens whose boxes are filled with the same value
+// (matcher: a street box with the first line and the rest of the street
+// address where no box holds the second line, with the first line where
+// one does, whichever of the two it is told; a country a classifier
+// found with its name, or the code where only a code fits).
+var sameFill = map[string]string{
+	"address-line1": "street-address", "street-address": "address-line1",
+	"country": "country-name", "country-name": "country",
+}
+
+// SameFill reports whether boxes told token a and token b are filled with
+// the same value (sameFill): for the dialog's odds, a fill told either is
+// right when the box was labelled the other.
+func SameFill(a, b string) bool {
+	return a == b || sameFill[a] == b && b != ""
+}
+
+// sameFillClasses returns the model's classes of a rules' verdict and of
+// the token filled the same way, when the model has both.
+func sameFillClasses(class map[string]int, rule string) (c, sibling int, ok bool) {
+	other, has := sameFill[rule]
+	if !has {
+		return 0, 0, false
+	}
+	c, ok1 := class[rule]
+	sibling, ok2 := class[other]
+	return c, sibling, ok1 && ok2
 }
 
 // ModelMayOverride reports whether the learned model may replace the

@@ -1,6 +1,11 @@
 package heuristics
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/tessera-app/tessera/heuristics/internal/linear"
+)
 
 // TestModelLoads guards against shipping a model file the package cannot
 // read: Classify would silently fall back to the rules alone.
@@ -35,5 +40,38 @@ func TestModelMayOverride(t *testing.T) {
 		if got := ModelMayOverride(tt.rule, tt.class); got != tt.want {
 			t.Errorf("ModelMayOverride(%q, %q) = %v, want %v", tt.rule, tt.class, got, tt.want)
 		}
+	}
+}
+
+// TestCalibrationOnlyChangesWhatIsShown: two copies of the model, one
+// whose calibration says every fill is right three times in ten and one
+// with no calibration at all, give every control of every golden page the
+// same token, part and deciding confidence; only the confidence shown
+// differs, and Shown scales a match's confidence by the same ratio.
+func TestCalibrationOnlyChangesWhatIsShown(t *testing.T) {
+	m := *model()
+	low, none := m, m
+	flat := []linear.Point{{X: 0.5, Y: 0.3}, {X: 1, Y: 0.3}}
+	low.Calibration = map[string][]linear.Point{"": flat, "agree": flat, "doubted": flat, "rule": flat, "model": flat, "autocomplete": flat}
+	none.Calibration = nil
+	var shownDiffers bool
+	for _, gc := range loadGolden(t) {
+		s := gc.snapshot()
+		a, b := classify(s, &low), classify(s, &none)
+		for i := range a {
+			if a[i].Token != b[i].Token || a[i].Part != b[i].Part || a[i].DecisionConfidence() != b[i].DecisionConfidence() {
+				t.Errorf("%s #%d: calibrated %q/%q at %.3f, uncalibrated %q/%q at %.3f: calibration changed what is filled",
+					gc.Name, i, a[i].Token, a[i].Part, a[i].DecisionConfidence(), b[i].Token, b[i].Part, b[i].DecisionConfidence())
+			}
+			if a[i].Token != "" && !IsGuardToken(a[i].Token) && a[i].Confidence != b[i].Confidence {
+				shownDiffers = true
+				if d := a[i].DecisionConfidence(); math.Abs(a[i].Shown(d*0.9)-a[i].Confidence*0.9) > 1e-9 {
+					t.Errorf("%s #%d: Shown(%.3f) = %.3f, want %.3f", gc.Name, i, d*0.9, a[i].Shown(d*0.9), a[i].Confidence*0.9)
+				}
+			}
+		}
+	}
+	if !shownDiffers {
+		t.Error("the calibration changed no confidence shown")
 	}
 }

@@ -72,7 +72,7 @@ func FieldsFromSnapshot(s *form.Snapshot, cls []heuristics.Result) []Field {
 		}
 		if i < len(cls) {
 			if r := cls[i]; r.Concept != "" && r.Token != tok {
-				f.Evidence = append(f.Evidence, Evidence{Kind: EvidenceHeuristic, Concept: r.Concept, Token: r.Token, Strength: r.Confidence})
+				f.Evidence = append(f.Evidence, Evidence{Kind: EvidenceHeuristic, Concept: r.Concept, Token: r.Token, Strength: r.DecisionConfidence()})
 			}
 			if r := cls[i]; r.Part != "" && f.Part == "" {
 				f.Part = r.Part

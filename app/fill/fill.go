@@ -36,11 +36,12 @@ const (
 	maxAttention = 40 // attention rows shown; more are counted, not listed
 	maxContinues = 3
 	continueFor  = 60 * time.Second
-	// lowConfidence: rows under it start unchecked. Confidences are
-	// calibrated per kind of verdict (heuristics' calibration maps, fitted
-	// on cross-validated fills of the tuning sites); on held-out sites,
-	// fills shown at 0.60–0.70 were right 83% of the time, at 0.50–0.60
-	// 37%.
+	// lowConfidence: rows whose match confidence is under it start
+	// unchecked. The match confidence comes from the classifier's own
+	// confidence (heuristics.Result.DecisionConfidence), before the
+	// calibration that turns it into the odds the dialog shows
+	// (Result.Shown): calibration changes what the dialog says, not what
+	// is filled.
 	lowConfidence = 0.6
 )
 
@@ -365,7 +366,7 @@ func newCandidate(fa *AnalysedFrame, c *form.Control, f *matcher.Field, cls heur
 	r := confirm.Row{
 		Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Value: shown,
 		Sensitive: sensitiveToken(token), Concept: pr.Concept, ConceptLabel: ConceptLabel(labelToken, pr.Concept),
-		Confidence: pr.Confidence, Advisory: advisory, Evidence: evidenceLines(c, cls), Section: confirm.SectionFill,
+		Confidence: cls.Shown(pr.Confidence), Advisory: advisory, Evidence: evidenceLines(c, cls), Section: confirm.SectionFill,
 	}
 	if reason := attentionReason(fa, c); reason != "" {
 		r.Section, r.Reason = confirm.SectionAttention, reason
@@ -547,7 +548,7 @@ func (a *Service) Propose(s *broker.Session, p Page) (Proposal, *nativemsg.Error
 				continue
 			}
 			pf := ProposedField{Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Concept: pr.Concept,
-				ConceptLabel: ConceptLabel(fa.Cls[pr.Index].Token, pr.Concept), Confidence: pr.Confidence, Section: confirm.SectionFill}
+				ConceptLabel: ConceptLabel(fa.Cls[pr.Index].Token, pr.Concept), Confidence: fa.Cls[pr.Index].Shown(pr.Confidence), Section: confirm.SectionFill}
 			if reason := attentionReason(fa, c); reason != "" {
 				pf.Section, pf.Reason = confirm.SectionAttention, reason
 			}

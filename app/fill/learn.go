@@ -156,7 +156,8 @@ func learnRows(an *Analysed, p *profile.UserProfile) []learnRow {
 			// whose confidence a label like "(optional)" may pull down.
 			if ai := c.AutocompleteInfo; ai != nil && !ai.Off && ai.Field != "" {
 				if concept, ok := profile.ConceptForToken(ai.Field); ok {
-					cls.Concept, cls.Token, cls.Confidence = concept, ai.Field, max(cls.Confidence, 0.95)
+					cls.Concept, cls.Token = concept, ai.Field
+					cls.Confidence, cls.Decision = max(cls.Confidence, 0.95), max(cls.DecisionConfidence(), 0.95)
 				}
 			}
 			if cls.Concept == "" || cls.Part != "" || attentionReason(fa, c) != "" || !learnable(c, cls) {
@@ -182,7 +183,7 @@ func learnRows(an *Analysed, p *profile.UserProfile) []learnRow {
 					Frame: fa.In.Frame, Ref: c.Ref, Label: FieldLabel(c), Value: norm, Previous: prev,
 					Sensitive: sensitiveToken(cls.Token), Concept: concept, ConceptLabel: ConceptLabel(cls.Token, concept),
 					Confidence: cls.Confidence, Advisory: c.AutocompleteInfo == nil || c.AutocompleteInfo.Field == "",
-					Evidence: evidenceLines(c, cls), Section: confirm.SectionFill, Checked: cls.Confidence >= lowConfidence,
+					Evidence: evidenceLines(c, cls), Section: confirm.SectionFill, Checked: cls.DecisionConfidence() >= lowConfidence,
 				},
 			})
 		}

@@ -689,7 +689,14 @@ func (c *calibration) add(half, variant string, p *corpus.Page, rs []heuristics.
 		if !isTarget(got) {
 			continue
 		}
-		strict, _ := judge(t, got)
+		// Right is judged by what is filled: a street box told
+		// address-line1 where the label says street-address gets the same
+		// value (heuristics.SameFill), and the dialog's odds are of the
+		// value.
+		strict := heuristics.SameFill(got, t.Token)
+		if l := partLabel(t.Label); l != "" {
+			strict = got == l
+		}
 		for _, h := range []string{half, ""} {
 			k := [2]string{h, variant}
 			if c.tally[k] == nil {

@@ -245,7 +245,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
 				}
 				confs[kind] = append(confs[kind], float32(r.Confidence))
-				rights[kind] = append(rights[kind], got == label(t))
+				rights[kind] = append(rights[kind], heuristics.SameFill(got, label(t)))
 				nfills++
 			}
 		}
