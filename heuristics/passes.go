@@ -1311,6 +1311,9 @@ func loginIdentifiers(g *group) {
 		}
 		switch g.tok(k) {
 		case "current-password":
+			if choosesPassword(g, k) {
+				return
+			}
 			passwords++
 		case "one-time-code":
 			codes++
@@ -1344,6 +1347,20 @@ func loginIdentifiers(g *group) {
 			g.set(k, "username", 0.9)
 		}
 	}
+}
+
+// choosesPassword reports whether the words the person sees on the k-th
+// box ask to choose a password ("Choose a password", "Crie sua senha")
+// where its name or type says only "password": a sign-up's box, though its
+// token stays the guard its name gives.
+func choosesPassword(g *group, k int) bool {
+	c := g.c(k)
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
+		if n := normalize(t); n != "" && table().find(ruleByID("new-password"), n) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // newEmail matches the words of an e-mail box that asks for an address
