@@ -31,6 +31,7 @@ var passes = []pass{
 	{"phone-split", phoneSplits},
 	{"dial-code", dialCodes},
 	{"country-code", countryCodes},
+	{"code-boxes", codeBoxes},
 	{"postal-split", postalSplits},
 	{"birth-date", birthDates},
 	{"card-expiry", cardExpiry},
@@ -1026,7 +1027,7 @@ func short(c *form.Control) bool {
 var (
 	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|дд|日|일|gun|hari|tgl|zz|pp)(?: |$)`)
 	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|мм|月|월|ay|bulan|bln|ll|kk)(?: |$)`)
-	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anno|jaar|rok|rrrr|ar|год|гггг|年|년|yil|tahun|thn|vvvv)(?: |$)`)
+	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anio|anyo|anno|jaar|rok|rrrr|ar|год|гггг|年|년|yil|tahun|thn|vvvv)(?: |$)`)
 )
 
 // partOf names the date part a control asks for, from its option shape,
@@ -1268,34 +1269,77 @@ func passwords(g *group) {
 	}
 }
 
-// signupEmail reads a login box whose label also takes an e-mail ("Mobile
-// number or email") as the e-mail on a form that signs a person up, one
-// that asks for their name: that box is the account's e-mail, which the
-// profile holds. On a login form, or when only an identifier says it
-// ("username_or_email"), it stays a username.
+// codeBoxes reads a run of four or more boxes that take one character
+// each as a one-time code typed a digit a box: no part of a phone number
+// or of a date is one character long.
+func codeBoxes(g *group) {
+	single := func(k int) bool {
+		c := g.c(k)
+		return c.Tag == "input" && c.Constraints.MaxLength == 1 && controlKind(c) == ckText
+	}
+	for k := 0; k < len(g.seq); {
+		j := k
+		for j < len(g.seq) && single(j) {
+			j++
+		}
+		if j-k >= 4 {
+			for i := k; i < j; i++ {
+				g.set(i, "one-time-code", 0.9)
+			}
+		}
+		k = max(j, k+1)
+	}
+}
+
 // loginIdentifiers reads the e-mail or phone box of a sign-in form as the
 // login identifier (username), not as the person's e-mail or phone:
 // profile values never go into login forms. A sign-in form is one current
-// password with at most two other visible boxes, every one an e-mail,
-// phone or username box (or unknown); a name, an address or a new password
-// makes it a sign-up or checkout form, whose e-mail box stays e-mail.
+// password (or, on a form that says it signs in, a one-time code or
+// nothing: the first step of a two-step sign-in) with at most two other
+// visible boxes, every one an e-mail, phone or username box (or unknown);
+// a name, an address or a new password makes it a sign-up or checkout
+// form, whose e-mail box stays e-mail. So do an e-mail box that asks for a
+// new address or its confirmation ("New email address", "Confirm email":
+// a change of address in the account's settings, a sign-up), and a
+// username asked beside the e-mail (a sign-up that asks for both).
 func loginIdentifiers(g *group) {
-	passwords, ids := 0, []int{}
+	passwords, codes, emails, ids := 0, 0, 0, []int{}
+	named := false // a username box named as such
 	for k := range g.seq {
 		if g.c(k).Visibility.Hidden {
 			continue
 		}
 		switch g.tok(k) {
 		case "current-password":
+			if choosesPassword(g, k) {
+				return
+			}
 			passwords++
+		case "one-time-code":
+			codes++
 		case "email", "tel", "username":
 			ids = append(ids, k)
+			if g.tok(k) == "email" {
+				emails++
+				if newEmail().MatchString(g.text(k)) {
+					return
+				}
+			}
+			if g.tok(k) == "username" && g.rule(k) == "username" && table().find(ruleByID("email"), g.text(k)) < 0 {
+				named = true
+			}
 		case "":
 		default:
 			return
 		}
 	}
-	if passwords != 1 || len(ids) == 0 || len(ids) > 2 || signupForm(g) {
+	if len(ids) == 0 || len(ids) > 2 || named && emails > 0 || signupForm(g) {
+		return
+	}
+	switch {
+	case passwords == 1 && codes == 0:
+	case passwords == 0 && codes <= 1 && len(ids) == 1 && loginForm(g):
+	default:
 		return
 	}
 	for _, k := range ids {
@@ -1305,23 +1349,61 @@ func loginIdentifiers(g *group) {
 	}
 }
 
+// choosesPassword reports whether the words the person sees on the k-th
+// box ask to choose a password ("Choose a password", "Crie sua senha")
+// where its name or type says only "password": a sign-up's box, though its
+// token stays the guard its name gives.
+func choosesPassword(g *group, k int) bool {
+	c := g.c(k)
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
+		if n := normalize(t); n != "" && table().find(ruleByID("new-password"), n) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// newEmail matches the words of an e-mail box that asks for an address
+// to change to, or to confirm one, over normalized text.
+var newEmail = lazyRE(`(?:^| )(?:new|confirm\S*|repeat|re ?enter|retype|verify|neue\S*|nouvel(?:le)?|nuev[oa]|nuov[oa]|nov[oa]|nieuw\S*|now[yea]|novy|nov[ae]|nytt?|uusi|новый|новая|новую|подтвердите|wiederholen|bestatigen|confirmez|confirmer|repite|repetir|confirma|conferma|ripeti|confirme|bevestig|herhaal|powtorz|potwierdz|upprepa|bekrafta|tekrar)(?: |$)|新しい|確認|新邮箱|确认|새 이메일`)
+
 // signupWord matches the words of a form's id, name or action that make it
 // a sign-up form, over normalized text.
 var signupWord = lazyRE(`(?:^| )(?:sign ?up|register|registration|join|create (?:an )?account|new account|inscription|registrier\S*|registro|registrazione|rejestracja|registrace|регистрац\S*)(?: |$)`)
 
-// signupForm reports whether the group's form says it creates an account.
-func signupForm(g *group) bool {
+// loginWord matches the words of a form's id, name or action that make it
+// a sign-in form, over normalized text.
+var loginWord = lazyRE(`(?:^| )(?:log ?in|sign ?in|logon|auth|authenticate|session|anmelden|anmeldung|einloggen|connexion|iniciar sesion|acceder|accedi|entrar|inloggen|logowanie|prihlaseni|giris|logga in|вход|авторизация)(?: |$)|登录|登入|ログイン|로그인`)
+
+// formWords returns the normalized id, name and action of the group's form
+// ("" outside any form).
+func formWords(g *group) string {
 	if len(g.seq) == 0 {
-		return false
+		return ""
 	}
 	fi := g.c(0).FormIndex
 	if fi < 0 || fi >= len(g.s.Forms) {
-		return false
+		return ""
 	}
 	f := &g.s.Forms[fi]
-	return signupWord().MatchString(normalize(f.ID + " " + f.Name + " " + f.Action))
+	return normalize(f.ID + " " + f.Name + " " + f.Action)
 }
 
+// signupForm reports whether the group's form says it creates an account.
+func signupForm(g *group) bool {
+	return signupWord().MatchString(formWords(g))
+}
+
+// loginForm reports whether the group's form says it signs a person in.
+func loginForm(g *group) bool {
+	return loginWord().MatchString(formWords(g))
+}
+
+// signupEmail reads a login box whose label also takes an e-mail ("Mobile
+// number or email") as the e-mail on a form that signs a person up, one
+// that asks for their name: that box is the account's e-mail, which the
+// profile holds. On a login form, or when only an identifier says it
+// ("username_or_email"), it stays a username.
 func signupEmail(g *group) {
 	signup := false
 	for k := range g.seq {
