@@ -497,6 +497,23 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			break
 		}
 	}
+	if decided != nil && decided.id == "address" && sources[from].ident && strings.ContainsAny(ev.Text, "0123456789") {
+		// A numbered name that says only "address" ("addr01",
+		// "addr02", the boxes of Japanese shops) under a label the
+		// person reads as one part of it ("市区町村", "番地", "建物名"):
+		// the label says which part.
+		for i, src := range sources[from+1:] {
+			t := texts[from+1+i]
+			if src.ident || src.weight < 0.8 || t == "" {
+				continue
+			}
+			if m := memo.match(t, kind, false); m != nil && m.kind == kindTarget && !m.weak && m.id != "address" && strings.HasPrefix(m.token, "address-") {
+				decided, weight, from = m, src.weight*m.weight, from+1+i
+				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+				break
+			}
+		}
+	}
 	if decided != nil && addressPart[decided.id] && sources[from].ident {
 		// A row label that names several address parts ("Code postal /
 		// Ville", "PLZ / Ort") says which box is which by its order; an
@@ -543,6 +560,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// ("Apartment number", "Appartement, étage, porte"): sites
 				// reuse the names of their street parts, and the words
 				// the person sees say what the box holds.
+				continue
+			}
+			if m != nil && src.ident && !sources[from].ident && decided.id == "address-line2" && m.id == "not-profile" {
+				// "Ponto de referência", "Apartamento" shown on a box
+				// named "reference" or "notes": the landmark or the flat
+				// the label asks for, part of the second line.
 				continue
 			}
 			if m != nil && src.ident && !sources[from].ident && decided.id == "full-name" && (m.id == "address-label" || m.token == "username") {

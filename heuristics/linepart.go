@@ -16,7 +16,7 @@ var lineParts = []struct {
 	re   func() *regexp.Regexp
 }{
 	{"floor", lazyRE(`(?:^| )(?:floor|flr|pis|stock|stockwerk|etage|piso|planta|piano|andar|verdieping|pietro|patro|poschodie|emelet|etaj|kat|sprat|спрат|етаж|kerros|vaning|orofos|οροφοσ|этаж|поверх|קומה|الطابق|طبقه|階)(?: |$)`)},
-	{"apartment", lazyRE(`(?:^| )(?:apartment|apt|flat|unit|wohnung|whg|top|tur|appartement|apartamento|departamento|depto|dpto|apartament|puerta|porta|door|dor|interno|interior|int|lokal|lokalu|mieszkanie|mieszkania|byt|bytu|stan|stana|ajto|huoneisto|lagenhet|leilighet|lejlighed|diamerisma|διαμερισμα|квартира|кв|стан|стана|апартамент|daire|dzivoklis|dzivokla|butas|buto|korter|korteri|דירה|الشقة|شقة|واحد|apto)(?: |$)`)},
+	{"apartment", lazyRE(`(?:^| )(?:apartment|apt|flat|unit|wohnung|whg|top|tur|tuer|turnummer|bus|busnummer|boite|appartement|apartamento|departamento|depto|dpto|apartament|puerta|porta|door|dor|interno|interior|int|lokal|lokalu|mieszkanie|mieszkania|byt|bytu|stan|stana|ajto|huoneisto|lagenhet|leilighet|lejlighed|diamerisma|διαμερισμα|квартира|кв|стан|стана|апартамент|daire|dzivoklis|dzivokla|butas|buto|korter|korteri|דירה|الشقة|شقة|واحد|apto)(?: |$)`)},
 	{"building", lazyRE(`(?:^| )(?:building|bldg|gebaude|haus|batiment|bat|edificio|torre|bloque|block|blok|bloc|palazzina|scala|bloco|budynek|epulet|κτιριο|корпус|строение|блок|棟)(?: |$)`)},
 	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд|вход|כניסה)(?: |$)`)},
 }

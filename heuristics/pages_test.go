@@ -12,7 +12,9 @@ import (
 
 // TestGoldenPages extracts and classifies small pages of our own writing
 // and compares every control with X.html.want (one token per control in
-// document order, "-" for none).
+// document order, "-" for none; "token/part" also checks Result.Part,
+// e.g. "address-line1/house-number"; "~token" records the right answer
+// for a box the rules still get wrong, logged rather than failed).
 func TestGoldenPages(t *testing.T) {
 	pages, err := filepath.Glob("testdata/pages/*.html")
 	if err != nil || len(pages) == 0 {
@@ -35,12 +37,17 @@ func TestGoldenPages(t *testing.T) {
 				t.Fatalf("Classify(%s) gave %d results, want %d", p, len(got), len(want))
 			}
 			for i, r := range got {
-				w := want[i]
+				known, _ := strings.CutPrefix(want[i], "~")
+				w, part, hasPart := strings.Cut(known, "/")
 				if w == "-" {
 					w = ""
 				}
-				if r.Token != w {
-					t.Errorf("Classify(%s #%d %q).Token = %q, want %q (evidence %+v)", p, i, describe(&snap.Controls[i]), r.Token, w, r.Evidence)
+				if wrong := r.Token != w || (hasPart && r.Part != part); wrong && known != want[i] {
+					t.Logf("known failure: Classify(%s #%d %q) = %q/%q, want %q", p, i, describe(&snap.Controls[i]), r.Token, r.Part, known)
+				} else if !wrong && known != want[i] {
+					t.Errorf("Classify(%s #%d %q) = %q/%q: now right, drop the ~ from %q", p, i, describe(&snap.Controls[i]), r.Token, r.Part, want[i])
+				} else if wrong {
+					t.Errorf("Classify(%s #%d %q) = %q/%q, want %q (evidence %+v)", p, i, describe(&snap.Controls[i]), r.Token, r.Part, want[i], r.Evidence)
 				}
 			}
 		})

@@ -27,6 +27,7 @@ var passes = []pass{
 	{"bare-name", bareNames},
 	{"address-run", addressRuns},
 	{"street-alone", streetAlone},
+	{"suburb", suburbs},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
 	{"dial-code", dialCodes},
@@ -705,6 +706,26 @@ func streetAlone(g *group) {
 		}
 	}
 }
+
+// suburbs reads a "Suburb" box beside a box for the town or city
+// (New Zealand, South African forms) as the district inside the town;
+// alone (Australian forms) the suburb is the town itself.
+func suburbs(g *group) {
+	for k := range g.seq {
+		if g.tok(k) != "address-level2" || !suburbWord().MatchString(g.text(k)) {
+			continue
+		}
+		for j := range g.seq {
+			if j != k && g.tok(j) == "address-level2" && !suburbWord().MatchString(g.text(j)) {
+				g.set(k, "address-level3", g.r(k).Confidence)
+				break
+			}
+		}
+	}
+}
+
+// suburbWord matches a text that names the suburb and not the town.
+var suburbWord = lazyRE(`^(?:.* )?suburb(?: [^/]*)?$`)
 
 // shownText returns the text that numbers the k-th box's line: the one
 // that decided it, unless only its name or id did and the person sees a

@@ -417,7 +417,7 @@ var rules = []rule{
 		{"hi", []string{`जन्म स्थान`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"en", []string{`^c ?/ ?o$`, `^care of$`, `^presso( c ?/ ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
 		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
 		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
@@ -1206,16 +1206,16 @@ var rules = []rule{
 		{"es", []string{`direccion 3`, `linea 3`}},
 	}},
 	{id: "address-line2", token: "address-line2", kinds: ckText, langs: []lang{
-		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `c ?/ ?o\b`, `care of`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`}},
-		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`}},
-		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`}},
-		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`}},
-		{"it", []string{`interno\b`, `scala\b`, `presso`, `indirizzo 2`, `piano\b`}},
-		{"pt", []string{`complemento`, `apartamento`, `andar\b`, `bloco\b`}},
-		{"nl", []string{`toevoeging`, `adresregel 2`}},
+		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`}},
+		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`}},
+		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
+		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`, `punto de referencia`}},
+		{"it", []string{`interno\b`, `scala\b`, `indirizzo 2`, `piano\b`}},
+		{"pt", []string{`complemento`, `apartamento`, `andar\b`, `bloco\b`, `ponto de referencia`}},
+		{"nl", []string{`toevoeging`, `adresregel 2`, `^bus( ?nr| ?nummer)?$`, `busnummer`}},
 		{"pl", []string{`numer (lokalu|mieszkania)`, `nr (lokalu|mieszkania)`, `lokal\b`, `mieszkani`, `adres 2`, `pietro\b`}},
 		{"sv", []string{`c ?o adress`, `adressrad 2`, `lagenhet`}},
-		{"ru", []string{`квартира`, `кв\b`, `офис`, `корпус`, `этаж`}},
+		{"ru", []string{`квартира`, `кв\b`, `офис`, `корпус`, `этаж`, `подъезд`}},
 		{"uk", []string{`квартира`, `поверх`}},
 		{"ja", []string{`建物`, `マンション`, `番地以降`}},
 		{"zh", []string{`地址2`, `地址 2`}},
@@ -1252,6 +1252,8 @@ var rules = []rule{
 	{id: "address-level4", token: "address-level4", langs: []lang{
 		{"en", []string{`sub ?district`, `village`}},
 		{"ja", []string{`丁目`}},
+		// Indonesia's kelurahan or desa, the part of a kecamatan.
+		{"id", []string{`kelurahan`, `desa\b`}},
 	}},
 	{id: "address-level3", token: "address-level3", langs: []lang{
 		{"en", []string{`neighbou?rhood`, `district\b`}},
@@ -1269,8 +1271,9 @@ var rules = []rule{
 		{"ja", []string{`町名`}},
 		{"ko", []string{`동\b`}},
 		{"tr", []string{`mahalle`}},
-		{"id", []string{`kelurahan`, `kecamatan`, `desa\b`}},
+		{"id", []string{`kecamatan`}},
 		{"th", []string{`ตำบล`, `แขวง`}},
+		{"tl", []string{`barangay`, `brgy\b`}},
 		{"vi", []string{`phuong xa`, `^phuong$`, `^xa$`}},
 		{"zh", []string{`区县`, `区 县`, `县区`}},
 		{"ar", []string{`^الحي$`}},
@@ -1423,7 +1426,7 @@ var rules = []rule{
 		{"ka", []string{`რეგიონი`}},
 	}},
 	{id: "address-level2", token: "address-level2", langs: []lang{
-		{"en", []string{`city( ?name)?`, `town`, `suburb ?/ ?city`, `settlement$`}},
+		{"en", []string{`city( ?name)?`, `town`, `suburb`, `settlement$`}},
 		{"de", []string{`stadt`, `ort\b`, `wohnort`, `gemeinde`}},
 		{"fr", []string{`ville`, `localite`, `commune`}},
 		{"es", []string{`ciudad`, `localidad`, `poblacion`, `municipio`}},
@@ -1878,7 +1881,7 @@ var rules = []rule{
 	// "Product name", "Event name". (Companies, cards, users and streets
 	// have their own rules above.)
 	{id: "thing-name", kind: kindVeto, langs: []lang{
-		{"en", []string{`(property|product|item|pet|event|project|file|domain|group|team|store|shop|site|web ?site|list|campaign|hotel|venue|restaurant|book|course|brand|model|device|server|host|network|wifi|bank|branch|profile|page|channel|playlist|folder|document|plan|package|tag|category|label|vessel|ship|vehicle|school|university|college|institution|club|league|game|app|application|job|position|role|character|baby|dog|cat|horse|tour|trip|song|album|artist|band|movie|show|recipe|ingredient|building|complex|estate|mall|station|airport) name\b`}},
+		{"en", []string{`(property|product|item|pet|event|project|file|domain|group|team|store|shop|site|web ?site|list|campaign|hotel|venue|restaurant|book|course|brand|model|device|server|host|network|wifi|bank|branch|profile|page|channel|playlist|folder|document|plan|package|tag|category|label|vessel|vehicle|school|university|college|institution|club|league|game|app|application|job|position|role|character|baby|dog|cat|horse|tour|trip|song|album|artist|band|movie|show|recipe|ingredient|building|complex|estate|mall|station|airport) name\b`}},
 		{"de", []string{`(produkt|artikel|projekt|veranstaltungs|datei|gruppen|team|shop|bank|schul|haustier)name`}},
 		{"fr", []string{`nom (du|de la|de l'|de l) ?(produit|article|projet|evenement|fichier|groupe|equipe|boutique|banque|ecole|animal|residence|hotel)`}},
 		{"es", []string{`nombre (del|de la) (producto|articulo|proyecto|evento|archivo|grupo|equipo|tienda|banco|escuela|mascota|hotel|edificio)`}},
