@@ -297,9 +297,9 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 		if r.Token == "address-line2" && r.Part == "" {
 			// A box for one part of the second line (a floor, a door)
 			// takes that part, not the whole line.
-			r.Part = linePart(&s.Controls[i])
+			r.Part = linePartM(&s.Controls[i], memo)
 		}
-		if r.Token == "tel" && r.Part == "" && asksCallingCode(&s.Controls[i]) {
+		if r.Token == "tel" && r.Part == "" && asksCallingCode(&s.Controls[i], memo) {
 			// "Phone (with country code)": the whole number, spelled
 			// with its calling code whatever country the form is for.
 			r.Part = "international"
@@ -310,7 +310,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
-	combinePostcodeCity(s, out)
+	combinePostcodeCity(s, out, memo)
 	return out
 }
 
@@ -354,9 +354,9 @@ var withCallingCode = lazyRE(`(?:^| )(?:with|incl\w*|including|plus|mit|einschli
 
 // asksCallingCode reports whether a phone box's label, aria-label or
 // placeholder asks for the number with its calling code.
-func asksCallingCode(c *form.Control) bool {
+func asksCallingCode(c *form.Control, m *memo) bool {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
-		if t != "" && withCallingCode().MatchString(normalize(t)) {
+		if t != "" && withCallingCode().MatchString(m.normalize(t)) {
 			return true
 		}
 	}

@@ -31,11 +31,21 @@ var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|comple
 // (label, aria-label, placeholder, then name and id) that names exactly
 // one part decides.
 func linePart(c *form.Control) string {
+	return linePartM(c, nil)
+}
+
+// linePartM is linePart normalizing through m's cache (nil: none).
+func linePartM(c *form.Control, m *memo) string {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
 		if t == "" {
 			continue
 		}
-		n := normalize(t)
+		var n string
+		if m != nil {
+			n = m.normalize(t)
+		} else {
+			n = normalize(t)
+		}
 		if wholeLine2().MatchString(n) {
 			return ""
 		}

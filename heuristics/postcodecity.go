@@ -14,14 +14,14 @@ import (
 // names a postcode decides; one that offers a choice ("Postcode or town":
 // a finder that takes either) asks for the postcode alone, and so does a
 // text that names no town.
-func postcodeAndCity(c *form.Control) string {
+func postcodeAndCity(c *form.Control, m *memo) string {
 	t := table()
 	pc, city, region := ruleByID("postal-code"), ruleByID("address-level2"), ruleByID("address-level1")
 	for _, s := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
 		if s == "" {
 			continue
 		}
-		n := normalize(s)
+		n := m.normalize(s)
 		p := t.find(pc, n)
 		if p < 0 {
 			continue
@@ -50,14 +50,14 @@ func postcodeAndCity(c *form.Control) string {
 // A box read as the town for its label's first word ("Town / Postcode")
 // is such a box too, where no box asks for the postcode alone: it takes
 // the postcode's token, the value a form with one box for both checks.
-func combinePostcodeCity(s *form.Snapshot, out []Result) {
+func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
 	var shown map[[2]int]bool // [form, 0] has a town box, [form, 1] a postcode box
 	for i := range out {
 		r := &out[i]
 		if r.Token != "postal-code" && r.Token != "address-level2" || r.Part != "" {
 			continue
 		}
-		part := postcodeAndCity(&s.Controls[i])
+		part := postcodeAndCity(&s.Controls[i], m)
 		if part == "" {
 			continue
 		}
@@ -65,7 +65,7 @@ func combinePostcodeCity(s *form.Snapshot, out []Result) {
 			shown = map[[2]int]bool{}
 			for j := range out {
 				c := &s.Controls[j]
-				if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || postcodeAndCity(c) != "" {
+				if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || postcodeAndCity(c, m) != "" {
 					continue
 				}
 				switch out[j].Token {
