@@ -123,6 +123,28 @@ func (g *group) wordless(k, ref int) bool {
 // applyPasses runs every structural pass over each form's controls, and
 // over the controls outside any form.
 func applyPasses(s *form.Snapshot, out []Result) {
+	for _, g := range groupsOf(s, out) {
+		for _, p := range passes {
+			g.pass = p.id
+			p.run(g)
+		}
+	}
+}
+
+// regroupRadios runs the radio-group pass again once the learned model
+// has spoken: the model weighs each radio button alone and may clear one
+// member of a group ("Male" beside "Female" under "Gender"), which would
+// leave that choice out of the field.
+func regroupRadios(s *form.Snapshot, out []Result) {
+	for _, g := range groupsOf(s, out) {
+		g.pass = "radio-group"
+		radioGroups(g)
+	}
+}
+
+// groupsOf returns the groups the passes look at: each form's fillable
+// controls, and those outside any form.
+func groupsOf(s *form.Snapshot, out []Result) []*group {
 	var groups [][]int
 	for _, f := range s.Forms {
 		groups = append(groups, f.Controls)
@@ -134,6 +156,7 @@ func applyPasses(s *form.Snapshot, out []Result) {
 		}
 	}
 	groups = append(groups, loose)
+	var gs []*group
 	for _, idx := range groups {
 		g := &group{s: s, out: out}
 		for _, i := range idx {
@@ -148,11 +171,9 @@ func applyPasses(s *form.Snapshot, out []Result) {
 			}
 			g.seq = append(g.seq, i)
 		}
-		for _, p := range passes {
-			g.pass = p.id
-			p.run(g)
-		}
+		gs = append(gs, g)
 	}
+	return gs
 }
 
 // A sense is the meaning a word has in one language where the keyword

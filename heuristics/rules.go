@@ -316,7 +316,7 @@ var rules = []rule{
 	// shipping forms and children's sign-ups they are most often the
 	// person filling the form.
 	{id: "other-person", kind: kindVeto, qualifies: true, langs: []lang{
-		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`}},
+		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`, `(father|husband)'?s? (full )?name`, `name of (the )?(father|husband)`}},
 		{"de", []string{`freund(es|in)?\b`, `notfall`, `kind(es)?\b`, `ehepartner`, `begunstigt`}},
 		{"fr", []string{`ami(e)?\b`, `(d')?urgence`, `enfant`, `conjoint`, `beneficiaire`, `parrain`}},
 		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`, `nino\b`, `nina\b`}},
@@ -1702,13 +1702,13 @@ var rules = []rule{
 		{"id", []string{`nama panggilan`}},
 	}},
 	{id: "full-name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`}},
-		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`}},
-		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
-		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
+		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`, `contact person`, `name on (the )?(door ?bell|bell|buzzer|intercom|mail ?box)`}},
+		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`, `ansprechpartner`, `kontaktperson`, `klingel`}},
+		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`, `personne (de contact|a contacter)`}},
+		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`, `persona de contacto`}},
 		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`, `^destinatario$`}},
 		{"pt", []string{`nome completo`, `seu nome`}},
-		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`}},
+		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`, `contactpersoon`}},
 		{"pl", []string{`imie (i|&) nazwisko`}},
 		{"sv", []string{`for ?(namn )?(och|&) efternamn`, `fullstandigt namn`}},
 		{"da", []string{`fulde navn`, `for ?(navn )?(og|&) efternavn`, `^navn (og )?efternavn`}},
