@@ -22,6 +22,7 @@ var passes = []pass{
 	{"lang-sense", langSenses},
 	{"radio-group", radioGroups},
 	{"surnames", surnames},
+	{"initials-part", initials},
 	{"name-pair", namePairs},
 	{"name-row", nameRows},
 	{"bare-name", bareNames},
@@ -359,6 +360,34 @@ func surnames(g *group) {
 		r := g.r(k)
 		r.Part = part
 		r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: part}}, r.Evidence...)
+	}
+}
+
+// initials marks a box for the initials of the given names (Dutch
+// "Voorletters", "Initials"): it holds the given name's initials, not the
+// name. Beside a box for the first name it asks for something else (the
+// initials of every name, as an academic sign-up does), and is left alone.
+func initials(g *group) {
+	var boxes []int
+	for k := range g.seq {
+		if g.tok(k) != "given-name" {
+			continue
+		}
+		if g.rule(k) != "initials" {
+			boxes = nil
+			for j := range g.seq {
+				if g.tok(j) == "given-name" && g.rule(j) == "initials" {
+					g.set(j, "", 0)
+				}
+			}
+			return
+		}
+		boxes = append(boxes, k)
+	}
+	for _, k := range boxes {
+		r := g.r(k)
+		r.Part = "initials"
+		r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: "initials"}}, r.Evidence...)
 	}
 }
 
@@ -1148,8 +1177,12 @@ func wordPart(texts ...string) (part string, whole bool) {
 // and the year of a date together: the format of one box taking a whole
 // date.
 func wholeDate(n string) bool {
-	return dayPart().MatchString(n) && monthPart().MatchString(n) && yearPart().MatchString(n)
+	return dayPart().MatchString(n) && monthPart().MatchString(n) && yearPart().MatchString(n) || dayAyYear().MatchString(n)
 }
+
+// dayAyYear matches the Turkish layout "GG.AA.YYYY" (gün, ay, yıl), whose
+// month letters elsewhere write a year ("JJ/MM/AA").
+var dayAyYear = lazyRE(`(?:^| )gg aa yy(?:yy)?(?: |$)`)
 
 // birthDates splits a birth date asked in parts (three selects or boxes)
 // into day, month and year.

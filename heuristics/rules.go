@@ -316,7 +316,7 @@ var rules = []rule{
 	// shipping forms and children's sign-ups they are most often the
 	// person filling the form.
 	{id: "other-person", kind: kindVeto, qualifies: true, langs: []lang{
-		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`, `(father|husband)'?s? (full )?name`, `name of (the )?(father|husband)`}},
+		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`, `(father|mother|husband)'?s? (full |maiden )?name`, `name of (the )?(father|mother|husband)`}},
 		{"de", []string{`freund(es|in)?\b`, `notfall`, `kind(es)?\b`, `ehepartner`, `begunstigt`}},
 		{"fr", []string{`ami(e)?\b`, `(d')?urgence`, `enfant`, `conjoint`, `beneficiaire`, `parrain`}},
 		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`, `nino\b`, `nina\b`}},
@@ -731,6 +731,14 @@ var rules = []rule{
 		{"nl", []string{`dd mm jj(jj)?`}},
 	}},
 
+	// A name asked "as on" an identity document is the person's name, not
+	// the document's number: before the document words of other-card.
+	{id: "document-name", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`^(full |legal )?name (exactly )?(as (per|on|in|shown on|printed on|it appears on)|according to) (your |the )?(id|identity|passport|national id|document|pan|aadhaar)`}},
+		{"id", []string{`^nama( lengkap)? (sesuai|seperti (di|pada)) (ktp|identitas|kartu identitas|paspor)`}},
+		{"es", []string{`^nombre( completo)? (como|segun) (aparece |figura )?(en )?(la |el |tu |su )?(cedula|documento|dni|identificacion|pasaporte)`}},
+		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
+	}},
 	// Cards that are not payment cards (loyalty, library, identity, health
 	// insurance): their numbers are never a credit card's.
 	{id: "other-card", kind: kindVeto, qualifies: true, langs: []lang{
@@ -1766,6 +1774,12 @@ var rules = []rule{
 		{"uk", []string{`по батькові`}},
 		{"tr", []string{`ikinci ad`}},
 		{"id", []string{`nama tengah`}},
+	}},
+	// The initials of the given names (Dutch "Voorletters"): the initials
+	// pass marks the part.
+	{id: "initials", token: "given-name", kinds: ckText, langs: []lang{
+		{"en", []string{`^(your )?initials$`, `^first (name )?initials?$`}},
+		{"nl", []string{`voorletters?`}},
 	}},
 	// The second surname of Spanish and Latin American forms (the mother's)
 	// is the second part of the family name a profile holds whole; the

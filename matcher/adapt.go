@@ -100,6 +100,10 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 		return genderForms(v), true
 	case profile.ConceptAdditionalName:
 		return initialForms(f, v), true
+	case profile.ConceptGivenName:
+		if part == "initials" {
+			return initialsForms(v), true
+		}
 	case profile.ConceptPhoneticName, profile.ConceptPhoneticGivenName, profile.ConceptPhoneticFamilyName:
 		return phoneticForms(f, v), true
 	case profile.ConceptBirthDate:

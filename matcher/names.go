@@ -256,3 +256,21 @@ func initialForms(f *Field, v string) forms {
 	}
 	return forms{text: []string{v, initial}, factor: 1}
 }
+
+// initialsForms: the initials of the given names, as Dutch forms ask for
+// them ("Jan Pieter" is "J.P."), dotted, then bare for a box too short.
+func initialsForms(given string) forms {
+	var dotted, bare strings.Builder
+	for _, w := range strings.FieldsFunc(given, func(r rune) bool { return r == ' ' || r == '-' || r == '.' }) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		dotted.WriteString(string(unicode.ToUpper(r)) + ".")
+		bare.WriteRune(unicode.ToUpper(r))
+	}
+	if bare.Len() == 0 {
+		return forms{}
+	}
+	return forms{text: []string{dotted.String(), bare.String()}, factor: 1}
+}
