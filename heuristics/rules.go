@@ -416,6 +416,15 @@ var rules = []rule{
 		{"ca", []string{`lloc de naixement`}},
 		{"hi", []string{`जन्म स्थान`}},
 	}},
+	// A name asked "as on" an identity document is the person's name, not
+	// the document's number: before the document words of not-profile
+	// ("passport") and other-card ("KTP", "cédula").
+	{id: "document-name", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`^(full |legal )?name (exactly )?(as (per|on|in|shown on|printed on|it appears on)|according to) (your |the )?(id|identity|passport|national id|document|pan|aadhaar)`}},
+		{"id", []string{`^nama( lengkap)? (sesuai|seperti (di|pada)) (ktp|identitas|kartu identitas|paspor)`}},
+		{"es", []string{`^nombre( completo)? (como|segun) (aparece |figura )?(en )?(la |el |tu |su )?(cedula|documento|dni|identificacion|pasaporte)`}},
+		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
+	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
 		{"en", []string{`^c ?/ ?o$`, `^care of$`, `^presso( c ?/ ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
@@ -731,14 +740,6 @@ var rules = []rule{
 		{"nl", []string{`dd mm jj(jj)?`}},
 	}},
 
-	// A name asked "as on" an identity document is the person's name, not
-	// the document's number: before the document words of other-card.
-	{id: "document-name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`^(full |legal )?name (exactly )?(as (per|on|in|shown on|printed on|it appears on)|according to) (your |the )?(id|identity|passport|national id|document|pan|aadhaar)`}},
-		{"id", []string{`^nama( lengkap)? (sesuai|seperti (di|pada)) (ktp|identitas|kartu identitas|paspor)`}},
-		{"es", []string{`^nombre( completo)? (como|segun) (aparece |figura )?(en )?(la |el |tu |su )?(cedula|documento|dni|identificacion|pasaporte)`}},
-		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
-	}},
 	// Cards that are not payment cards (loyalty, library, identity, health
 	// insurance): their numbers are never a credit card's.
 	{id: "other-card", kind: kindVeto, qualifies: true, langs: []lang{
