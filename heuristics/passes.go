@@ -22,6 +22,7 @@ var passes = []pass{
 	{"lang-sense", langSenses},
 	{"radio-group", radioGroups},
 	{"surnames", surnames},
+	{"initials-part", initials},
 	{"name-pair", namePairs},
 	{"name-row", nameRows},
 	{"bare-name", bareNames},
@@ -123,6 +124,28 @@ func (g *group) wordless(k, ref int) bool {
 // applyPasses runs every structural pass over each form's controls, and
 // over the controls outside any form.
 func applyPasses(s *form.Snapshot, out []Result) {
+	for _, g := range groupsOf(s, out) {
+		for _, p := range passes {
+			g.pass = p.id
+			p.run(g)
+		}
+	}
+}
+
+// regroupRadios runs the radio-group pass again once the learned model
+// has spoken: the model weighs each radio button alone and may clear one
+// member of a group ("Male" beside "Female" under "Gender"), which would
+// leave that choice out of the field.
+func regroupRadios(s *form.Snapshot, out []Result) {
+	for _, g := range groupsOf(s, out) {
+		g.pass = "radio-group"
+		radioGroups(g)
+	}
+}
+
+// groupsOf returns the groups the passes look at: each form's fillable
+// controls, and those outside any form.
+func groupsOf(s *form.Snapshot, out []Result) []*group {
 	var groups [][]int
 	for _, f := range s.Forms {
 		groups = append(groups, f.Controls)
@@ -134,6 +157,7 @@ func applyPasses(s *form.Snapshot, out []Result) {
 		}
 	}
 	groups = append(groups, loose)
+	var gs []*group
 	for _, idx := range groups {
 		g := &group{s: s, out: out}
 		for _, i := range idx {
@@ -148,11 +172,9 @@ func applyPasses(s *form.Snapshot, out []Result) {
 			}
 			g.seq = append(g.seq, i)
 		}
-		for _, p := range passes {
-			g.pass = p.id
-			p.run(g)
-		}
+		gs = append(gs, g)
 	}
+	return gs
 }
 
 // A sense is the meaning a word has in one language where the keyword
@@ -338,6 +360,34 @@ func surnames(g *group) {
 		r := g.r(k)
 		r.Part = part
 		r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: part}}, r.Evidence...)
+	}
+}
+
+// initials marks a box for the initials of the given names (Dutch
+// "Voorletters", "Initials"): it holds the given name's initials, not the
+// name. Beside a box for the first name it asks for something else (the
+// initials of every name, as an academic sign-up does), and is left alone.
+func initials(g *group) {
+	var boxes []int
+	for k := range g.seq {
+		if g.tok(k) != "given-name" {
+			continue
+		}
+		if g.rule(k) != "initials" {
+			boxes = nil
+			for j := range g.seq {
+				if g.tok(j) == "given-name" && g.rule(j) == "initials" {
+					g.set(j, "", 0)
+				}
+			}
+			return
+		}
+		boxes = append(boxes, k)
+	}
+	for _, k := range boxes {
+		r := g.r(k)
+		r.Part = "initials"
+		r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: "initials"}}, r.Evidence...)
 	}
 }
 
@@ -1127,8 +1177,12 @@ func wordPart(texts ...string) (part string, whole bool) {
 // and the year of a date together: the format of one box taking a whole
 // date.
 func wholeDate(n string) bool {
-	return dayPart().MatchString(n) && monthPart().MatchString(n) && yearPart().MatchString(n)
+	return dayPart().MatchString(n) && monthPart().MatchString(n) && yearPart().MatchString(n) || dayAyYear().MatchString(n)
 }
+
+// dayAyYear matches the Turkish layout "GG.AA.YYYY" (gün, ay, yıl), whose
+// month letters elsewhere write a year ("JJ/MM/AA").
+var dayAyYear = lazyRE(`(?:^| )gg aa yy(?:yy)?(?: |$)`)
 
 // birthDates splits a birth date asked in parts (three selects or boxes)
 // into day, month and year.

@@ -316,7 +316,7 @@ var rules = []rule{
 	// shipping forms and children's sign-ups they are most often the
 	// person filling the form.
 	{id: "other-person", kind: kindVeto, qualifies: true, langs: []lang{
-		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`}},
+		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`, `(father|mother|husband)'?s? (full |maiden )?name`, `name of (the )?(father|mother|husband)`}},
 		{"de", []string{`freund(es|in)?\b`, `notfall`, `kind(es)?\b`, `ehepartner`, `begunstigt`}},
 		{"fr", []string{`ami(e)?\b`, `(d')?urgence`, `enfant`, `conjoint`, `beneficiaire`, `parrain`}},
 		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`, `nino\b`, `nina\b`}},
@@ -415,6 +415,15 @@ var rules = []rule{
 		{"vi", []string{`noi sinh`}},
 		{"ca", []string{`lloc de naixement`}},
 		{"hi", []string{`जन्म स्थान`}},
+	}},
+	// A name asked "as on" an identity document is the person's name, not
+	// the document's number: before the document words of not-profile
+	// ("passport") and other-card ("KTP", "cédula").
+	{id: "document-name", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`^(full |legal )?name (exactly )?(as (per|on|in|shown on|printed on|it appears on)|according to) (your |the )?(id|identity|passport|national id|document|pan|aadhaar)`}},
+		{"id", []string{`^nama( lengkap)? (sesuai|seperti (di|pada)) (ktp|identitas|kartu identitas|paspor)`}},
+		{"es", []string{`^nombre( completo)? (como|segun) (aparece |figura )?(en )?(la |el |tu |su )?(cedula|documento|dni|identificacion|pasaporte)`}},
+		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
 		{"en", []string{`^c ?/ ?o$`, `^care of$`, `^presso( c ?/ ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
@@ -1702,13 +1711,13 @@ var rules = []rule{
 		{"id", []string{`nama panggilan`}},
 	}},
 	{id: "full-name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`}},
-		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`}},
-		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
-		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
+		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`, `contact person`, `name on (the )?(door ?bell|bell|buzzer|intercom|mail ?box)`}},
+		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`, `ansprechpartner`, `kontaktperson`, `klingel`}},
+		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`, `personne (de contact|a contacter)`}},
+		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`, `persona de contacto`}},
 		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`, `^destinatario$`}},
 		{"pt", []string{`nome completo`, `seu nome`}},
-		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`}},
+		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`, `contactpersoon`}},
 		{"pl", []string{`imie (i|&) nazwisko`}},
 		{"sv", []string{`for ?(namn )?(och|&) efternamn`, `fullstandigt namn`}},
 		{"da", []string{`fulde navn`, `for ?(navn )?(og|&) efternavn`, `^navn (og )?efternavn`}},
@@ -1766,6 +1775,12 @@ var rules = []rule{
 		{"uk", []string{`по батькові`}},
 		{"tr", []string{`ikinci ad`}},
 		{"id", []string{`nama tengah`}},
+	}},
+	// The initials of the given names (Dutch "Voorletters"): the initials
+	// pass marks the part.
+	{id: "initials", token: "given-name", kinds: ckText, langs: []lang{
+		{"en", []string{`^(your )?initials$`, `^first (name )?initials?$`}},
+		{"nl", []string{`voorletters?`}},
 	}},
 	// The second surname of Spanish and Latin American forms (the mother's)
 	// is the second part of the family name a profile holds whole; the

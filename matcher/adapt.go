@@ -96,6 +96,14 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 		return postalForms(v), true
 	case profile.ConceptHonorificPrefix:
 		return honorificForms(v), true
+	case profile.ConceptGender:
+		return genderForms(v), true
+	case profile.ConceptAdditionalName:
+		return initialForms(f, v), true
+	case profile.ConceptGivenName:
+		if part == "initials" {
+			return initialsForms(v), true
+		}
 	case profile.ConceptPhoneticName, profile.ConceptPhoneticGivenName, profile.ConceptPhoneticFamilyName:
 		return phoneticForms(f, v), true
 	case profile.ConceptBirthDate:

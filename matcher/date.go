@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 )
 
 // monthNames are the month names of the page languages Tessera knows, full
@@ -41,7 +40,9 @@ var dateConventions = map[string]string{
 	"en-nz": "DD/MM/YYYY", "en-in": "DD/MM/YYYY", "de": "DD.MM.YYYY", "fr": "DD/MM/YYYY",
 	"es": "DD/MM/YYYY", "it": "DD/MM/YYYY", "pt": "DD/MM/YYYY", "nl": "DD-MM-YYYY",
 	"ja": "YYYY/MM/DD", "zh": "YYYY/MM/DD", "ko": "YYYY.MM.DD", "pl": "DD.MM.YYYY", "ru": "DD.MM.YYYY",
-	"sv": "YYYY-MM-DD",
+	"sv": "YYYY-MM-DD", "hu": "YYYY.MM.DD.", "uk": "DD.MM.YYYY", "cs": "DD.MM.YYYY", "sk": "DD.MM.YYYY",
+	"tr": "DD.MM.YYYY", "ro": "DD.MM.YYYY", "nb": "DD.MM.YYYY", "no": "DD.MM.YYYY", "fi": "DD.MM.YYYY",
+	"da": "DD.MM.YYYY", "el": "DD/MM/YYYY", "he": "DD/MM/YYYY", "id": "DD/MM/YYYY", "vi": "DD/MM/YYYY",
 }
 
 func isISODate(v string) bool {
@@ -62,44 +63,40 @@ type dateTok struct {
 
 // parseLayout reads a date layout written for people: "MM/DD/YYYY",
 // "TT.MM.JJJJ" (de), "JJ/MM/AAAA" (fr), "DD-MM-AAAA" (es, pt), "GG/MM/AAAA"
-// (it), "YYYY年MM月DD日". It reports false unless the layout has exactly one
-// day, month and year.
+// (it), "DD.MM.RRRR" (pl, cs), "ДД.ММ.ГГГГ" (ru), "ДД.ММ.РРРР" (uk),
+// "ÉÉÉÉ.HH.NN" (hu), "ÅÅÅÅ-MM-DD" (sv), "YYYY年MM月DD日". It reports false
+// unless the layout has exactly one day, month and year.
 func parseLayout(s string) ([]dateTok, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 40 {
 		return nil, false
 	}
+	rs := []rune(s)
 	var toks []dateTok
 	var seen [3]bool
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(r) || r > unicode.MaxASCII {
-			toks = append(toks, dateTok{kind: 'l', lit: string(r)})
-			i += n
+	for i := 0; i < len(rs); {
+		r := unicode.ToUpper(rs[i])
+		if !unicode.IsLetter(r) || layoutLetter[r] == 0 && r > unicode.MaxASCII {
+			toks = append(toks, dateTok{kind: 'l', lit: string(rs[i])})
+			i++
 			continue
 		}
 		j := i
-		for j < len(s) && unicode.ToUpper(rune(s[j])) == unicode.ToUpper(r) {
+		for j < len(rs) && unicode.ToUpper(rs[j]) == r {
 			j++
 		}
 		w := j - i
-		var k byte
-		switch unicode.ToUpper(r) {
-		case 'D', 'T', 'G':
-			k = 'd'
-		case 'M':
-			k = 'm'
-		case 'Y', 'A':
-			k = 'y'
-		case 'J':
+		k := layoutLetter[r]
+		switch {
+		case k == 0:
+			return nil, false
+		case r == 'J':
 			// J is jour in French and Jahr in German: four of them, or a day
 			// already seen, make it the year.
 			k = 'd'
 			if w == 4 || seen[0] {
 				k = 'y'
 			}
-		default:
-			return nil, false
 		}
 		idx := strings.IndexByte("dmy", k)
 		if seen[idx] || w > 4 || k == 'y' && w != 2 && w != 4 || k == 'd' && w > 2 {
@@ -110,6 +107,17 @@ func parseLayout(s string) ([]dateTok, bool) {
 		i = j
 	}
 	return toks, seen[0] && seen[1] && seen[2]
+}
+
+// layoutLetter is the date part a letter of a written layout stands for,
+// upper case: the initial of day, month and year in the languages whose
+// forms write them (Tag, giorno, nap, день; hónap, месяц; Jahr, año, rok,
+// év, год, рік, år). J is decided by its count (parseLayout).
+var layoutLetter = map[rune]byte{
+	'D': 'd', 'T': 'd', 'G': 'd', 'N': 'd', 'Д': 'd',
+	'M': 'm', 'H': 'm', 'М': 'm',
+	'Y': 'y', 'A': 'y', 'R': 'y', 'É': 'y', 'Å': 'y', 'Г': 'y', 'Р': 'y',
+	'J': 'd',
 }
 
 var exampleDate = regexp.MustCompile(`^(\d{1,4})([./\- ])(\d{1,2})([./\- ])(\d{1,4})$`)

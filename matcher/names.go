@@ -2,7 +2,9 @@ package matcher
 
 import (
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tessera-app/tessera/profile"
 )
@@ -112,6 +114,23 @@ func familyFirst(lang, name string) bool {
 	return false
 }
 
+// familyFirstBox reports whether a whole-name box wants the family name
+// first whatever the script: Hungarian pages write "Kovács Anna", and a
+// Russian or Ukrainian box labelled ФИО or ПІБ (family name, given name,
+// patronymic) names its order.
+func familyFirstBox(f *Field) bool {
+	if baseLang(f.Lang) == "hu" {
+		return true
+	}
+	for _, w := range strings.Fields(fold(f.Label)) {
+		switch w {
+		case "фио", "піб", "пиб":
+			return true
+		}
+	}
+	return strings.Contains(fold(f.Label), fold("фамилия имя"))
+}
+
 func baseLang(lang string) string {
 	if i := strings.IndexAny(lang, "-_"); i >= 0 {
 		lang = lang[:i]
@@ -161,8 +180,8 @@ func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64
 		if confOf(ef) < confOf(eg) {
 			e = ef
 		}
-		if familyFirst(f.Lang, family+given) {
-			return family + " " + given, e, 1, true
+		if familyFirst(f.Lang, family+given) || familyFirstBox(f) {
+			return strings.Join(strings.Fields(family+" "+given+" "+add), " "), e, 1, true
 		}
 		return strings.Join(strings.Fields(given+" "+add+" "+family), " "), e, 1, true
 	case profile.ConceptGivenName, profile.ConceptFamilyName, profile.ConceptAdditionalName, profile.ConceptHonorificPrefix:
@@ -189,4 +208,69 @@ func confOf(e profile.Entry) float64 {
 		return c
 	}
 	return 1
+}
+
+// genderWords are the words of gender options across the languages of
+// Tessera's forms, by meaning: a profile that says "female" picks "Mujer",
+// "weiblich" or "Женский". Single letters are left out: "M" is a man in
+// English and a woman (mujer) in Spanish.
+var genderWords = map[string][]string{
+	"m": {"male", "man", "men", "masculine", "männlich", "mann", "masculin", "homme", "hombre", "masculino", "varón", "maschio", "maschile", "uomo", "mannelijk", "mężczyzna", "męski", "muž", "mužské", "férfi", "mies", "miehet", "мужской", "мужчина", "чоловіча", "чоловік", "男", "男性", "남", "남자", "남성", "erkek", "laki-laki", "pria", "ذكر", "זכר", "ชาย", "nam"},
+	"f": {"female", "woman", "women", "feminine", "weiblich", "frau", "féminin", "femme", "mujer", "femenino", "feminino", "mulher", "femmina", "femminile", "donna", "vrouwelijk", "vrouw", "kobieta", "żeński", "žena", "ženské", "nő", "nainen", "naiset", "kvinna", "kvinde", "kvinne", "женский", "женщина", "жіноча", "жінка", "女", "女性", "여", "여자", "여성", "kadın", "perempuan", "wanita", "أنثى", "נקבה", "หญิง", "nữ"},
+	"x": {"other", "divers", "diverse", "non-binary", "nonbinary", "autre", "otro", "outro", "altro", "anders", "inne", "другой", "другое"},
+}
+
+// genderGroups maps a folded gender word to its meaning (genderWords),
+// and the letters a profile may store ("f", "m", "w" for weiblich).
+var genderGroups = sync.OnceValue(func() map[string]string {
+	m := map[string]string{"f": "f", "w": "f", "m": "m", "d": "x", "x": "x"}
+	for g, words := range genderWords {
+		for _, w := range words {
+			m[fold(w)] = g
+		}
+	}
+	return m
+})
+
+// genderForms: the stored gender, then the words of the same meaning in
+// the languages of forms.
+func genderForms(v string) forms {
+	fs := one(v)
+	fs.tiers = [][]string{{v}}
+	if g, ok := genderGroups()[fold(v)]; ok {
+		fs.tiers = append(fs.tiers, genderWords[g])
+	}
+	return fs
+}
+
+// initialForms: a middle name, or its initial where the box takes one
+// letter or says it wants the initial ("Middle initial", maxlength 1).
+func initialForms(f *Field, v string) forms {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(v))
+	if r == utf8.RuneError || !unicode.IsLetter(r) {
+		return one(v)
+	}
+	initial := string(unicode.ToUpper(r))
+	if strings.Contains(fold(f.Label), "initial") {
+		return one(initial)
+	}
+	return forms{text: []string{v, initial}, factor: 1}
+}
+
+// initialsForms: the initials of the given names, as Dutch forms ask for
+// them ("Jan Pieter" is "J.P."), dotted, then bare for a box too short.
+func initialsForms(given string) forms {
+	var dotted, bare strings.Builder
+	for _, w := range strings.FieldsFunc(given, func(r rune) bool { return r == ' ' || r == '-' || r == '.' }) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		dotted.WriteString(string(unicode.ToUpper(r)) + ".")
+		bare.WriteRune(unicode.ToUpper(r))
+	}
+	if bare.Len() == 0 {
+		return forms{}
+	}
+	return forms{text: []string{dotted.String(), bare.String()}, factor: 1}
 }

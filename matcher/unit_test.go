@@ -136,6 +136,13 @@ func TestDateLayouts(t *testing.T) {
 		{"DD/DD/YYYY", ""},
 		{"Name", ""},
 		{"MM/YYYY", ""},
+		{"ДД.ММ.ГГГГ", "09.03.1990"},
+		{"дд.мм.рррр", "09.03.1990"},
+		{"DD.MM.RRRR", "09.03.1990"},
+		{"ÉÉÉÉ.HH.NN.", "1990.03.09."},
+		{"ÅÅÅÅ-MM-DD", "1990-03-09"},
+		{"ДД.ММ", ""},
+		{"Név", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.layout, func(t *testing.T) {
