@@ -491,6 +491,11 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 		}
 		t, hadControl := trailing(s, sc, nil)
 		if t = clipEnd(wordsOnly(collapse(t))); t != "" {
+			if h := gridHeader(cell, s, row); h != "" {
+				// A grid: the row's heading says whose, the column's
+				// which field ("Passenger 1" / "First name").
+				t = clip(t + " " + h)
+			}
 			if s.DataAtom == atom.Th {
 				return t, "table-header"
 			}
@@ -518,6 +523,40 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// maxHeaderRows bounds how many rows at a table's top gridHeader reads
+// as its header rows.
+const maxHeaderRows = 3
+
+// gridHeader returns the heading of cell's column when the table is a
+// grid: a header row at its top names cell's column with a heading of its
+// own, not one spanning the column of the row heading head.
+func gridHeader(cell, head, row *html.Node) string {
+	table := ancestor(row, atom.Table)
+	if table == nil {
+		return ""
+	}
+	col, headCol := column(cell), column(head)
+	n := 0
+	for r := range rows(table) {
+		if r == row || n == maxHeaderRows {
+			break
+		}
+		n++
+		h := cellAt(r, col)
+		if h == nil || (h.DataAtom != atom.Th && (r.Parent == nil || r.Parent.DataAtom != atom.Thead)) {
+			continue
+		}
+		if cellAt(r, headCol) == h {
+			return "" // a heading over the whole form ("Your details")
+		}
+		if firstLabelable(h) != nil {
+			return "" // a control in the heading ("select all")
+		}
+		return clip(wordsOnly(collapse(text(h, nil))))
+	}
+	return ""
 }
 
 // rows yields the rows of table in order, not those of nested tables.
