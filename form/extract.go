@@ -854,13 +854,19 @@ func text(n *html.Node, exclude *html.Node) string {
 					b.WriteByte(' ')
 					continue
 				}
-				if inline[c.DataAtom] {
-					visit(c)
-					continue
+				at := b.Len()
+				if !inline[c.DataAtom] {
+					b.WriteByte(' ')
 				}
-				b.WriteByte(' ')
 				visit(c)
-				b.WriteByte(' ')
+				if blank(b.String()[at:]) {
+					// An icon standing for words: "<label><i
+					// title=E-mail></i></label>".
+					b.WriteString(iconText(c))
+				}
+				if !inline[c.DataAtom] {
+					b.WriteByte(' ')
+				}
 			}
 		}
 	}

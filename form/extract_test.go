@@ -122,6 +122,20 @@ func TestLabels(t *testing.T) {
 		{"duplicate_ids_en.html", "a2", "Last name", "preceding-text"},
 		{"duplicate_ids_en.html", "a3", "Postcode", "preceding-text"},
 		{"duplicate_ids_en.html", "b1", "Street address Street address", "label-for"},
+		// A widget's pop-up list and its flag button are no label.
+		{"widgets_en.html", "mobile", "Mobile number", "preceding-text"},
+		{"widgets_en.html", "after-pac", "", ""},
+		// A CSS-only floating label: a span after a box whose placeholder
+		// is blank; a span after a box with a real placeholder is help.
+		{"widgets_en.html", "city", "City", "following-label"},
+		{"widgets_en.html", "zip", "Postcode", "following-label"},
+		{"widgets_en.html", "hint", "Nickname", "placeholder"},
+		// Icons standing for the label: title, aria-label, alt.
+		{"widgets_en.html", "icon-title", "Phone", "preceding-text"},
+		{"widgets_en.html", "icon-svg", "Email", "preceding-text"},
+		{"widgets_en.html", "icon-img", "Username", "preceding-text"},
+		{"widgets_en.html", "label-icon", "E-mail", "label-for"},
+		{"widgets_en.html", "pw", "Password", "preceding-text"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

@@ -171,16 +171,23 @@ func followingLabel(n *html.Node, sc *scope) string {
 				continue
 			}
 			if s.DataAtom != atom.Label {
-				if t, had := trailing(s, sc, n); !had && strings.TrimSpace(t) == "" {
+				t, had := trailing(s, sc, n)
+				if !had && strings.TrimSpace(t) == "" {
 					continue // an empty decoration ("<span class=bar>")
 				}
-				return ""
-			}
-			if labelsOther(s, sc, n) || firstLabelable(s) != nil {
-				return ""
-			}
-			if f, ok := attrOK(s, "for"); ok && sc.ids[f] != nil && sc.ids[f] != n && !sharedFor(s, sc, n) {
-				return ""
+				if had || !floats(n) || wordsOnly(t) == "" {
+					return ""
+				}
+				// A CSS-only floating label written as a span: the
+				// box's blank placeholder (" ", for :placeholder-shown)
+				// is the tell.
+			} else {
+				if labelsOther(s, sc, n) || firstLabelable(s) != nil {
+					return ""
+				}
+				if f, ok := attrOK(s, "for"); ok && sc.ids[f] != nil && sc.ids[f] != n && !sharedFor(s, sc, n) {
+					return ""
+				}
 			}
 			for f := s.NextSibling; f != nil; f = f.NextSibling {
 				if first := leading(f, sc, n); first == leadControl {
@@ -306,14 +313,15 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 	if n.Type == html.TextNode {
 		return n.Data, false
 	}
-	if n.Type != html.ElementNode || skipped(n) || invisible(n) {
+	if n.Type != html.ElementNode || skipped(n) || invisible(n) || popup(n) || widgetButton(n) {
 		return "", false
 	}
 	if isVisibleControl(n) || labelsOther(n, sc, self) {
 		return "", true
 	}
 	var b strings.Builder
-	had := false
+	had, float := false, false
+	resets := 0 // a control inside c empties b: no icon text then
 	var visit func(n *html.Node)
 	visit = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -321,31 +329,96 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 			case html.TextNode:
 				b.WriteString(c.Data)
 			case html.ElementNode:
-				if skipped(c) || invisible(c) {
+				if skipped(c) || invisible(c) || popup(c) || widgetButton(c) {
 					continue
 				}
 				if isVisibleControl(c) || labelsOther(c, sc, self) {
-					had = true
+					had, float = true, floats(c)
 					b.Reset()
+					resets++
 					continue
 				}
-				if had && c.DataAtom == atom.Label && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
+				if had && (c.DataAtom == atom.Label || float) && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
 					// A label right after a control, labelling nothing
-					// else, is that control's (floating) label.
+					// else, is that control's (floating) label; so is
+					// any text element after a box with a blank
+					// placeholder.
+					if c.DataAtom == atom.Label || !blank(text(c, nil)) {
+						float = false
+					}
 					continue
 				}
-				if inline[c.DataAtom] {
-					visit(c)
-					continue
+				at, r := b.Len(), resets
+				if !inline[c.DataAtom] {
+					b.WriteByte(' ')
 				}
-				b.WriteByte(' ')
 				visit(c)
-				b.WriteByte(' ')
+				if r == resets && blank(b.String()[at:]) {
+					if t := iconText(c); t != "" {
+						b.WriteString(t)
+					}
+				}
+				if !inline[c.DataAtom] {
+					b.WriteByte(' ')
+				}
 			}
 		}
 	}
 	visit(n)
+	if !had && blank(b.String()) {
+		// An icon standing for the label: "<span title=Phone><i
+		// class=icon-phone></i></span>".
+		return iconText(n), false
+	}
 	return b.String(), had
+}
+
+// popup reports whether n is a list a widget pops up (intl-tel-input's
+// countries, an address finder's suggestions, a custom select's options):
+// its items are values to choose, like a select's options, not a label.
+func popup(n *html.Node) bool {
+	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	case "listbox", "menu", "tooltip":
+		return true
+	}
+	return false
+}
+
+// widgetButton reports whether n is a button that submits nothing (a
+// flag, a date picker's calendar, a password's eye): part of the box's
+// widget, neither a field that owns the text after it nor a label.
+func widgetButton(n *html.Node) bool {
+	return n.DataAtom == atom.Button && strings.EqualFold(strings.TrimSpace(attr(n, "type")), "button")
+}
+
+// floats reports whether control n has a blank but present placeholder
+// (" "): the CSS-only floating-label pattern, whose label is the element
+// laid out right after the box.
+func floats(n *html.Node) bool {
+	p, ok := attrOK(n, "placeholder")
+	return ok && p != "" && blank(p)
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// iconText is the text alternative of an element that shows no text: an
+// image's alt, an icon's aria-label or title.
+func iconText(n *html.Node) string {
+	switch n.DataAtom {
+	case atom.Img:
+		if t, ok := attrOK(n, "alt"); ok && !blank(t) {
+			return t
+		}
+	case atom.I, atom.Span, atom.Svg:
+	default:
+		return "" // a frame's title names a document, not a field
+	}
+	for _, k := range []string{"aria-label", "title"} {
+		if t, ok := attrOK(n, k); ok && !blank(t) {
+			return t
+		}
+	}
+	return ""
 }
 
 // labelsOther reports whether n is a label element that labels some
@@ -418,6 +491,11 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 		}
 		t, hadControl := trailing(s, sc, nil)
 		if t = clipEnd(wordsOnly(collapse(t))); t != "" {
+			if h := gridHeader(cell, s, row); h != "" {
+				// A grid: the row's heading says whose, the column's
+				// which field ("Passenger 1" / "First name").
+				t = clip(t + " " + h)
+			}
 			if s.DataAtom == atom.Th {
 				return t, "table-header"
 			}
@@ -445,6 +523,40 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// maxHeaderRows bounds how many rows at a table's top gridHeader reads
+// as its header rows.
+const maxHeaderRows = 3
+
+// gridHeader returns the heading of cell's column when the table is a
+// grid: a header row at its top names cell's column with a heading of its
+// own, not one spanning the column of the row heading head.
+func gridHeader(cell, head, row *html.Node) string {
+	table := ancestor(row, atom.Table)
+	if table == nil {
+		return ""
+	}
+	col, headCol := column(cell), column(head)
+	n := 0
+	for r := range rows(table) {
+		if r == row || n == maxHeaderRows {
+			break
+		}
+		n++
+		h := cellAt(r, col)
+		if h == nil || (h.DataAtom != atom.Th && (r.Parent == nil || r.Parent.DataAtom != atom.Thead)) {
+			continue
+		}
+		if cellAt(r, headCol) == h {
+			return "" // a heading over the whole form ("Your details")
+		}
+		if firstLabelable(h) != nil {
+			return "" // a control in the heading ("select all")
+		}
+		return clip(wordsOnly(collapse(text(h, nil))))
+	}
+	return ""
 }
 
 // rows yields the rows of table in order, not those of nested tables.
