@@ -31,7 +31,10 @@ type Result struct {
 	Confidence float64 `json:"confidence"`
 	// Decision is the confidence that decides what is offered and what
 	// starts ticked (MinConfidence here, the matcher's threshold, the
-	// dialog's ticks): the classifier's own, before calibration.
+	// dialog's ticks): the classifier's own, before calibration, and the
+	// rules' own where the learned model doubts them without overruling
+	// them (the rules' verdict stands; the model's doubt shows in
+	// Confidence).
 	// Calibration changes what the dialog shows (Confidence), never what
 	// is filled. Use DecisionConfidence, which also serves a Result made
 	// without it.
@@ -255,18 +258,21 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			// Invisible controls are often decoys or duplicates of a visible
 			// field: the same words are weaker evidence there.
 			r.Confidence *= 0.75
+			r.Decision *= 0.75
 			r.verdict = "hidden"
 		}
 		if c := &s.Controls[i]; c.ReadOnly && c.Visibility.Hidden && !IsGuardToken(r.Token) {
 			// Neither shown nor editable: a stand-in for a field that lives
 			// elsewhere (a payment provider's frame), never filled itself.
 			r.Confidence *= 0.5
+			r.Decision *= 0.5
 		}
 		if c := &s.Controls[i]; c.ReadOnly && c.Value != "" && !IsGuardToken(r.Token) {
 			// A read-only box with a value shows data; it asks for none.
 			// (Empty read-only boxes are a common trick against browser
 			// autofill and are filled once focused.)
 			r.Confidence *= 0.5
+			r.Decision *= 0.5
 		}
 		if c := &s.Controls[i]; optionalData[r.Token] && !c.Constraints.Required && saysOptional(c) {
 			// A box the page itself marks optional that asks for data no
@@ -278,10 +284,12 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Optional = true
 			r.Evidence = append(r.Evidence, Evidence{Signal: "label", Rule: "optional"})
 		}
-		if r.Confidence < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
+		if r.Decision == 0 {
+			r.Decision = r.Confidence
+		}
+		if r.Decision < MinConfidence && r.Token != "" && !IsGuardToken(r.Token) {
 			r.Token = ""
 		}
-		r.Decision = r.Confidence
 		if lm != nil && r.Token != "" && !IsGuardToken(r.Token) && r.verdict != "hidden" {
 			// Show how often fills shown so were right on sites neither
 			// the rules nor the model were tuned on (heuristics/cmd/train,

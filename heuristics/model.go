@@ -395,8 +395,10 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 				// The rules' verdict stands, but the model is unsure of
 				// it: the confidence shown is halfway between the rules'
 				// and the model's probability for the verdict, and at
-				// least the least confidence that is filled. Hidden boxes
-				// already show their doubt.
+				// least the least confidence that is filled; what is
+				// filled is decided by the rules' own (Result.Decision).
+				// Hidden boxes already show their doubt.
+				r.Decision = max(r.Confidence, MinConfidence)
 				r.Confidence = max((r.Confidence+float64(p[c]))/2, MinConfidence)
 				r.verdict = "doubted"
 			}
