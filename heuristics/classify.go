@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -247,6 +248,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 	// Pages repeat their words (the same labels in a shipping and a billing
 	// form, placeholders equal to labels): match each text once.
 	memo := newMemo(len(s.Controls))
+	defer memo.release()
 	out := classifyRules(s, memo)
 	if lm != nil {
 		applyModel(s, out, memo, lm)
@@ -801,9 +803,23 @@ type memoKey struct {
 	ident bool
 }
 
+// memos keeps released memos: a page's two maps, grown to its size, are
+// reused by the next page rather than made and collected each time.
+var memos sync.Pool
+
 // newMemo returns a memo sized for n controls.
 func newMemo(n int) *memo {
+	if m, ok := memos.Get().(*memo); ok {
+		return m
+	}
 	return &memo{matches: make(map[memoKey]*rule, 2*n), texts: make(map[string]string, 2*n)}
+}
+
+// release empties m (it holds the page's texts) and keeps it for reuse.
+func (m *memo) release() {
+	clear(m.matches)
+	clear(m.texts)
+	memos.Put(m)
 }
 
 func (m *memo) match(text string, kind controlKinds, ident bool) *rule {
