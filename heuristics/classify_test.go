@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 	"testing"
 
 	"github.com/tessera-app/tessera/form"
@@ -278,4 +279,33 @@ func days() []string {
 		d = append(d, string(rune('0'+i/10))+string(rune('0'+i%10)))
 	}
 	return d
+}
+
+// TestClassifyConcurrent classifies the golden cases from several
+// goroutines at once: the pooled memos (newMemo, release) must never
+// carry one page's texts into another's results.
+func TestClassifyConcurrent(t *testing.T) {
+	cases := loadGolden(t)
+	want := make([][]Result, len(cases))
+	for i, gc := range cases {
+		want[i] = Classify(gc.snapshot())
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range cases {
+				i := (k + g*len(cases)/4) % len(cases)
+				got := Classify(cases[i].snapshot())
+				for j := range got {
+					if got[j].Token != want[i][j].Token || got[j].Confidence != want[i][j].Confidence {
+						t.Errorf("%s #%d concurrently: %q at %v, alone %q at %v", cases[i].Name, j, got[j].Token, got[j].Confidence, want[i][j].Token, want[i][j].Confidence)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
