@@ -313,7 +313,7 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 	if n.Type == html.TextNode {
 		return n.Data, false
 	}
-	if n.Type != html.ElementNode || skipped(n) || invisible(n) || popup(n) || widgetButton(n) {
+	if n.Type != html.ElementNode || unread(n) {
 		return "", false
 	}
 	if isVisibleControl(n) || labelsOther(n, sc, self) {
@@ -329,7 +329,7 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 			case html.TextNode:
 				b.WriteString(c.Data)
 			case html.ElementNode:
-				if skipped(c) || invisible(c) || popup(c) || widgetButton(c) {
+				if unread(c) {
 					continue
 				}
 				if isVisibleControl(c) || labelsOther(c, sc, self) {
@@ -371,6 +371,19 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 		return iconText(n), false
 	}
 	return b.String(), had
+}
+
+// unread reports whether element n's words are no label for the boxes
+// around it: not rendered (a script, a hidden element), a widget's pop-up
+// list, or a button that is part of a box's widget.
+func unread(n *html.Node) bool {
+	return skipped(n) || invisible(n) || popup(n) || widgetButton(n)
+}
+
+// heading reports whether cell h of row r is a column heading: a th, or
+// any cell of a row in the table's thead.
+func heading(r, h *html.Node) bool {
+	return h != nil && (h.DataAtom == atom.Th || r.Parent != nil && r.Parent.DataAtom == atom.Thead)
 }
 
 // popup reports whether n is a list a widget pops up (intl-tel-input's
@@ -515,7 +528,7 @@ func tableText(cell *html.Node, sc *scope) (string, string) {
 			break
 		}
 		h := cellAt(r, col)
-		if h == nil || (h.DataAtom != atom.Th && (r.Parent == nil || r.Parent.DataAtom != atom.Thead)) {
+		if !heading(r, h) {
 			continue
 		}
 		if t := clip(collapse(text(h, nil))); t != "" {
@@ -545,7 +558,7 @@ func gridHeader(cell, head, row *html.Node) string {
 		}
 		n++
 		h := cellAt(r, col)
-		if h == nil || (h.DataAtom != atom.Th && (r.Parent == nil || r.Parent.DataAtom != atom.Thead)) {
+		if !heading(r, h) {
 			continue
 		}
 		if cellAt(r, headCol) == h {
