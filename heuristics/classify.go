@@ -835,9 +835,14 @@ func (m *memo) match(text string, kind controlKinds, ident bool) *rule {
 	return r
 }
 
+// normalize is normalize(s), once per text a page holds; a nil memo
+// keeps nothing.
 func (m *memo) normalize(s string) string {
 	if s == "" {
 		return ""
+	}
+	if m == nil {
+		return normalize(s)
 	}
 	if n, ok := m.texts[s]; ok {
 		return n

@@ -40,12 +40,7 @@ func linePartM(c *form.Control, m *memo) string {
 		if t == "" {
 			continue
 		}
-		var n string
-		if m != nil {
-			n = m.normalize(t)
-		} else {
-			n = normalize(t)
-		}
+		n := m.normalize(t)
 		if wholeLine2().MatchString(n) {
 			return ""
 		}
