@@ -90,48 +90,26 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var data []labelled
-	type tuningPage struct {
-		page *corpus.Page
-		// snap has its autocomplete attributes removed; served is the
-		// page as served.
-		snap, served *form.Snapshot
-	}
 	var tuning, calPages []tuningPage
 	npages := 0
 	for _, p := range pages {
-		if corpus.Calibration(p.Site) && p.Source != "chromium" {
-			// Read only to fit the dialog's confidence maps below.
-			served, err := extract(p)
-			if err != nil {
-				return err
-			}
-			snap, err := extract(p)
-			if err != nil {
-				return err
-			}
-			corpus.StripAutocomplete(snap)
-			calPages = append(calPages, tuningPage{p, snap, served})
+		calibration := corpus.Calibration(p.Site)
+		if p.Source == "chromium" || corpus.HeldOut(p.Site) && !calibration {
 			continue
 		}
-		if corpus.HeldOut(p.Site) || p.Source == "chromium" {
-			continue
-		}
-		html, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
+		tp, err := extract(p)
 		if err != nil {
 			return err
 		}
-		snap, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
-		if err != nil {
-			return fmt.Errorf("extract %s: %w", p.Rel, err)
+		if calibration {
+			// Read only to fit the dialog's confidence maps below.
+			calPages = append(calPages, tp)
+			continue
 		}
-		served, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
-		if err != nil {
-			return fmt.Errorf("extract %s: %w", p.Rel, err)
-		}
-		corpus.StripAutocomplete(snap)
+		snap := tp.snap
 		feats, rules := heuristics.Features(snap)
 		align := corpus.Align(p, snap)
-		tuning = append(tuning, tuningPage{p, snap, served})
+		tuning = append(tuning, tp)
 		npages++
 		for _, t := range p.Truths {
 			if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
@@ -280,17 +258,28 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// extract reads a corpus page and extracts its snapshot.
-func extract(p *corpus.Page) (*form.Snapshot, error) {
+// A tuningPage is a corpus page extracted: snap with its autocomplete
+// attributes removed, served as the site served it.
+type tuningPage struct {
+	page         *corpus.Page
+	snap, served *form.Snapshot
+}
+
+// extract reads a corpus page and extracts it twice: with its
+// autocomplete attributes removed, and as served.
+func extract(p *corpus.Page) (tuningPage, error) {
 	html, err := corpus.ReadLimited(p.Path, form.DefaultMaxBytes)
 	if err != nil {
-		return nil, err
+		return tuningPage{}, err
 	}
-	snap, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("extract %s: %w", p.Rel, err)
+	tp := tuningPage{page: p}
+	for _, s := range []**form.Snapshot{&tp.snap, &tp.served} {
+		if *s, err = form.Extract(bytes.NewReader(html), form.ExtractOptions{}); err != nil {
+			return tuningPage{}, fmt.Errorf("extract %s: %w", p.Rel, err)
+		}
 	}
-	return snap, nil
+	corpus.StripAutocomplete(tp.snap)
+	return tp, nil
 }
 
 // A labelled control is one example: its features, its label, and the
