@@ -185,17 +185,19 @@ func (b *bridge) sync(ctx context.Context, ss *mcp.ServerSession) error {
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
 			continue
 		}
-		seen[t.Name] = true
 		b.mu.Lock()
 		same := b.tools[t.Name] == string(raw)
-		b.tools[t.Name] = string(raw)
 		b.mu.Unlock()
 		if !same && !b.add(&t) {
-			b.mu.Lock()
-			delete(b.tools, t.Name)
-			b.mu.Unlock()
-			delete(seen, t.Name)
+			// Not served: a version served before is removed below.
+			continue
 		}
+		// Known only once the server has it: a call that finds the name
+		// known skips listing and goes straight to the server's tool.
+		seen[t.Name] = true
+		b.mu.Lock()
+		b.tools[t.Name] = string(raw)
+		b.mu.Unlock()
 	}
 	var gone []string
 	b.mu.Lock()
@@ -222,9 +224,15 @@ func (b *bridge) add(t *mcp.Tool) (ok bool) {
 			ok = false
 		}
 	}()
+	if addHook != nil {
+		addHook(b, t.Name)
+	}
 	b.srv.AddTool(t, b.call(t.Name))
 	return true
 }
+
+// addHook, set by tests only, runs as a tool is about to be served.
+var addHook func(b *bridge, name string)
 
 // call is the handler of every tool: the app runs it. A tool the app no
 // longer knows is a protocol error; everything else is a tool result.

@@ -148,3 +148,30 @@ func TestMCPBridge(t *testing.T) {
 		t.Error("a call of a tool the app does not know is not a protocol error")
 	}
 }
+
+// A tool is known to the bridge only once the server serves it: a call
+// that finds its name known goes straight to the server, so a name known
+// a moment early is an "unknown tool" for a call that lands in between
+// (a list_changed sync running while the agent calls a new page tool).
+func TestMCPToolKnownOnlyOnceServed(t *testing.T) {
+	var early []string
+	addHook = func(b *bridge, name string) {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name}}
+		if b.known(req) {
+			early = append(early, name)
+		}
+	}
+	t.Cleanup(func() { addHook = nil })
+	calls := make(chan json.RawMessage, 4)
+	cs := connectMCP(t, func(ctx context.Context) (net.Conn, error) {
+		a, b := net.Pipe()
+		go fakeAgentApp(t, b, calls)
+		return a, nil
+	})
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(early) > 0 {
+		t.Errorf("tools known before the server served them: %v", early)
+	}
+}
