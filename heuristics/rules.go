@@ -311,7 +311,8 @@ var rules = []rule{
 		{"ro", []string{`adresa (sediu|firmei|companiei|societatii)`, `sediu social`}},
 	}},
 	// Boxes about someone else (a friend to invite, an emergency contact,
-	// a child or a spouse, a referrer): the person's own profile does not
+	// a child or a spouse, a referrer, the director of a company that
+	// registers as a customer): the person's own profile does not
 	// belong in them. Recipients and parents or guardians are left out: on
 	// shipping forms and children's sign-ups they are most often the
 	// person filling the form.
@@ -325,7 +326,7 @@ var rules = []rule{
 		{"nl", []string{`vriend`, `noodcontact`, `kind\b`, `echtgeno`}},
 		{"pl", []string{`znajom`, `awaryjn`, `dziecka`, `malzon`}},
 		{"sv", []string{`nodkontakt`, `barnets`}},
-		{"ru", []string{`друг`, `экстренн`, `ребен`, `супруг`}},
+		{"ru", []string{`друг`, `экстренн`, `ребен`, `супруг`, `руководител`, `директор`}},
 		{"ja", []string{`緊急連絡`, `お子様`, `配偶者`, `ご友人`, `友達`}},
 		{"zh", []string{`紧急联系`, `緊急聯絡`, `孩子`, `配偶`, `朋友`}},
 		{"ko", []string{`비상 ?연락`, `자녀`, `배우자`, `친구`}},
@@ -426,12 +427,12 @@ var rules = []rule{
 		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`^c ?/ ?o$`, `^care of$`, `^presso( c ?/ ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
 		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
 		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
 		{"it", []string{`commento`, `messaggio`, `oggetto`, `note`, `codice fiscale`, `partita iva`}},
-		{"pt", []string{`comentario`, `mensagem`, `assunto`, `observac`, `cpf`, `cnpj`, `nif\b`}},
+		{"pt", []string{`comentario`, `mensagem`, `assunto`, `observac`, `cpf`, `cnpj`, `nif\b`, `documento d[ao] empresa`, `inscricao (estadual|municipal)`}},
 		{"nl", []string{`opmerking`, `bericht`, `onderwerp`}},
 		{"pl", []string{`komentarz`, `wiadomosc`, `temat`, `uwagi`, `nip\b`, `pesel`}},
 		{"sv", []string{`kommentar`, `meddelande`, `amne`, `personnummer`, `organisationsnummer`}},
@@ -463,11 +464,14 @@ var rules = []rule{
 		{"id", []string{`nama jalan`}},
 	}},
 	{id: "address-key", kind: kindVeto, langs: []lang{
-		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`}},
-		{"de", []string{`adressbuch`}},
-		{"fr", []string{`carnet d'adresses`}},
-		{"es", []string{`libreta de direcciones`}},
-		{"nl", []string{`adresboek`}},
+		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`, `saved address`}},
+		{"de", []string{`adressbuch`, `gespeicherte adresse`}},
+		{"fr", []string{`carnet d'adresses`, `adresses? enregistree`}},
+		{"es", []string{`libreta de direcciones`, `direccion(es)? guardada`}},
+		{"nl", []string{`adresboek`, `opgeslagen adres`}},
+		{"it", []string{`indirizzi salvati`, `rubrica indirizzi`}},
+		{"pt", []string{`enderecos (salvos|cadastrados)`}},
+		{"tr", []string{`kayitli adres`, `adres defter`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
 		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`}},
@@ -1171,7 +1175,7 @@ var rules = []rule{
 		{"fr", []string{`societe`, `entreprise`, `raison sociale`, `organisme`}},
 		{"es", []string{`empresa`, `compania`, `organizacion`, `razon social`}},
 		{"it", []string{`azienda`, `societa`, `ragione sociale`, `ditta`}},
-		{"pt", []string{`empresa`, `companhia`, `organizacao`}},
+		{"pt", []string{`empresa`, `companhia`, `organizacao`, `razao social`}},
 		{"nl", []string{`bedrijf`, `organisatie`, `firma`, `bedrijfsnaam`}},
 		{"pl", []string{`firma`, `nazwa firmy`, `organizacja`}},
 		{"sv", []string{`foretag`, `organisation`}},
