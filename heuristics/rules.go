@@ -427,11 +427,11 @@ var rules = []rule{
 		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
-		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
-		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
-		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
-		{"it", []string{`commento`, `messaggio`, `oggetto`, `note`, `codice fiscale`, `partita iva`}},
+		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(ideal|desired|preferred|target|dream) (new )?(job|position|role)`, `(job|position|role) (you are |you re )?(applying|looking) for`, `position applied`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`, `gewunschte (stelle|position|tatigkeit)`, `wunsch ?(stelle|position|beruf)`}},
+		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`, `(poste|emploi|metier) (souhaite|recherche|vise)`}},
+		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`, `(puesto|cargo|empleo) (deseado|solicitado|al que (aspira|postula))`}},
+		{"it", []string{`commento`, `messaggio`, `oggetto`, `note`, `codice fiscale`, `partita iva`, `(posizione|ruolo|lavoro) (desiderat|ricercat)`}},
 		{"pt", []string{`comentario`, `mensagem`, `assunto`, `observac`, `cpf`, `cnpj`, `nif\b`, `documento d[ao] empresa`, `inscricao (estadual|municipal)`}},
 		{"nl", []string{`opmerking`, `bericht`, `onderwerp`}},
 		{"pl", []string{`komentarz`, `wiadomosc`, `temat`, `uwagi`, `nip\b`, `pesel`}},
@@ -464,14 +464,27 @@ var rules = []rule{
 		{"id", []string{`nama jalan`}},
 	}},
 	{id: "address-key", kind: kindVeto, langs: []lang{
-		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`, `saved address`}},
-		{"de", []string{`adressbuch`, `gespeicherte adresse`}},
-		{"fr", []string{`carnet d'adresses`, `adresses? enregistree`}},
-		{"es", []string{`libreta de direcciones`, `direccion(es)? guardada`}},
-		{"nl", []string{`adresboek`, `opgeslagen adres`}},
-		{"it", []string{`indirizzi salvati`, `rubrica indirizzi`}},
+		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`}},
+		{"de", []string{`adressbuch`}},
+		{"fr", []string{`carnet d'adresses`}},
+		{"es", []string{`libreta de direcciones`}},
+		{"nl", []string{`adresboek`}},
+		{"it", []string{`rubrica indirizzi`}},
+		{"tr", []string{`adres defter`}},
+	}},
+	// A box to find one of the addresses saved with the site: typing a
+	// street line there searches them. (A select of the saved addresses
+	// is left to the rules below: picking the person's own among its
+	// options is filling it.)
+	{id: "saved-address", kind: kindVeto, kinds: ckText, langs: []lang{
+		{"en", []string{`saved address`}},
+		{"de", []string{`gespeicherte adresse`}},
+		{"fr", []string{`adresses? enregistree`}},
+		{"es", []string{`direccion(es)? guardada`}},
+		{"nl", []string{`opgeslagen adres`}},
+		{"it", []string{`indirizzi salvati`}},
 		{"pt", []string{`enderecos (salvos|cadastrados)`}},
-		{"tr", []string{`kayitli adres`, `adres defter`}},
+		{"tr", []string{`kayitli adres`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
 		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`}},
