@@ -85,6 +85,12 @@ type rule struct {
 	long func() *regexp.Regexp
 }
 
+// wholeName reports whether the rule with id asks for a whole name in
+// so many words ("Full name", "Contact person"), not a bare "Name".
+func wholeName(id string) bool {
+	return id == "full-name" || id == "contact-person"
+}
+
 // kanaWord matches the words for a reading in kana that Japanese forms
 // put beside a name part: 姓（フリガナ）, 名（カナ）, セイ（全角カナ）.
 const kanaWord = `(?:フリガナ|ふりがな|フリカナ|ヨミガナ|よみがな|全角カナ|カタカナ|ひらがな|カナ|かな)`
@@ -1182,6 +1188,30 @@ var rules = []rule{
 		{"it", []string{`nome (e cognome )?(o|/)? ?ragione sociale`}},
 		{"pt", []string{`nome (completo )?(ou|/)? ?razao social`}},
 	}},
+	// The person a company's order or account is for ("Contact person",
+	// "Ansprechpartner"), named beside or after the company ("Company
+	// contact name", "Ansprechpartner im Unternehmen"): a name, before
+	// the company words make it the organization. After the e-mail and
+	// phone rules: "Contact person's phone" is a phone number.
+	{id: "contact-person", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`contact name`, `contact person`, `name of (the )?contact\b`}},
+		{"de", []string{`ansprechpartner`, `kontaktperson`}},
+		{"fr", []string{`personne (de contact|a contacter)`, `nom du contact`, `interlocuteur`}},
+		{"es", []string{`persona de contacto`, `nombre (del|de) contacto`}},
+		{"it", []string{`referente`, `persona (di contatto|da contattare|di riferimento)`}},
+		{"pt", []string{`pessoa (de|para) contac?to`, `nome (do|de) contac?to`}},
+		{"nl", []string{`contactpersoon`}},
+		{"pl", []string{`osoba (kontaktowa|do kontaktu)`}},
+		{"fi", []string{`yhteyshenkilo`}},
+		{"cs", []string{`kontaktni osob`}},
+		{"sk", []string{`kontaktna osob`}},
+		{"hu", []string{`kapcsolattarto`}},
+		{"ro", []string{`persoana de contact`}},
+		{"ru", []string{`контактное лицо`, `контактного лица`}},
+		{"uk", []string{`контактна особа`, `контактної особи`}},
+		{"tr", []string{`yetkili kisi`, `ilgili kisi`}},
+		{"el", []string{`υπευθυνος επικοινωνιας`}},
+	}},
 	{id: "organization", token: "organization", langs: []lang{
 		{"en", []string{`company( ?name)?`, `organi[sz]ation( ?name)?`, `business name`, `(agency|school|university|employer|practice|clinic) ?name`, `employer`, `firm\b`, `^org$`, `institution`, `corporation`, `affiliation`, `name of (your |the )?(company|business|organi[sz]ation|employer)`}},
 		{"de", []string{`firma`, `unternehmen`, `firmenname`, `arbeitgeber`}},
@@ -1728,13 +1758,13 @@ var rules = []rule{
 		{"id", []string{`nama panggilan`}},
 	}},
 	{id: "full-name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`, `contact person`, `name on (the )?(door ?bell|bell|buzzer|intercom|mail ?box)`}},
-		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`, `ansprechpartner`, `kontaktperson`, `klingel`}},
-		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`, `personne (de contact|a contacter)`}},
-		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`, `persona de contacto`}},
+		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`, `name on (the )?(door ?bell|bell|buzzer|intercom|mail ?box)`}},
+		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`, `klingel`}},
+		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
+		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
 		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`, `^destinatario$`}},
 		{"pt", []string{`nome completo`, `seu nome`}},
-		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`, `contactpersoon`}},
+		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`}},
 		{"pl", []string{`imie (i|&) nazwisko`}},
 		{"sv", []string{`for ?(namn )?(och|&) efternamn`, `fullstandigt namn`}},
 		{"da", []string{`fulde navn`, `for ?(navn )?(og|&) efternavn`, `^navn (og )?efternavn`}},
