@@ -476,7 +476,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if src.ident || src.weight < 0.8 || texts[i] == "" {
 				continue
 			}
-			if m := memo.match(texts[i], kind, false); m != nil && (m.token == "email" || m.id == "full-name") {
+			if m := memo.match(texts[i], kind, false); m != nil && (m.token == "email" || wholeName(m.id)) {
 				return i, m
 			}
 		}
@@ -501,7 +501,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if src.ident || src.weight < 0.8 || t == "" {
 				continue
 			}
-			if m := memo.match(t, kind, false); m != nil && (m.id == "full-name" && decided.token != "name" || m.id == "organization") {
+			if m := memo.match(t, kind, false); m != nil && (wholeName(m.id) && decided.token != "name" || m.id == "organization") {
 				decided, weight, from = m, src.weight*m.weight, from+1+i
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
 			}
@@ -579,7 +579,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// the label asks for, part of the second line.
 				continue
 			}
-			if m != nil && src.ident && !sources[from].ident && decided.id == "full-name" && (m.id == "address-label" || m.token == "username") {
+			if m != nil && src.ident && !sources[from].ident && wholeName(decided.id) && (m.id == "address-label" || m.token == "username") {
 				// "Full name", "Name and surname" shown on a box named
 				// "address_name" or "user_name": the recipient's or the
 				// person's name, not a label for the address or a login.

@@ -144,6 +144,11 @@ var genderWords = wordSet("male, female, m, f, man, woman, men, women, mann, fra
 	"남자, 여자, erkek, kadin, pria, wanita, laki laki, perempuan, other, andere, autre, otro, altro, outro, " +
 	"anders, inne, annat, diverse, nonbinary, non binary")
 
+// otherWords are the gender list's words for "other": every list of
+// choices ends with one (a reason to cancel, a way you heard of us), so
+// alone they say nothing of gender.
+var otherWords = wordSet("other, andere, autre, otro, altro, outro, anders, inne, annat")
+
 var honorificWords = wordSet("mr, mrs, ms, miss, mx, dr, prof, herr, frau, m, mme, mlle, sr, sra, srta, sig, sig ra, " +
 	"signor, signora, dhr, mevr, pan, pani, hr, fr, г н, г жа, господин, госпожа, bay, bayan, bapak, ibu, sdr, sdri")
 
@@ -195,9 +200,15 @@ func optionShape(c *form.Control) shape {
 			return shapeNone
 		}
 		o := c.Options[0]
+		gendered := func(s string) bool {
+			// Single letters ("M", "F") say little on one radio button,
+			// nor does "Other" (a group takes its sex from its other
+			// buttons: radioGroups).
+			s = normalize(s)
+			return len(s) > 1 && genderWords()[s] && !otherWords()[s]
+		}
 		switch {
-		case genderWords()[normalize(o.Text)] && len(o.Text) > 1 || genderWords()[normalize(o.Value)] && len(o.Value) > 1:
-			// Single letters ("M", "F") say little on one radio button.
+		case gendered(o.Text) || gendered(o.Value):
 			return shapeGender
 		case honorificWords()[normalize(o.Text)]:
 			return shapeHonorific

@@ -297,7 +297,7 @@ func namePairs(g *group) {
 			continue
 		}
 		switch {
-		case (a == "name" || a == "full-name") && g.tok(k) == "name" && g.tok(k+1) == "family-name" && !taken(k, "given-name"):
+		case (a == "name" || wholeName(a)) && g.tok(k) == "name" && g.tok(k+1) == "family-name" && !taken(k, "given-name"):
 			g.set(k, "given-name", 0.8)
 		case a == "name" && g.tok(k) == "name" && g.tok(k+1) == "given-name" && !taken(k, "family-name"):
 			g.set(k, "family-name", 0.8)
@@ -432,7 +432,7 @@ func bareNames(g *group) {
 func nameRows(g *group) {
 	for k := 0; k+1 < len(g.seq); k++ {
 		phonetic := g.tok(k) == "phonetic-name" && g.rule(k) == "phonetic-name"
-		if !phonetic && (g.tok(k) != "name" || (g.rule(k) != "name" && g.rule(k) != "full-name")) {
+		if !phonetic && (g.tok(k) != "name" || (g.rule(k) != "name" && !wholeName(g.rule(k)))) {
 			continue
 		}
 		cur, next := g.c(k), g.c(k+1)

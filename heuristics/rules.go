@@ -85,6 +85,12 @@ type rule struct {
 	long func() *regexp.Regexp
 }
 
+// wholeName reports whether the rule with id asks for a whole name in
+// so many words ("Full name", "Contact person"), not a bare "Name".
+func wholeName(id string) bool {
+	return id == "full-name" || id == "contact-person"
+}
+
 // kanaWord matches the words for a reading in kana that Japanese forms
 // put beside a name part: 姓（フリガナ）, 名（カナ）, セイ（全角カナ）.
 const kanaWord = `(?:フリガナ|ふりがな|フリカナ|ヨミガナ|よみがな|全角カナ|カタカナ|ひらがな|カナ|かな)`
@@ -311,21 +317,22 @@ var rules = []rule{
 		{"ro", []string{`adresa (sediu|firmei|companiei|societatii)`, `sediu social`}},
 	}},
 	// Boxes about someone else (a friend to invite, an emergency contact,
-	// a child or a spouse, a referrer): the person's own profile does not
+	// a child or a spouse, a referrer, the director of a company that
+	// registers as a customer): the person's own profile does not
 	// belong in them. Recipients and parents or guardians are left out: on
 	// shipping forms and children's sign-ups they are most often the
-	// person filling the form.
+	// person filling the form; a gift's recipient is not.
 	{id: "other-person", kind: kindVeto, qualifies: true, langs: []lang{
-		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`, `(father|mother|husband)'?s? (full |maiden )?name`, `name of (the )?(father|mother|husband)`}},
-		{"de", []string{`freund(es|in)?\b`, `notfall`, `kind(es)?\b`, `ehepartner`, `begunstigt`}},
-		{"fr", []string{`ami(e)?\b`, `(d')?urgence`, `enfant`, `conjoint`, `beneficiaire`, `parrain`}},
-		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`, `nino\b`, `nina\b`}},
-		{"it", []string{`amico`, `emergenza`, `figlio`, `coniuge`, `beneficiario`, `bambino`}},
+		{"en", []string{`friend'?s?\b`, `emergency`, `next of kin`, `(child|kid)'?s?\b`, `spouse'?s?\b`, `beneficiar`, `nominee`, `referr(er|ee)`, `sponsor'?s?\b`, `pet'?s? name`, `name of (your )?pet`, `(father|mother|husband)'?s? (full |maiden )?name`, `name of (the )?(father|mother|husband)`, `gift recipient`, `recipient of (the|your) gift`}},
+		{"de", []string{`freund(es|in)?\b`, `notfall`, `kind(es)?\b`, `ehepartner`, `begunstigt`, `beschenkt`}},
+		{"fr", []string{`ami(e)?\b`, `(d')?urgence`, `enfant`, `conjoint`, `beneficiaire`, `parrain`, `destinataire du cadeau`}},
+		{"es", []string{`amigo`, `emergencia`, `hijo`, `conyuge`, `beneficiario`, `nino\b`, `nina\b`, `destinatario del regalo`}},
+		{"it", []string{`amico`, `emergenza`, `figlio`, `coniuge`, `beneficiario`, `bambino`, `destinatario del regalo`}},
 		{"pt", []string{`amigo`, `emergencia`, `filho`, `conjuge`, `beneficiario`}},
 		{"nl", []string{`vriend`, `noodcontact`, `kind\b`, `echtgeno`}},
 		{"pl", []string{`znajom`, `awaryjn`, `dziecka`, `malzon`}},
 		{"sv", []string{`nodkontakt`, `barnets`}},
-		{"ru", []string{`друг`, `экстренн`, `ребен`, `супруг`}},
+		{"ru", []string{`друг`, `экстренн`, `ребен`, `супруг`, `руководител`, `директор`}},
 		{"ja", []string{`緊急連絡`, `お子様`, `配偶者`, `ご友人`, `友達`}},
 		{"zh", []string{`紧急联系`, `緊急聯絡`, `孩子`, `配偶`, `朋友`}},
 		{"ko", []string{`비상 ?연락`, `자녀`, `배우자`, `친구`}},
@@ -426,12 +433,12 @@ var rules = []rule{
 		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`^c ?/ ?o$`, `^care of$`, `^presso( c ?/ ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|sector|industry)`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
-		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`}},
-		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`}},
-		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`}},
-		{"it", []string{`commento`, `messaggio`, `oggetto`, `note`, `codice fiscale`, `partita iva`}},
-		{"pt", []string{`comentario`, `mensagem`, `assunto`, `observac`, `cpf`, `cnpj`, `nif\b`}},
+		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry|web ?site|url\b|home ?page)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(ideal|desired|preferred|target|dream) (new )?(job|position|role)`, `(job|position|role) (you are |you re )?(applying|looking) for`, `position applied`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`, `gewunschte (stelle|position|tatigkeit)`, `wunsch ?(stelle|position|beruf)`}},
+		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`, `(poste|emploi|metier) (souhaite|recherche|vise)`}},
+		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`, `(puesto|cargo|empleo) (deseado|solicitado|al que (aspira|postula))`}},
+		{"it", []string{`commento`, `messaggio`, `oggetto`, `note`, `codice fiscale`, `partita iva`, `(posizione|ruolo|lavoro) (desiderat|ricercat)`}},
+		{"pt", []string{`comentario`, `mensagem`, `assunto`, `observac`, `cpf`, `cnpj`, `nif\b`, `documento d[ao] empresa`, `inscricao (estadual|municipal)`}},
 		{"nl", []string{`opmerking`, `bericht`, `onderwerp`}},
 		{"pl", []string{`komentarz`, `wiadomosc`, `temat`, `uwagi`, `nip\b`, `pesel`}},
 		{"sv", []string{`kommentar`, `meddelande`, `amne`, `personnummer`, `organisationsnummer`}},
@@ -468,6 +475,22 @@ var rules = []rule{
 		{"fr", []string{`carnet d'adresses`}},
 		{"es", []string{`libreta de direcciones`}},
 		{"nl", []string{`adresboek`}},
+		{"it", []string{`rubrica indirizzi`}},
+		{"tr", []string{`adres defter`}},
+	}},
+	// A box to find one of the addresses saved with the site: typing a
+	// street line there searches them. (A select of the saved addresses
+	// is left to the rules below: picking the person's own among its
+	// options is filling it.)
+	{id: "saved-address", kind: kindVeto, kinds: ckText, langs: []lang{
+		{"en", []string{`saved address`}},
+		{"de", []string{`gespeicherte adresse`}},
+		{"fr", []string{`adresses? enregistree`}},
+		{"es", []string{`direccion(es)? guardada`}},
+		{"nl", []string{`opgeslagen adres`}},
+		{"it", []string{`indirizzi salvati`}},
+		{"pt", []string{`enderecos (salvos|cadastrados)`}},
+		{"tr", []string{`kayitli adres`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
 		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`}},
@@ -1165,13 +1188,37 @@ var rules = []rule{
 		{"it", []string{`nome (e cognome )?(o|/)? ?ragione sociale`}},
 		{"pt", []string{`nome (completo )?(ou|/)? ?razao social`}},
 	}},
+	// The person a company's order or account is for ("Contact person",
+	// "Ansprechpartner"), named beside or after the company ("Company
+	// contact name", "Ansprechpartner im Unternehmen"): a name, before
+	// the company words make it the organization. After the e-mail and
+	// phone rules: "Contact person's phone" is a phone number.
+	{id: "contact-person", token: "name", kinds: ckText, langs: []lang{
+		{"en", []string{`contact name`, `contact person`, `name of (the )?contact\b`}},
+		{"de", []string{`ansprechpartner`, `kontaktperson`}},
+		{"fr", []string{`personne (de contact|a contacter)`, `nom du contact`, `interlocuteur`}},
+		{"es", []string{`persona de contacto`, `nombre (del|de) contacto`}},
+		{"it", []string{`referente`, `persona (di contatto|da contattare|di riferimento)`}},
+		{"pt", []string{`pessoa (de|para) contac?to`, `nome (do|de) contac?to`}},
+		{"nl", []string{`contactpersoon`}},
+		{"pl", []string{`osoba (kontaktowa|do kontaktu)`}},
+		{"fi", []string{`yhteyshenkilo`}},
+		{"cs", []string{`kontaktni osob`}},
+		{"sk", []string{`kontaktna osob`}},
+		{"hu", []string{`kapcsolattarto`}},
+		{"ro", []string{`persoana de contact`}},
+		{"ru", []string{`контактное лицо`, `контактного лица`}},
+		{"uk", []string{`контактна особа`, `контактної особи`}},
+		{"tr", []string{`yetkili kisi`, `ilgili kisi`}},
+		{"el", []string{`υπευθυνος επικοινωνιας`}},
+	}},
 	{id: "organization", token: "organization", langs: []lang{
 		{"en", []string{`company( ?name)?`, `organi[sz]ation( ?name)?`, `business name`, `(agency|school|university|employer|practice|clinic) ?name`, `employer`, `firm\b`, `^org$`, `institution`, `corporation`, `affiliation`, `name of (your |the )?(company|business|organi[sz]ation|employer)`}},
 		{"de", []string{`firma`, `unternehmen`, `firmenname`, `arbeitgeber`}},
 		{"fr", []string{`societe`, `entreprise`, `raison sociale`, `organisme`}},
 		{"es", []string{`empresa`, `compania`, `organizacion`, `razon social`}},
 		{"it", []string{`azienda`, `societa`, `ragione sociale`, `ditta`}},
-		{"pt", []string{`empresa`, `companhia`, `organizacao`}},
+		{"pt", []string{`empresa`, `companhia`, `organizacao`, `razao social`}},
 		{"nl", []string{`bedrijf`, `organisatie`, `firma`, `bedrijfsnaam`}},
 		{"pl", []string{`firma`, `nazwa firmy`, `organizacja`}},
 		{"sv", []string{`foretag`, `organisation`}},
@@ -1711,13 +1758,13 @@ var rules = []rule{
 		{"id", []string{`nama panggilan`}},
 	}},
 	{id: "full-name", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `contact name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`, `contact person`, `name on (the )?(door ?bell|bell|buzzer|intercom|mail ?box)`}},
-		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`, `ansprechpartner`, `kontaktperson`, `klingel`}},
-		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`, `personne (de contact|a contacter)`}},
-		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`, `persona de contacto`}},
+		{"en", []string{`full ?name`, `first (and|&) last name`, `(first|given) name (and|&) (last|sur|family) ?name`, `your name`, `recipient name`, `name (and )?surname`, `^name (and )?last name`, `complete name`, `customer name`, `legal name`, `name on (the )?(door ?bell|bell|buzzer|intercom|mail ?box)`}},
+		{"de", []string{`vor ?(und|u) ?(nach|zu)name`, `vorname (und|u|&) (nach|zu)name`, `vollstandiger name`, `ihr name`, `klingel`}},
+		{"fr", []string{`nom (et|&) prenom`, `prenom (et|&) nom`, `nom complet`}},
+		{"es", []string{`nombre (y|&) apellidos?`, `nombre completo`, `su nombre`, `tu nombre`}},
 		{"it", []string{`nome (e|&) cognome`, `nome completo`, `il tuo nome`, `^destinatario$`}},
 		{"pt", []string{`nome completo`, `seu nome`}},
-		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`, `contactpersoon`}},
+		{"nl", []string{`volledige naam`, `voor ?(naam )?(en|&) achternaam`, `uw naam`, `je naam`}},
 		{"pl", []string{`imie (i|&) nazwisko`}},
 		{"sv", []string{`for ?(namn )?(och|&) efternamn`, `fullstandigt namn`}},
 		{"da", []string{`fulde navn`, `for ?(navn )?(og|&) efternavn`, `^navn (og )?efternavn`}},
