@@ -446,6 +446,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			r.Evidence = []Evidence{{Signal: src.signal, Rule: m.id, Text: t}, {Signal: "type", Rule: "search", Text: c.Type}}
 			return r
 		}
+		if src, t := shownCountry(c, memo); t != "" {
+			// A combobox showing the country picked ("Japan").
+			r.Token, r.Confidence = "country", src.weight*shownCountryWeight
+			r.Evidence = []Evidence{{Signal: src.signal, Rule: "country", Text: t}, {Signal: "type", Rule: "search", Text: c.Type}}
+			return r
+		}
 		r.Evidence = []Evidence{{Signal: "type", Rule: "search", Text: c.Type}}
 		return r
 	}
@@ -668,6 +674,16 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			return r
 		}
 	}
+	if decided == nil && kind == ckText {
+		if src, t := shownCountry(c, memo); t != "" {
+			// A box whose only words are a country's name ("Brazil",
+			// "Italia"): the text box of a country combobox, showing the
+			// country picked, as a select shows its selected option.
+			r.Token, r.Confidence = "country", src.weight*shownCountryWeight
+			r.Evidence = []Evidence{{Signal: src.signal, Rule: "country", Text: t}}
+			return r
+		}
+	}
 	if decided == nil {
 		if tok, conf, rule := fromOptions(c, ""); tok != "" {
 			r.Token, r.Confidence = tok, conf
@@ -735,6 +751,34 @@ func shownPlace(c *form.Control, kind controlKinds, memo *memo) (*rule, source, 
 	}
 	return nil, source{}, ""
 }
+
+// shownCountry returns the first text the person sees of a control (a
+// label, an aria-label, a placeholder), normalized, with its source, when
+// that text is a country's name and nothing else (and no region's);
+// "" otherwise. Its evidence names the country rule, whose words
+// ("united states") it extends to every country's name.
+func shownCountry(c *form.Control, memo *memo) (source, string) {
+	for _, src := range sources {
+		if src.ident || src.weight < 0.8 {
+			continue
+		}
+		t := memo.normalize(src.raw(c))
+		if t == "" {
+			continue
+		}
+		if countryNames()[t] && len(regionIndex()[t]) == 0 {
+			// "Georgia" may be the state a state picker shows.
+			return src, t
+		}
+		break
+	}
+	return source{}, ""
+}
+
+// shownCountryWeight scales the weight of the source that shows a
+// country's name alone: the name is the box's value, not a word that
+// names the field.
+const shownCountryWeight = 0.8
 
 // identSays reports whether a control's name or id (texts by source)
 // matches rule r.
