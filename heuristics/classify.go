@@ -623,6 +623,22 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			}
 		}
 	}
+	if decided != nil && findsBy[decided.id] {
+		// A finder or a search box whose words name the postcode as
+		// what to type ("Type your address or postcode", "Search for
+		// city, neighborhood, zip", "autocomplete_zip"): the person types
+		// their postcode there, as in a "Postcode search"
+		// (postcode-lookup). One that asks for the street and the
+		// postcode together ("Search by street and postcode") wants the
+		// address, not the postcode alone.
+		for i, src := range sources {
+			if t := texts[i]; t != "" && src.weight >= 0.8 && postcodeKey(t) {
+				decided, weight = ruleByID("postcode-lookup"), src.weight*0.8
+				ev = Evidence{Signal: src.signal, Rule: decided.id, Text: t}
+				break
+			}
+		}
+	}
 	if decided != nil && sentenceVeto[decided.id] && ev.Signal != "name" && ev.Signal != "id" && strings.Count(ev.Text, " ") >= 4 {
 		// A word met in a sentence ("Sign up for sale and new arrivals",
 		// "Subscribe to find out first about our offers", "Send password
@@ -724,6 +740,28 @@ func lookupFor(decided, v *rule) bool {
 		return decided.id == "postal-code" || decided.id == "address-level2"
 	}
 	return false
+}
+
+// findsBy lists the vetoes of boxes that find a place from what one
+// types (an address finder, a site search): the postcode is one key.
+var findsBy = map[string]bool{"address-lookup": true, "search": true, "search-form": true}
+
+// postcodeKey reports whether a finder's normalized text names the
+// postcode as what to type: it names the postcode, and the street only
+// as an alternative to it ("address or postcode"), if at all.
+func postcodeKey(t string) bool {
+	if table().find(ruleByID("postal-code"), t) < 0 {
+		return false
+	}
+	if alternative().MatchString(t) {
+		return true
+	}
+	for _, id := range []string{"address-line1", "address", "street-with-number"} {
+		if table().find(ruleByID(id), t) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sentenceVeto lists the vetoes whose words a sentence may hold in
