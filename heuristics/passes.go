@@ -311,13 +311,16 @@ func namePairs(g *group) {
 
 // localePickers clears a country or language select that is all a form
 // asks for: that is the site's region or language switcher (often sent on
-// change), not the person's address.
+// change), not the person's address. So is a combobox that shows only the
+// country picked ("Deutschland ▾").
 func localePickers(g *group) {
 	var picks []int
 	for k := range g.seq {
 		switch t := g.tok(k); {
 		case t == "":
 		case (t == "country" || t == "language") && g.c(k).Tag == "select":
+			picks = append(picks, k)
+		case t == "country" && controlKind(g.c(k)) == ckText && countryNames()[g.text(k)]:
 			picks = append(picks, k)
 		case IsGuardToken(t):
 		default:
