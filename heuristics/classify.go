@@ -774,41 +774,36 @@ var sentenceVeto = map[string]bool{"not-profile": true, "coupon": true, "search"
 // placeholder) matches, with its source and normalized text; nil when
 // that text names something else or there is none.
 func shownPlace(c *form.Control, kind controlKinds, memo *memo) (*rule, source, string) {
-	for _, src := range sources {
-		if src.ident || src.weight < 0.8 {
-			continue
-		}
-		t := memo.normalize(src.raw(c))
-		if t == "" {
-			continue
-		}
-		if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
-			return m, src, t
-		}
-		break
+	src, t := firstShown(c, memo)
+	if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
+		return m, src, t
 	}
 	return nil, source{}, ""
 }
 
-// shownCountry returns the first text the person sees of a control (a
-// label, an aria-label, a placeholder), normalized, with its source, when
-// that text is a country's name and nothing else (and no region's);
-// "" otherwise. Its evidence names the country rule, whose words
-// ("united states") it extends to every country's name.
-func shownCountry(c *form.Control, memo *memo) (source, string) {
+// firstShown returns the first text the person sees of a control (a
+// label, an aria-label, a placeholder), normalized, with its source; ""
+// when there is none.
+func firstShown(c *form.Control, memo *memo) (source, string) {
 	for _, src := range sources {
 		if src.ident || src.weight < 0.8 {
 			continue
 		}
-		t := memo.normalize(src.raw(c))
-		if t == "" {
-			continue
-		}
-		if countryNames()[t] && len(regionIndex()[t]) == 0 {
-			// "Georgia" may be the state a state picker shows.
+		if t := memo.normalize(src.raw(c)); t != "" {
 			return src, t
 		}
-		break
+	}
+	return source{}, ""
+}
+
+// shownCountry returns the first text the person sees of a control
+// (firstShown) with its source when that text is a country's name and
+// nothing else (and no region's); "" otherwise. Its evidence names the country rule, whose words
+// ("united states") it extends to every country's name.
+func shownCountry(c *form.Control, memo *memo) (source, string) {
+	// "Georgia" may be the state a state picker shows.
+	if src, t := firstShown(c, memo); countryNames()[t] && len(regionIndex()[t]) == 0 {
+		return src, t
 	}
 	return source{}, ""
 }
