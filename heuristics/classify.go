@@ -446,6 +446,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			r.Evidence = []Evidence{{Signal: src.signal, Rule: m.id, Text: t}, {Signal: "type", Rule: "search", Text: c.Type}}
 			return r
 		}
+		if src, t := shownCountry(c, memo); t != "" {
+			// A combobox showing the country picked ("Japan").
+			r.Token, r.Confidence = "country", src.weight*shownCountryWeight
+			r.Evidence = []Evidence{{Signal: src.signal, Rule: "country", Text: t}, {Signal: "type", Rule: "search", Text: c.Type}}
+			return r
+		}
 		r.Evidence = []Evidence{{Signal: "type", Rule: "search", Text: c.Type}}
 		return r
 	}
@@ -617,6 +623,22 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			}
 		}
 	}
+	if decided != nil && findsBy[decided.id] {
+		// A finder or a search box whose words name the postcode as
+		// what to type ("Type your address or postcode", "Search for
+		// city, neighborhood, zip", "autocomplete_zip"): the person types
+		// their postcode there, as in a "Postcode search"
+		// (postcode-lookup). One that asks for the street and the
+		// postcode together ("Search by street and postcode") wants the
+		// address, not the postcode alone.
+		for i, src := range sources {
+			if t := texts[i]; t != "" && src.weight >= 0.8 && postcodeKey(t) {
+				decided, weight = ruleByID("postcode-lookup"), src.weight*0.8
+				ev = Evidence{Signal: src.signal, Rule: decided.id, Text: t}
+				break
+			}
+		}
+	}
 	if decided != nil && sentenceVeto[decided.id] && ev.Signal != "name" && ev.Signal != "id" && strings.Count(ev.Text, " ") >= 4 {
 		// A word met in a sentence ("Sign up for sale and new arrivals",
 		// "Subscribe to find out first about our offers", "Send password
@@ -668,6 +690,16 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			return r
 		}
 	}
+	if decided == nil && kind == ckText {
+		if src, t := shownCountry(c, memo); t != "" {
+			// A box whose only words are a country's name ("Brazil",
+			// "Italia"): the text box of a country combobox, showing the
+			// country picked, as a select shows its selected option.
+			r.Token, r.Confidence = "country", src.weight*shownCountryWeight
+			r.Evidence = []Evidence{{Signal: src.signal, Rule: "country", Text: t}}
+			return r
+		}
+	}
 	if decided == nil {
 		if tok, conf, rule := fromOptions(c, ""); tok != "" {
 			r.Token, r.Confidence = tok, conf
@@ -710,6 +742,28 @@ func lookupFor(decided, v *rule) bool {
 	return false
 }
 
+// findsBy lists the vetoes of boxes that find a place from what one
+// types (an address finder, a site search): the postcode is one key.
+var findsBy = map[string]bool{"address-lookup": true, "search": true, "search-form": true}
+
+// postcodeKey reports whether a finder's normalized text names the
+// postcode as what to type: it names the postcode, and the street only
+// as an alternative to it ("address or postcode"), if at all.
+func postcodeKey(t string) bool {
+	if table().find(ruleByID("postal-code"), t) < 0 {
+		return false
+	}
+	if alternative().MatchString(t) {
+		return true
+	}
+	for _, id := range []string{"address-line1", "address", "street-with-number"} {
+		if table().find(ruleByID(id), t) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // sentenceVeto lists the vetoes whose words a sentence may hold in
 // passing (an "arrival", an "offer", "find out"): read in a sentence, they
 // do not outweigh a box's e-mail type or words.
@@ -720,21 +774,44 @@ var sentenceVeto = map[string]bool{"not-profile": true, "coupon": true, "search"
 // placeholder) matches, with its source and normalized text; nil when
 // that text names something else or there is none.
 func shownPlace(c *form.Control, kind controlKinds, memo *memo) (*rule, source, string) {
+	src, t := firstShown(c, memo)
+	if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
+		return m, src, t
+	}
+	return nil, source{}, ""
+}
+
+// firstShown returns the first text the person sees of a control (a
+// label, an aria-label, a placeholder), normalized, with its source; ""
+// when there is none.
+func firstShown(c *form.Control, memo *memo) (source, string) {
 	for _, src := range sources {
 		if src.ident || src.weight < 0.8 {
 			continue
 		}
-		t := memo.normalize(src.raw(c))
-		if t == "" {
-			continue
+		if t := memo.normalize(src.raw(c)); t != "" {
+			return src, t
 		}
-		if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
-			return m, src, t
-		}
-		break
 	}
-	return nil, source{}, ""
+	return source{}, ""
 }
+
+// shownCountry returns the first text the person sees of a control
+// (firstShown) with its source when that text is a country's name and
+// nothing else (and no region's); "" otherwise. Its evidence names the country rule, whose words
+// ("united states") it extends to every country's name.
+func shownCountry(c *form.Control, memo *memo) (source, string) {
+	// "Georgia" may be the state a state picker shows.
+	if src, t := firstShown(c, memo); countryNames()[t] && len(regionIndex()[t]) == 0 {
+		return src, t
+	}
+	return source{}, ""
+}
+
+// shownCountryWeight scales the weight of the source that shows a
+// country's name alone: the name is the box's value, not a word that
+// names the field.
+const shownCountryWeight = 0.8
 
 // identSays reports whether a control's name or id (texts by source)
 // matches rule r.

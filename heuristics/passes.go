@@ -311,13 +311,16 @@ func namePairs(g *group) {
 
 // localePickers clears a country or language select that is all a form
 // asks for: that is the site's region or language switcher (often sent on
-// change), not the person's address.
+// change), not the person's address. So is a combobox that shows only the
+// country picked ("Deutschland ▾").
 func localePickers(g *group) {
 	var picks []int
 	for k := range g.seq {
 		switch t := g.tok(k); {
 		case t == "":
 		case (t == "country" || t == "language") && g.c(k).Tag == "select":
+			picks = append(picks, k)
+		case t == "country" && controlKind(g.c(k)) == ckText && countryNames()[g.text(k)]:
 			picks = append(picks, k)
 		case IsGuardToken(t):
 		default:
@@ -1001,6 +1004,13 @@ func dialCodes(g *group) {
 		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
 			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
 		}
+		if (g.tok(k) == "" || g.tok(k) == "tel") && controlKind(c) == ckText && showsPickedCode(c) {
+			// A box that shows the country picked with its code
+			// ("France +33", "BR +55") right before the phone box: the
+			// calling-code picker of a phone widget (intl-tel-input,
+			// a combobox), or the search box of its country list.
+			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
+		}
 		if g.tok(k) == "tel-country-code" && !intlExample(g.c(k+1)) {
 			g.set(k+1, "tel-national", g.r(k+1).Confidence)
 		}
@@ -1062,6 +1072,29 @@ var bareDialCode = lazyRE(`^\s*\(?\+ ?\d{1,4}\)?\s*$`)
 // as the pickers in front of phone boxes do.
 func showsOwnCode(c *form.Control) bool {
 	return bareDialCode().MatchString(c.Label) || bareDialCode().MatchString(c.AriaLabel)
+}
+
+// pickedCode matches a country picked with its calling code as a phone
+// widget shows it: "France +33", "BR +55", "(+49)"; group 1 is what
+// precedes the code.
+var pickedCode = lazyRE(`^\s*(.{0,40}?)\s*\(?\+ ?\d{1,4}\)?\s*$`)
+
+// showsPickedCode reports whether the text beside a box (the text before
+// it, its label) is a country, by name or two-letter code, followed by
+// its calling code, or a calling code alone: the selected entry of a
+// calling-code picker. "Phone (+44)" names the phone, not a country.
+func showsPickedCode(c *form.Control) bool {
+	for _, t := range []string{c.NearbyText, c.Label} {
+		m := pickedCode().FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		name := normalize(m[1])
+		if name == "" || countryNames()[name] || len(name) == 2 && strings.IndexFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // showsDialCodes reports whether most options of a list that offers any
