@@ -592,6 +592,14 @@ func addressRuns(g *group) {
 			if controlKind(c) != ckText {
 				break
 			}
+			if twin(g.c(k), c) {
+				// The same box twice (a labelled box and the unlabelled
+				// copy a script keeps in step): no second line.
+				if g.tok(j) == "" {
+					g.set(j, g.tok(k), g.r(k).Confidence)
+				}
+				break
+			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
 			if !same && firstLine().MatchString(g.text(j)) && !zeroBased(g.c(k), g.c(j)) {
@@ -613,6 +621,32 @@ func addressRuns(g *group) {
 			k = j
 		}
 	}
+}
+
+// twin reports whether two boxes are one field the page shows twice: a
+// box and an unlabelled copy that shares its name, or whose name is the
+// other's id ("street" labelled "Rue et n°" beside a box named "street").
+// Two labelled boxes of one name ("Prefecture" and "Address", both named
+// "address") are two fields, and an array's name ("street[]") names each
+// of its lines alike.
+func twin(a, b *form.Control) bool {
+	if shows(a) && shows(b) {
+		return false
+	}
+	key := func(s string) string {
+		if strings.HasSuffix(s, "[]") {
+			return ""
+		}
+		return s
+	}
+	an, ai, bn, bi := key(a.Name), key(a.ID), key(b.Name), key(b.ID)
+	return an != "" && (an == bn || an == bi) || ai != "" && (ai == bn || ai == bi)
+}
+
+// shows reports whether a box shows words of its own: a label, an
+// aria-label or a placeholder.
+func shows(c *form.Control) bool {
+	return normalize(c.Label) != "" || normalize(c.AriaLabel) != "" || normalize(c.Placeholder) != ""
 }
 
 // houseNumberBox reports whether the group has a box the house-number
@@ -746,7 +780,7 @@ func streetAlone(g *group) {
 		for j := max(0, k-3); j < min(len(g.seq), k+6); j++ {
 			// A line after the street box makes it line 1; a box for
 			// the second line before it ("C/O", a reference) does not.
-			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" {
+			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" && !twin(g.c(k), g.c(j)) {
 				alone = false
 				break
 			}
