@@ -18,7 +18,7 @@ var lineParts = []struct {
 	{"floor", lazyRE(`(?:^| )(?:floor|flr|pis|stock|stockwerk|etage|piso|planta|piano|andar|verdieping|pietro|patro|poschodie|emelet|etaj|kat|sprat|спрат|етаж|kerros|vaning|orofos|οροφοσ|этаж|поверх|קומה|الطابق|طبقه|階)(?: |$)`)},
 	{"apartment", lazyRE(`(?:^| )(?:apartment|apt|flat|unit|wohnung|whg|top|tur|tuer|turnummer|bus|busnummer|boite|appartement|apartamento|departamento|depto|dpto|apartament|puerta|porta|door|dor|interno|interior|int|lokal|lokalu|mieszkanie|mieszkania|byt|bytu|stan|stana|ajto|huoneisto|lagenhet|leilighet|lejlighed|diamerisma|διαμερισμα|квартира|кв|стан|стана|апартамент|daire|dzivoklis|dzivokla|butas|buto|korter|korteri|דירה|الشقة|شقة|واحد|apto)(?: |$)`)},
 	{"building", lazyRE(`(?:^| )(?:building|bldg|gebaude|haus|batiment|bat|edificio|torre|bloque|block|blok|bloc|palazzina|scala|bloco|budynek|epulet|κτιριο|корпус|строение|блок|棟)(?: |$)`)},
-	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд|вход|כניסה)(?: |$)`)},
+	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|entrance|entree|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд|вход|כניסה)(?: |$)`)},
 }
 
 // wholeLine2 matches the words of a box for the whole second line, or of
@@ -58,4 +58,30 @@ func linePartM(c *form.Control, m *memo) string {
 		}
 	}
 	return ""
+}
+
+// lineWhole reports whether an address-line2 box asks for the whole
+// second line: the first of its own texts that names any part of the
+// line names several ("Appartement, étage, porte", "Bâtiment,
+// résidence, entrée") or the whole line ("Address line 2").
+func lineWhole(c *form.Control) bool {
+	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
+		if t == "" {
+			continue
+		}
+		n := normalize(t)
+		if wholeLine2().MatchString(n) {
+			return true
+		}
+		found := 0
+		for _, lp := range lineParts {
+			if lp.re().MatchString(n) {
+				found++
+			}
+		}
+		if found > 0 {
+			return found > 1
+		}
+	}
+	return false
 }

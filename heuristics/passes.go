@@ -534,6 +534,23 @@ func addressRuns(g *group) {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
 			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
 			a, b := linePart(g.c(k)), linePart(g.c(k+1))
+			if numberedOneTwo(g.c(k), g.c(k+1)) {
+				// "address_1" and "address_2" whose labels both read as
+				// the second line ("Name of building or estate", "Unit
+				// number"): the site's own numbering says which line
+				// each is.
+				g.set(k, "address-line1", g.r(k).Confidence)
+				k++
+				continue
+			}
+			if a == "" && b != "" && k+2 < len(g.seq) && g.tok(k+2) == "address-line2" && g.rule(k+2) == "address-line2" {
+				if c := linePart(g.c(k + 2)); c != "" && c != b && lineWhole(g.c(k)) {
+					// A box for the whole second line followed by boxes
+					// for its parts ("Address line 2", "Floor",
+					// "Apartment"): each keeps what it asks for.
+					continue
+				}
+			}
 			if a != "" && b != "" && a != b {
 				// Boxes for two parts of the second line ("Piso",
 				// "Depto"): each takes its part of the line (matcher:
@@ -543,7 +560,7 @@ func addressRuns(g *group) {
 				k++
 				continue
 			}
-			if a == "" && b == "" && wholeLine2().MatchString(g.text(k+1)) {
+			if a == "" && b == "" && (wholeLine2().MatchString(g.text(k+1)) || lineWhole(g.c(k)) && lineWhole(g.c(k+1))) {
 				// Two boxes for whole lines ("Address line 2",
 				// "Complement"): the second and third lines.
 				g.set(k+1, "address-line3", g.r(k+1).Confidence)
@@ -647,6 +664,15 @@ func twin(a, b *form.Control) bool {
 // aria-label or a placeholder.
 func shows(c *form.Control) bool {
 	return normalize(c.Label) != "" || normalize(c.AriaLabel) != "" || normalize(c.Placeholder) != ""
+}
+
+// numberedOneTwo reports whether two boxes are the first and second of
+// one array of lines by their names ("billing_address_1" and
+// "billing_address_2", "street[1]" and "street[2]").
+func numberedOneTwo(a, b *form.Control) bool {
+	sa, ia := cutIndex(a.Name)
+	sb, ib := cutIndex(b.Name)
+	return sa != "" && sa == sb && ia == "1" && ib == "2"
 }
 
 // houseNumberBox reports whether the group has a box the house-number
