@@ -24,7 +24,7 @@ var lineParts = []struct {
 // wholeLine2 matches the words of a box for the whole second line, or of
 // one asking for any of several parts ("apartment, suite, floor"): such a
 // box holds the whole line.
-var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|complement|complemento|adresszusatz|zusatz|additional|adicional|supplementaire|aggiuntivo|toevoeging|etc|suite|other|otro|outros|details|info|informacion|referencia)(?: |$)`)
+var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|complement|complemento|adresszusatz|zusatz|additional|adicional|supplementaire|aggiuntivo|toevoeging|etc|suite|other|otro|outros|details|info|informacion|referencia|landmarks?)(?: |$)`)
 
 // linePart returns the part of the second street line an address-line2
 // box asks for, "" for the whole line: the first of the box's own texts

@@ -529,6 +529,7 @@ func familyFirst(s *form.Snapshot, label string) bool {
 // another "Address" (or an unlabelled box) is line 1 and line 2.
 func addressRuns(g *group) {
 	streetNumberAlone(g)
+	finderAlone(g)
 	buildingBoxes(g)
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
@@ -563,6 +564,14 @@ func addressRuns(g *group) {
 			if a == "" && b == "" && (wholeLine2().MatchString(g.text(k+1)) || lineWhole(g.c(k)) && lineWhole(g.c(k+1))) {
 				// Two boxes for whole lines ("Address line 2",
 				// "Complement"): the second and third lines.
+				g.set(k+1, "address-line3", g.r(k+1).Confidence)
+				k++
+				continue
+			}
+			if a != "" && b == "" && wholeLine2().MatchString(g.text(k+1)) {
+				// A part of the second line and then a box for a line of
+				// its own ("Floor", "Landmark"): the part, and line 3.
+				g.setPart(k, "address-line2", a, g.r(k).Confidence)
 				g.set(k+1, "address-line3", g.r(k+1).Confidence)
 				k++
 				continue
@@ -751,6 +760,44 @@ func streetNumberAlone(g *group) {
 	if k >= 0 && controlKind(g.c(k)) == ckText && streetWord().MatchString(g.text(k)) {
 		g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
 	}
+}
+
+// finderAlone gives an address finder ("Start typing your address", a
+// search box named "addressSearch") the first street line when the form
+// has no other box for the street: then it is where the street goes (the
+// site's own line 1 with suggestions attached, or a finder that fills
+// the rest), not a look-up beside the real boxes. The form must ask for
+// other profile data too: a store finder alone in a page's header is no
+// street line.
+func finderAlone(g *group) {
+	k, others := -1, 0
+	for j := range g.seq {
+		switch rule := g.rule(j); {
+		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || rule == "street-name" || rule == "house-number" || rule == "address":
+			return
+		case (rule == "address-lookup" || rule == "search") && g.tok(j) == "" && controlKind(g.c(j)) == ckText && namesAddress(g.c(j)):
+			if k >= 0 {
+				return
+			}
+			k = j
+		case g.tok(j) != "" && !IsGuardToken(g.tok(j)):
+			others++
+		}
+	}
+	if k >= 0 && others >= 2 {
+		g.set(k, "address-line1", 0.75)
+	}
+}
+
+// namesAddress reports whether one of a box's texts (its label,
+// aria-label, placeholder, name or id) names an address or a street.
+func namesAddress(c *form.Control) bool {
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
+		if n := normalize(t); n != "" && (table().find(ruleByID("address"), n) >= 0 || table().find(ruleByID("address-line1"), n) >= 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // streetWord matches the words for a street in the labels the

@@ -1215,7 +1215,7 @@ var rules = []rule{
 		{"es", []string{`direccion 3`, `linea 3`}},
 	}},
 	{id: "address-line2", token: "address-line2", kinds: ckText, langs: []lang{
-		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`}},
+		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`, `landmark`}},
 		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`}},
 		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
 		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`, `punto de referencia`}},
