@@ -36,52 +36,45 @@ func linePart(c *form.Control) string {
 
 // linePartM is linePart normalizing through m's cache (nil: none).
 func linePartM(c *form.Control, m *memo) string {
+	part, _ := lineReading(c, m)
+	return part
+}
+
+// lineWhole reports whether an address-line2 box asks for the whole
+// second line: the first of its own texts that names any part of the
+// line names several ("Appartement, étage, porte", "Bâtiment,
+// résidence, entrée") or the whole line ("Address line 2"). A box that
+// names no part at all ("Area, Street, Sector") is neither one part nor
+// known to be the whole line.
+func lineWhole(c *form.Control) bool {
+	_, whole := lineReading(c, nil)
+	return whole
+}
+
+// lineReading reads the first of a box's own texts that names the whole
+// second line or any of its parts: the one part it names, or whole when
+// it names the whole line or several parts.
+func lineReading(c *form.Control, m *memo) (part string, whole bool) {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
 		if t == "" {
 			continue
 		}
 		n := m.normalize(t)
 		if wholeLine2().MatchString(n) {
-			return ""
+			return "", true
 		}
 		found := ""
 		for _, lp := range lineParts {
 			if lp.re().MatchString(n) {
 				if found != "" {
-					return ""
+					return "", true
 				}
 				found = lp.part
 			}
 		}
 		if found != "" {
-			return found
+			return found, false
 		}
 	}
-	return ""
-}
-
-// lineWhole reports whether an address-line2 box asks for the whole
-// second line: the first of its own texts that names any part of the
-// line names several ("Appartement, étage, porte", "Bâtiment,
-// résidence, entrée") or the whole line ("Address line 2").
-func lineWhole(c *form.Control) bool {
-	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
-		if t == "" {
-			continue
-		}
-		n := normalize(t)
-		if wholeLine2().MatchString(n) {
-			return true
-		}
-		found := 0
-		for _, lp := range lineParts {
-			if lp.re().MatchString(n) {
-				found++
-			}
-		}
-		if found > 0 {
-			return found > 1
-		}
-	}
-	return false
+	return "", false
 }
