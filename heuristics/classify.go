@@ -564,11 +564,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// does not outweigh both.
 				continue
 			}
-			if m != nil && m.id == "address-lookup" && src.signal == "placeholder" && src.weight < sources[from].weight && !identSays(texts, kind, memo, m) {
+			if m != nil && m.id == "address-lookup" && src.signal == "placeholder" && src.weight <= sources[from].weight && !identSays(texts, kind, memo, m) {
 				// A placeholder "Start typing your address" under a label
-				// that names the street line says how the box helps, not
-				// what it holds; a finder the site itself names so
-				// ("address_lookup", a label "Address lookup") stays one.
+				// that names the street line, or on a box whose name does
+				// ("addr1"), says how the box helps, not what it holds; a
+				// finder the site itself names so ("address_lookup", a
+				// label "Address lookup") stays one.
 				continue
 			}
 			if m != nil && streetPart[m.id] && src.ident && !sources[from].ident {

@@ -18,13 +18,13 @@ var lineParts = []struct {
 	{"floor", lazyRE(`(?:^| )(?:floor|flr|pis|stock|stockwerk|etage|piso|planta|piano|andar|verdieping|pietro|patro|poschodie|emelet|etaj|kat|sprat|спрат|етаж|kerros|vaning|orofos|οροφοσ|этаж|поверх|קומה|الطابق|طبقه|階)(?: |$)`)},
 	{"apartment", lazyRE(`(?:^| )(?:apartment|apt|flat|unit|wohnung|whg|top|tur|tuer|turnummer|bus|busnummer|boite|appartement|apartamento|departamento|depto|dpto|apartament|puerta|porta|door|dor|interno|interior|int|lokal|lokalu|mieszkanie|mieszkania|byt|bytu|stan|stana|ajto|huoneisto|lagenhet|leilighet|lejlighed|diamerisma|διαμερισμα|квартира|кв|стан|стана|апартамент|daire|dzivoklis|dzivokla|butas|buto|korter|korteri|דירה|الشقة|شقة|واحد|apto)(?: |$)`)},
 	{"building", lazyRE(`(?:^| )(?:building|bldg|gebaude|haus|batiment|bat|edificio|torre|bloque|block|blok|bloc|palazzina|scala|bloco|budynek|epulet|κτιριο|корпус|строение|блок|棟)(?: |$)`)},
-	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд|вход|כניסה)(?: |$)`)},
+	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|entrance|entree|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд|вход|כניסה)(?: |$)`)},
 }
 
 // wholeLine2 matches the words of a box for the whole second line, or of
 // one asking for any of several parts ("apartment, suite, floor"): such a
 // box holds the whole line.
-var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|complement|complemento|adresszusatz|zusatz|additional|adicional|supplementaire|aggiuntivo|toevoeging|etc|suite|other|otro|outros|details|info|informacion|referencia)(?: |$)`)
+var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|complement|complemento|adresszusatz|zusatz|additional|adicional|supplementaire|aggiuntivo|toevoeging|etc|suite|other|otro|outros|details|info|informacion|referencia|landmarks?)(?: |$)`)
 
 // linePart returns the part of the second street line an address-line2
 // box asks for, "" for the whole line: the first of the box's own texts
@@ -36,26 +36,45 @@ func linePart(c *form.Control) string {
 
 // linePartM is linePart normalizing through m's cache (nil: none).
 func linePartM(c *form.Control, m *memo) string {
+	part, _ := lineReading(c, m)
+	return part
+}
+
+// lineWhole reports whether an address-line2 box asks for the whole
+// second line: the first of its own texts that names any part of the
+// line names several ("Appartement, étage, porte", "Bâtiment,
+// résidence, entrée") or the whole line ("Address line 2"). A box that
+// names no part at all ("Area, Street, Sector") is neither one part nor
+// known to be the whole line.
+func lineWhole(c *form.Control) bool {
+	_, whole := lineReading(c, nil)
+	return whole
+}
+
+// lineReading reads the first of a box's own texts that names the whole
+// second line or any of its parts: the one part it names, or whole when
+// it names the whole line or several parts.
+func lineReading(c *form.Control, m *memo) (part string, whole bool) {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
 		if t == "" {
 			continue
 		}
 		n := m.normalize(t)
 		if wholeLine2().MatchString(n) {
-			return ""
+			return "", true
 		}
 		found := ""
 		for _, lp := range lineParts {
 			if lp.re().MatchString(n) {
 				if found != "" {
-					return ""
+					return "", true
 				}
 				found = lp.part
 			}
 		}
 		if found != "" {
-			return found
+			return found, false
 		}
 	}
-	return ""
+	return "", false
 }

@@ -532,11 +532,29 @@ func familyFirst(s *form.Snapshot, label string) bool {
 // another "Address" (or an unlabelled box) is line 1 and line 2.
 func addressRuns(g *group) {
 	streetNumberAlone(g)
+	finderAlone(g)
 	buildingBoxes(g)
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
 			g.tok(k+1) == "address-line2" && g.rule(k+1) == "address-line2" && g.text(k+1) != g.text(k) {
 			a, b := linePart(g.c(k)), linePart(g.c(k+1))
+			if numberedOneTwo(g.c(k), g.c(k+1)) {
+				// "address_1" and "address_2" whose labels both read as
+				// the second line ("Name of building or estate", "Unit
+				// number"): the site's own numbering says which line
+				// each is.
+				g.set(k, "address-line1", g.r(k).Confidence)
+				k++
+				continue
+			}
+			if a == "" && b != "" && k+2 < len(g.seq) && g.tok(k+2) == "address-line2" && g.rule(k+2) == "address-line2" {
+				if c := linePart(g.c(k + 2)); c != "" && c != b && lineWhole(g.c(k)) {
+					// A box for the whole second line followed by boxes
+					// for its parts ("Address line 2", "Floor",
+					// "Apartment"): each keeps what it asks for.
+					continue
+				}
+			}
 			if a != "" && b != "" && a != b {
 				// Boxes for two parts of the second line ("Piso",
 				// "Depto"): each takes its part of the line (matcher:
@@ -546,9 +564,17 @@ func addressRuns(g *group) {
 				k++
 				continue
 			}
-			if a == "" && b == "" && wholeLine2().MatchString(g.text(k+1)) {
+			if a == "" && b == "" && (wholeLine2().MatchString(g.text(k+1)) || lineWhole(g.c(k)) && lineWhole(g.c(k+1))) {
 				// Two boxes for whole lines ("Address line 2",
 				// "Complement"): the second and third lines.
+				g.set(k+1, "address-line3", g.r(k+1).Confidence)
+				k++
+				continue
+			}
+			if a != "" && b == "" && wholeLine2().MatchString(g.text(k+1)) {
+				// A part of the second line and then a box for a line of
+				// its own ("Floor", "Landmark"): the part, and line 3.
+				g.setPart(k, "address-line2", a, g.r(k).Confidence)
 				g.set(k+1, "address-line3", g.r(k+1).Confidence)
 				k++
 				continue
@@ -595,6 +621,14 @@ func addressRuns(g *group) {
 			if controlKind(c) != ckText {
 				break
 			}
+			if twin(g.c(k), c) {
+				// The same box twice (a labelled box and the unlabelled
+				// copy a script keeps in step): no second line.
+				if g.tok(j) == "" {
+					g.set(j, g.tok(k), g.r(k).Confidence)
+				}
+				break
+			}
 			same := g.tok(j) == "address-line1" && g.text(j) == g.text(k)
 			cont := g.tok(j) == "address-line1" && line == 1
 			if !same && firstLine().MatchString(g.text(j)) && !zeroBased(g.c(k), g.c(j)) {
@@ -616,6 +650,41 @@ func addressRuns(g *group) {
 			k = j
 		}
 	}
+}
+
+// twin reports whether two boxes are one field the page shows twice: a
+// box and an unlabelled copy that shares its name, or whose name is the
+// other's id ("street" labelled "Rue et n°" beside a box named "street").
+// Two labelled boxes of one name ("Prefecture" and "Address", both named
+// "address") are two fields, and an array's name ("street[]") names each
+// of its lines alike.
+func twin(a, b *form.Control) bool {
+	if shows(a) && shows(b) {
+		return false
+	}
+	key := func(s string) string {
+		if strings.HasSuffix(s, "[]") {
+			return ""
+		}
+		return s
+	}
+	an, ai, bn, bi := key(a.Name), key(a.ID), key(b.Name), key(b.ID)
+	return an != "" && (an == bn || an == bi) || ai != "" && (ai == bn || ai == bi)
+}
+
+// shows reports whether a box shows words of its own: a label, an
+// aria-label or a placeholder.
+func shows(c *form.Control) bool {
+	return normalize(c.Label) != "" || normalize(c.AriaLabel) != "" || normalize(c.Placeholder) != ""
+}
+
+// numberedOneTwo reports whether two boxes are the first and second of
+// one array of lines by their names ("billing_address_1" and
+// "billing_address_2", "street[1]" and "street[2]").
+func numberedOneTwo(a, b *form.Control) bool {
+	sa, ia := cutIndex(a.Name)
+	sb, ib := cutIndex(b.Name)
+	return sa != "" && sa == sb && ia == "1" && ib == "2"
 }
 
 // houseNumberBox reports whether the group has a box the house-number
@@ -696,6 +765,44 @@ func streetNumberAlone(g *group) {
 	}
 }
 
+// finderAlone gives an address finder ("Start typing your address", a
+// search box named "addressSearch") the first street line when the form
+// has no other box for the street: then it is where the street goes (the
+// site's own line 1 with suggestions attached, or a finder that fills
+// the rest), not a look-up beside the real boxes. The form must ask for
+// other profile data too: a store finder alone in a page's header is no
+// street line.
+func finderAlone(g *group) {
+	k, others := -1, 0
+	for j := range g.seq {
+		switch rule := g.rule(j); {
+		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || rule == "street-name" || rule == "house-number" || rule == "address":
+			return
+		case (rule == "address-lookup" || rule == "search") && g.tok(j) == "" && controlKind(g.c(j)) == ckText && namesAddress(g.c(j)):
+			if k >= 0 {
+				return
+			}
+			k = j
+		case g.tok(j) != "" && !IsGuardToken(g.tok(j)):
+			others++
+		}
+	}
+	if k >= 0 && others >= 2 {
+		g.set(k, "address-line1", 0.75)
+	}
+}
+
+// namesAddress reports whether one of a box's texts (its label,
+// aria-label, placeholder, name or id) names an address or a street.
+func namesAddress(c *form.Control) bool {
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder, c.Name, c.ID} {
+		if n := normalize(t); n != "" && (table().find(ruleByID("address"), n) >= 0 || table().find(ruleByID("address-line1"), n) >= 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // streetWord matches the words for a street in the labels the
 // house-number rule reads, over normalized text.
 var streetWord = lazyRE(`(?:^| )(?:street|st|calle|rue|voie)(?: |$)`)
@@ -749,7 +856,7 @@ func streetAlone(g *group) {
 		for j := max(0, k-3); j < min(len(g.seq), k+6); j++ {
 			// A line after the street box makes it line 1; a box for
 			// the second line before it ("C/O", a reference) does not.
-			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" {
+			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" && !twin(g.c(k), g.c(j)) {
 				alone = false
 				break
 			}

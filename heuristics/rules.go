@@ -254,7 +254,7 @@ var rules = []rule{
 		{"de", []string{`strasse (und|mit|&|\+|/) ?(hausnummer|hausnr|nr)`, `strasse nr`, `strasse hausnummer`}},
 		{"fr", []string{`(numero|n) et (nom de )?(la )?rue`}},
 		{"es", []string{`calle y numero`}},
-		{"it", []string{`via e (numero )?civico`, `indirizzo (con|e) (il )?(numero )?civico`}},
+		{"it", []string{`(via|strada) e (numero )?civico`, `indirizzo (con|e) (il )?(numero )?civico`}},
 		{"pt", []string{`rua e numero`}},
 		{"nl", []string{`straat (en|\+|&) huisnummer`, `straatnaam en huisnummer`}},
 		{"pl", []string{`ulica i (numer|nr)`}},
@@ -433,7 +433,7 @@ var rules = []rule{
 		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
 	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
-		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry|web ?site|url\b|home ?page)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(ideal|desired|preferred|target|dream) (new )?(job|position|role)`, `(job|position|role) (you are |you re )?(applying|looking) for`, `position applied`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
+		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions?\b`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry|web ?site|url\b|home ?page)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(ideal|desired|preferred|target|dream) (new )?(job|position|role)`, `(job|position|role) (you are |you re )?(applying|looking) for`, `position applied`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`, `gewunschte (stelle|position|tatigkeit)`, `wunsch ?(stelle|position|beruf)`}},
 		{"fr", []string{`commentaire`, `message`, `objet`, `remarque`, `numero client`, `siret`, `tva`, `(poste|emploi|metier) (souhaite|recherche|vise)`}},
 		{"es", []string{`comentario`, `mensaje`, `asunto`, `observaciones`, `(instrucciones|indicaciones|referencias) (de|para la) entrega`, `nif`, `dni`, `cif\b`, `rfc\b`, `curp`, `(puesto|cargo|empleo) (deseado|solicitado|al que (aspira|postula))`}},
@@ -483,14 +483,14 @@ var rules = []rule{
 	// is left to the rules below: picking the person's own among its
 	// options is filling it.)
 	{id: "saved-address", kind: kindVeto, kinds: ckText, langs: []lang{
-		{"en", []string{`saved address`}},
+		{"en", []string{`saved address`, `my addresses`}},
 		{"de", []string{`gespeicherte adresse`}},
 		{"fr", []string{`adresses? enregistree`}},
 		{"es", []string{`direccion(es)? guardada`}},
 		{"nl", []string{`opgeslagen adres`}},
 		{"it", []string{`indirizzi salvati`}},
 		{"pt", []string{`enderecos (salvos|cadastrados)`}},
-		{"tr", []string{`kayitli adres`}},
+		{"tr", []string{`kayitli adres`, `adreslerim`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
 		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`}},
@@ -1262,7 +1262,7 @@ var rules = []rule{
 		{"es", []string{`direccion 3`, `linea 3`}},
 	}},
 	{id: "address-line2", token: "address-line2", kinds: ckText, langs: []lang{
-		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`}},
+		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`}},
 		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`}},
 		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
 		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`, `punto de referencia`}},

@@ -112,7 +112,7 @@ var line2Words = map[string][]string{
 	"floor":     {"floor", "fl", "flr", "stock", "stockwerk", "etage", "piso", "planta", "piano", "andar", "verdieping", "pietro", "patro", "poschodie", "emelet", "etaj", "kat", "sprat", "kerros", "οροφος", "этаж", "етаж", "спрат", "поверх", "קומה", "الطابق", "طبقه"},
 	"apartment": {"apartment", "apt", "flat", "unit", "suite", "ste", "wohnung", "whg", "top", "tur", "appartement", "app", "apartamento", "apto", "departamento", "depto", "dpto", "dto", "puerta", "pta", "porta", "door", "interno", "int", "interior", "lokal", "mieszkanie", "byt", "bytu", "stan", "ajto", "daire", "dzivoklis", "butas", "korter", "кв", "квартира", "стан", "апартамент", "דירה", "الشقة", "شقة"},
 	"building":  {"building", "bldg", "gebaude", "haus", "batiment", "bat", "edificio", "torre", "bloque", "blq", "block", "blok", "bloc", "palazzina", "bloco", "budynek", "корпус", "блок"},
-	"staircase": {"staircase", "stair", "stiege", "escalera", "esc", "escalier", "scala", "portal", "klatka", "подъезд", "вход", "כניסה"},
+	"staircase": {"staircase", "stair", "entrance", "entree", "stiege", "escalera", "esc", "escalier", "scala", "portal", "klatka", "подъезд", "вход", "כניסה"},
 }
 
 // lineComponents splits a second street line into the parts its words
