@@ -341,13 +341,14 @@ func ruleSure(c *form.Control, r Result) bool {
 	return false
 }
 
-// speakRules is how sure the model must be to speak where the rules
-// found nothing.
-const speakRules = 0.6
-
-// overrideRules is how sure the model must be to contradict the rules'
-// verdict (measured by heuristics/cmd/train -cv).
-const overrideRules = 0.9
+// SpeakRules is how sure the model must be, on its own odds (temperature
+// 1), to speak where the rules found nothing; OverrideRules, to
+// contradict their verdict. Measured by heuristics/cmd/train -cv and on
+// the calibration quarter of the held-out half (corpus.Calibration).
+const (
+	SpeakRules    = 0.8
+	OverrideRules = 0.95
+)
 
 // applyModel lets the learned model decide the controls the rules are not
 // sure of, where it is sure itself: its likeliest class becomes the token
@@ -370,9 +371,14 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 		}
 		lm.Scores(f, z)
 		copy(p, z)
-		best := linear.Softmax(p, lm.Temperature)
+		// The model decides on its own odds, as cross-validation measures
+		// them (heuristics/cmd/train -cv); its temperature, fitted for the
+		// confidence the dialog shows, never changes what is filled.
+		best := linear.Softmax(p, 1)
 		rule := modelClass(*r)
-		tok, p32, ok := lm.Decide(rule, decided(*r), p, best, speakRules, overrideRules)
+		tok, odds, ok := lm.Decide(rule, decided(*r), p, best, SpeakRules, OverrideRules)
+		copy(p, z)
+		linear.Softmax(p, lm.Temperature)
 		if ok && !ModelMayOverride(rule, tok) {
 			ok = false
 		}
@@ -404,10 +410,14 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 			}
 			continue
 		}
-		conf := float64(p32)
+		conf := float64(p[best])
 		if tok == rule {
 			if !s.Controls[i].Visibility.Hidden {
+				// What is filled is the rules' verdict, which the model
+				// backs: the confidence shown is the model's, at the
+				// temperature of two voices agreeing.
 				linear.Softmax(z, lm.AgreeTemperature)
+				r.Decision = max(r.Confidence, MinConfidence)
 				r.Confidence = float64(z[best])
 				r.verdict = "agree"
 			}
@@ -420,7 +430,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 			tok, part = "address-line1", pt
 		}
 		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
-		r.Token, r.Part, r.Confidence = tok, part, conf
+		r.Token, r.Part, r.Confidence, r.Decision = tok, part, conf, float64(odds)
 	}
 }
 

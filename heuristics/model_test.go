@@ -75,3 +75,32 @@ func TestCalibrationOnlyChangesWhatIsShown(t *testing.T) {
 		t.Error("the calibration changed no confidence shown")
 	}
 }
+
+// TestTemperatureOnlyChangesWhatIsShown: the temperatures are fitted for
+// the confidence the dialog shows, and move with every relearning; the
+// model decides on its own odds, so two copies whose temperatures differ
+// threefold fill every control of every golden page alike, and show some
+// confidence differently.
+func TestTemperatureOnlyChangesWhatIsShown(t *testing.T) {
+	m := *model()
+	cool, hot := m, m
+	cool.Temperature, cool.AgreeTemperature = 0.8, 0.8
+	hot.Temperature, hot.AgreeTemperature = 2.4, 2.4
+	var shownDiffers bool
+	for _, gc := range loadGolden(t) {
+		s := gc.snapshot()
+		a, b := classify(s, &cool), classify(s, &hot)
+		for i := range a {
+			if a[i].Token != b[i].Token || a[i].Part != b[i].Part {
+				t.Errorf("%s #%d: at temperature 0.8 %q/%q, at 2.4 %q/%q: the temperature changed what is filled",
+					gc.Name, i, a[i].Token, a[i].Part, b[i].Token, b[i].Part)
+			}
+			if a[i].Token != "" && a[i].Confidence != b[i].Confidence {
+				shownDiffers = true
+			}
+		}
+	}
+	if !shownDiffers {
+		t.Error("the temperature changed no confidence shown")
+	}
+}

@@ -377,10 +377,10 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 					rule = ""
 				}
 				got := rule
-				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, 0.6, sure); ok && heuristics.ModelMayOverride(rule, tok) {
+				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, heuristics.SpeakRules, sure); ok && heuristics.ModelMayOverride(rule, tok) {
 					got = tok
 				}
-				if sure == 0.9 && got != d.token && (isTarget(got) || isTarget(d.token)) {
+				if sure == heuristics.OverrideRules && got != d.token && (isTarget(got) || isTarget(d.token)) {
 					if wrong[d.source] == nil {
 						wrong[d.source] = map[[2]string]int{}
 					}
