@@ -377,8 +377,13 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 		best := linear.Softmax(p, 1)
 		rule := modelClass(*r)
 		tok, odds, ok := lm.Decide(rule, decided(*r), p, best, SpeakRules, OverrideRules)
-		copy(p, z)
-		linear.Softmax(p, lm.Temperature)
+		// shown is the model's probability of class c at its temperature:
+		// the confidence the dialog shows where the model speaks.
+		shown := func(c int) float64 {
+			copy(p, z)
+			linear.Softmax(p, lm.Temperature)
+			return float64(p[c])
+		}
 		if ok && !ModelMayOverride(rule, tok) {
 			ok = false
 		}
@@ -405,12 +410,11 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 				// filled is decided by the rules' own (Result.Decision).
 				// Hidden boxes already show their doubt.
 				r.Decision = max(r.Confidence, MinConfidence)
-				r.Confidence = max((r.Confidence+float64(p[c]))/2, MinConfidence)
+				r.Confidence = max((r.Confidence+shown(c))/2, MinConfidence)
 				r.verdict = "doubted"
 			}
 			continue
 		}
-		conf := float64(p[best])
 		if tok == rule {
 			if !s.Controls[i].Visibility.Hidden {
 				// What is filled is the rules' verdict, which the model
@@ -429,6 +433,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 			// filled from the first street line, split.
 			tok, part = "address-line1", pt
 		}
+		conf := shown(best)
 		r.Evidence = append([]Evidence{{Signal: "model", Rule: tok, Text: strconv.FormatFloat(conf, 'f', 2, 64)}}, r.Evidence...)
 		r.Token, r.Part, r.Confidence, r.Decision = tok, part, conf, float64(odds)
 	}
