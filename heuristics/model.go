@@ -14,8 +14,9 @@ import (
 // fieldModel is the learned model: a multinomial logistic regression over
 // the words of a field (label, aria, name, id, placeholder, title,
 // legends, a select's first options), its neighbours' rule verdicts and
-// the kinds of field its form holds, with the rules' own verdict as one
-// more feature. The form's own words (id, action, buttons) and text near
+// the kinds of field its form's other controls hold; the rules' verdict
+// for the field itself is weighed against it (applyModel), not read by
+// it (featuresOf says why). The form's own words (id, action, buttons) and text near
 // the field were measured too (heuristics/cmd/train -cv) and taught
 // nothing more; so did the neighbours' words and tags, the field's
 // position in its form, the options' shape and conjunctions of the
