@@ -52,18 +52,26 @@ type Model struct {
 	// live marks the buckets with a weight other than 0: most words of a
 	// page were never seen in training, and their rows are skipped.
 	live []uint64
+	// packed holds w for Scores, lanes uint64 words per bucket (index).
+	packed []uint64
+	lanes  int
 }
 
-// index marks the buckets whose rows hold a weight.
+// index marks the buckets whose rows hold a weight, and lays the weights
+// out for Scores: each row as 16-bit lanes, four to a uint64, each weight
+// offset by 128 so that no lane is negative.
 func (m *Model) index() {
 	n := len(m.Classes)
 	m.live = make([]uint64, (m.Buckets()+63)/64)
+	m.lanes = (n + 3) / 4
+	m.packed = make([]uint64, int(m.Buckets())*m.lanes)
 	for b := 0; b < int(m.Buckets()); b++ {
-		for _, v := range m.w[b*n : b*n+n] {
+		row := m.w[b*n : b*n+n]
+		for c, v := range row {
 			if v != 0 {
 				m.live[b/64] |= 1 << (b % 64)
-				break
 			}
+			m.packed[b*m.lanes+c/4] |= uint64(int(v)+128) << (16 * (c % 4))
 		}
 	}
 }
@@ -82,14 +90,31 @@ func (m *Model) Predict(features []uint32, p []float32) int {
 // (len(Classes) long): Softmax turns them into probabilities.
 func (m *Model) Scores(features []uint32, z []float32) {
 	n := len(m.Classes)
-	// int32 sums of int8 weights are exact and fast; small models sum on
-	// the stack.
+	// The rows are summed four classes at a time: 16-bit lanes of
+	// weights offset by 128 (index), so each lane gains at most 255 a
+	// row, and is emptied into the int32 sums every 255 rows, before it
+	// could carry into its neighbour.
 	var buf [64]int32
-	acc := buf[:0]
+	sum := buf[:0]
 	if n <= len(buf) {
-		acc = buf[:n]
+		sum = buf[:n]
 	} else {
-		acc = make([]int32, n)
+		sum = make([]int32, n)
+	}
+	var lanesBuf [16]uint64
+	acc := lanesBuf[:0]
+	if m.lanes <= len(lanesBuf) {
+		acc = lanesBuf[:m.lanes]
+	} else {
+		acc = make([]uint64, m.lanes)
+	}
+	rows := 0
+	flush := func() {
+		for c := range n {
+			sum[c] += int32(acc[c/4]>>(16*(c%4))&0xffff) - 128*int32(rows)
+		}
+		clear(acc)
+		rows = 0
 	}
 	mask := m.Buckets() - 1
 	for _, f := range features {
@@ -97,14 +122,35 @@ func (m *Model) Scores(features []uint32, z []float32) {
 		if m.live[b/64]&(1<<(b%64)) == 0 {
 			continue
 		}
-		row := m.w[int(b)*n : int(b)*n+n]
+		row := m.packed[int(b)*m.lanes : int(b)*m.lanes+m.lanes]
 		acc := acc[:len(row)] // lets the compiler drop the bounds checks
-		for c, v := range row {
-			acc[c] += int32(v)
+		for k, v := range row {
+			acc[k] += v
+		}
+		if rows++; rows == 255 {
+			flush()
+		}
+	}
+	flush()
+	for c := range n {
+		z[c] = float32(sum[c])*m.scale[c] + m.bias[c]
+	}
+}
+
+// scoresPlain is Scores without the packed lanes, for the test that
+// holds them to it.
+func (m *Model) scoresPlain(features []uint32, z []float32) {
+	n := len(m.Classes)
+	sum := make([]int32, n)
+	mask := m.Buckets() - 1
+	for _, f := range features {
+		b := f & mask
+		for c, v := range m.w[int(b)*n : int(b)*n+n] {
+			sum[c] += int32(v)
 		}
 	}
 	for c := range n {
-		z[c] = float32(acc[c])*m.scale[c] + m.bias[c]
+		z[c] = float32(sum[c])*m.scale[c] + m.bias[c]
 	}
 }
 

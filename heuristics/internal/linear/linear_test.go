@@ -3,6 +3,8 @@ package linear
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -110,6 +112,42 @@ func TestExp(t *testing.T) {
 		got, want := float64(exp(x)), math.Exp(float64(x))
 		if d := math.Abs(got-want) / want; d > 2e-4 {
 			t.Fatalf("exp(%v) = %v, want %v (relative error %v)", x, got, want, d)
+		}
+	}
+}
+
+// TestScoresPacked: the packed lanes of Scores sum to exactly what the
+// int8 rows do, for weights at both ends of their range and for more rows
+// than a lane holds before it is emptied (600 features, some repeated).
+func TestScoresPacked(t *testing.T) {
+	classes := []string{"", "a", "b", "c", "d", "e", "f"}
+	m := &Model{Classes: classes, Bits: 10, Temperature: 1, AgreeTemperature: 1,
+		w: make([]int8, 1024*len(classes)), scale: make([]float32, len(classes)), bias: make([]float32, len(classes))}
+	rng := rand.New(rand.NewPCG(7, 9))
+	for i := range m.w {
+		switch rng.IntN(4) {
+		case 0:
+			m.w[i] = -128
+		case 1:
+			m.w[i] = 127
+		case 2:
+			m.w[i] = int8(rng.IntN(256) - 128)
+		}
+	}
+	for c := range classes {
+		m.scale[c], m.bias[c] = 1, float32(c)
+	}
+	m.index()
+	for _, nf := range []int{0, 1, 254, 255, 256, 600} {
+		f := make([]uint32, nf)
+		for i := range f {
+			f[i] = uint32(rng.IntN(40)) // few buckets: rows repeat
+		}
+		got, want := make([]float32, len(classes)), make([]float32, len(classes))
+		m.Scores(f, got)
+		m.scoresPlain(f, want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%d features: Scores = %v, want %v", nf, got, want)
 		}
 	}
 }
