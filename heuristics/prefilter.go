@@ -22,14 +22,20 @@ type lit struct {
 // prefilterIndex maps the first two bytes of every starting literal of two
 // or more bytes to the literals; one-byte literals are kept by byte.
 type prefilterIndex struct {
-	pairs  map[[2]byte][]lit
+	// lits holds the literals of two bytes or more grouped by their
+	// first two bytes b0, b1: those of pair k = b0<<8|b1 are
+	// lits[start[k]:start[k+1]] (two loads a text position, where a map
+	// lookup hashed the pair).
+	lits   []lit
+	start  *[1<<16 + 1]int32
 	single [256][]int32 // keywords with a one-byte starting literal
 	always []int32      // keywords without starting literals
 }
 
 // buildPrefilter indexes the starting literals of every keyword.
 func buildPrefilter(kws []keyword) prefilterIndex {
-	prefilter := prefilterIndex{pairs: map[[2]byte][]lit{}}
+	var prefilter prefilterIndex
+	pairs := map[uint16][]lit{}
 	for i := range kws {
 		lits, ok := startLiterals(kws[i].parsed)
 		if !ok {
@@ -41,10 +47,16 @@ func buildPrefilter(kws []keyword) prefilterIndex {
 				prefilter.single[s[0]] = append(prefilter.single[s[0]], int32(i))
 				continue
 			}
-			k := [2]byte{s[0], s[1]}
-			prefilter.pairs[k] = append(prefilter.pairs[k], lit{s, int32(i)})
+			k := uint16(s[0])<<8 | uint16(s[1])
+			pairs[k] = append(pairs[k], lit{s, int32(i)})
 		}
 	}
+	prefilter.start = new([1<<16 + 1]int32)
+	for k := range 1 << 16 {
+		prefilter.start[k] = int32(len(prefilter.lits))
+		prefilter.lits = append(prefilter.lits, pairs[uint16(k)]...)
+	}
+	prefilter.start[1<<16] = int32(len(prefilter.lits))
 	return prefilter
 }
 
@@ -55,7 +67,8 @@ func (p *prefilterIndex) candidates(text string, into []int32) []int32 {
 	for j := 0; j < len(text); j++ {
 		into = append(into, p.single[text[j]]...)
 		if j+1 < len(text) {
-			for _, l := range p.pairs[[2]byte{text[j], text[j+1]}] {
+			k := int(text[j])<<8 | int(text[j+1])
+			for _, l := range p.lits[p.start[k]:p.start[k+1]] {
 				if strings.HasPrefix(text[j:], l.s) {
 					into = append(into, l.kw)
 				}
