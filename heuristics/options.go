@@ -31,6 +31,7 @@ const (
 	shapeGender
 	shapeHonorific
 	shapeCardBrand
+	shapeNameSuffix
 )
 
 // maxOptions bounds how many options are inspected: a select with thousands
@@ -152,6 +153,11 @@ var otherWords = wordSet("other, andere, autre, otro, altro, outro, anders, inne
 var honorificWords = wordSet("mr, mrs, ms, miss, mx, dr, prof, herr, frau, m, mme, mlle, sr, sra, srta, sig, sig ra, " +
 	"signor, signora, dhr, mevr, pan, pani, hr, fr, г н, г жа, господин, госпожа, bay, bayan, bapak, ibu, sdr, sdri")
 
+// suffixWords are the suffixes of a name as lists offer them (generations,
+// degrees, "Esq."): "Sr" is also a Spanish title, so a list of suffixes
+// needs another suffix beside it.
+var suffixWords = wordSet("jr, sr, ii, iii, iv, v, vi, 2nd, 3rd, 4th, phd, md, dds, dvm, esq, cpa, rn, jd, snr, jnr")
+
 // cardBrands are the names of payment card brands as lists of card types
 // show them.
 var cardBrands = wordSet("visa, visa electron, mastercard, master card, american express, amex, discover, diners club, diners, " +
@@ -223,7 +229,7 @@ func optionShape(c *form.Control) shape {
 	if n == 0 {
 		return shapeNone
 	}
-	var country, dial, month, gender, honor, titleOnly, brand int
+	var country, dial, month, gender, honor, titleOnly, brand, suffix, senior int
 	states := map[string]int{} // options naming a region, by country
 	var nums []int
 	for i, t := range texts {
@@ -244,6 +250,12 @@ func optionShape(c *form.Control) shape {
 		}
 		if cardBrands()[t] {
 			brand++
+		}
+		switch {
+		case t == "sr":
+			senior++
+		case suffixWords()[t]:
+			suffix++
 		}
 		if honorificWords()[t] {
 			honor++
@@ -282,6 +294,9 @@ func optionShape(c *form.Control) shape {
 		return shapeCardBrand
 	case honor >= 2 && honor*10 >= n*6:
 		return shapeHonorific
+	case suffix > 0 && suffix+senior >= 2 && (suffix+senior)*10 >= n*6:
+		// "Jr." and "Sr." or "III" and "IV": a name's suffix.
+		return shapeNameSuffix
 	}
 	return numericShape(nums, n)
 }
@@ -461,6 +476,16 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			return "cc-type", 0.8, "options:card-brand"
 		case "":
 			return "cc-type", lowValue, "options:card-brand"
+		}
+	case shapeNameSuffix:
+		switch hint {
+		case "honorific-suffix":
+			// "Suffix" over "Jr.", "Sr.", "III": what the label says (a
+			// word with many other meanings: a street's, a file's) and
+			// what the list offers agree.
+			return "honorific-suffix", 0.8, "options:name-suffix"
+		case "":
+			return "honorific-suffix", lowValue, "options:name-suffix"
 		}
 	case shapeHonorific:
 		switch hint {

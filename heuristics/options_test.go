@@ -32,3 +32,27 @@ func TestTitlePickerWithGenderWords(t *testing.T) {
 		}
 	}
 }
+
+// TestNameSuffixList: a "Suffix" list of name suffixes is the name's
+// suffix, "Sr." first or last; the Spanish titles (Sr., Sra., Srta.) stay
+// titles, and a "Suffix" list of street suffixes is no name's.
+func TestNameSuffixList(t *testing.T) {
+	tests := []struct {
+		page, want string
+	}{
+		{`<label for="s">Suffix</label><select id="s" name="suffix"><option value="">None</option><option>Jr.</option><option>Sr.</option><option>III</option></select>`, "honorific-suffix"},
+		{`<label for="s">Suffix</label><select id="s" name="sfx"><option>Sr.</option><option>Jr.</option></select>`, "honorific-suffix"},
+		{`<label for="s">Suffix</label><select id="s" name="sfx"><option>II</option><option>III</option><option>IV</option><option>PhD</option></select>`, "honorific-suffix"},
+		{`<label for="t">Tratamiento</label><select id="t" name="t"><option>Sr.</option><option>Sra.</option><option>Srta.</option></select>`, "honorific-prefix"},
+		{`<label for="s">Street suffix</label><select id="s" name="streetSuffix"><option>St</option><option>Ave</option><option>Rd</option><option>Blvd</option></select>`, ""},
+	}
+	for _, tt := range tests {
+		snap, err := form.Extract(strings.NewReader(`<!doctype html><html lang="en"><form>`+tt.page+`</form></html>`), form.ExtractOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Classify(snap)[0].Token; got != tt.want {
+			t.Errorf("Classify(%s) token = %q, want %q", tt.page, got, tt.want)
+		}
+	}
+}
