@@ -35,15 +35,31 @@ func optional(s string) *string {
 
 // TestPages runs extraction, classification and matching over our own
 // test pages: testdata/pages/NAME-CC.html with profile-CC.json, against
-// NAME-CC.want.jsonl (rewritten with -update).
+// NAME-CC.want.jsonl (rewritten with -update). A want file without a page
+// of its own fills the classifier's golden page NAME.html
+// (heuristics/testdata/pages): what it classifies, filled.
 func TestPages(t *testing.T) {
-	pages, _ := filepath.Glob(filepath.Join("testdata", "pages", "*.html"))
+	// base names a page's want file and profile (NAME-CC) beside it.
+	type testPage struct{ html, base string }
+	var pages []testPage
+	htmls, _ := filepath.Glob(filepath.Join("testdata", "pages", "*.html"))
+	for _, h := range htmls {
+		pages = append(pages, testPage{h, strings.TrimSuffix(h, ".html")})
+	}
+	wants, _ := filepath.Glob(filepath.Join("testdata", "pages", "*.want.jsonl"))
+	for _, w := range wants {
+		base := strings.TrimSuffix(w, ".want.jsonl")
+		if _, err := os.Stat(base + ".html"); err != nil {
+			name := filepath.Base(base)
+			pages = append(pages, testPage{filepath.Join("..", "heuristics", "testdata", "pages", name[:strings.LastIndexByte(name, '-')]+".html"), base})
+		}
+	}
 	if len(pages) == 0 {
 		t.Fatal("no test pages")
 	}
-	for _, page := range pages {
-		t.Run(filepath.Base(page), func(t *testing.T) {
-			base := strings.TrimSuffix(page, ".html")
+	for _, tp := range pages {
+		page, base := tp.html, tp.base
+		t.Run(filepath.Base(base)+".html", func(t *testing.T) {
 			cc := base[strings.LastIndexByte(base, '-')+1:]
 			var p profile.UserProfile
 			if err := json.Unmarshal(readFile(t, filepath.Join("testdata", "pages", "profile-"+cc+".json")), &p); err != nil {
