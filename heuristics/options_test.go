@@ -22,15 +22,7 @@ func TestTitlePickerWithGenderWords(t *testing.T) {
 		{`<label for="g">Gender</label><select id="g" name="g"><option>M</option><option>F</option></select>`, "sex"},
 		{`<label for="t">Title</label><select id="t" name="t"><option>Mr</option><option>Mrs</option><option>Ms</option></select>`, "honorific-prefix"},
 	}
-	for _, tt := range tests {
-		snap, err := form.Extract(strings.NewReader(`<!doctype html><html lang="de"><form>`+tt.page+`</form></html>`), form.ExtractOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := Classify(snap)[0].Token; got != tt.want {
-			t.Errorf("Classify(%s) token = %q, want %q", tt.page, got, tt.want)
-		}
-	}
+	checkFirstTokens(t, "de", tests)
 }
 
 // TestNameSuffixList: a "Suffix" list of name suffixes is the name's
@@ -46,8 +38,15 @@ func TestNameSuffixList(t *testing.T) {
 		{`<label for="t">Tratamiento</label><select id="t" name="t"><option>Sr.</option><option>Sra.</option><option>Srta.</option></select>`, "honorific-prefix"},
 		{`<label for="s">Street suffix</label><select id="s" name="streetSuffix"><option>St</option><option>Ave</option><option>Rd</option><option>Blvd</option></select>`, ""},
 	}
+	checkFirstTokens(t, "en", tests)
+}
+
+// checkFirstTokens classifies each page (its controls inside one form of a
+// document in language lang) and checks its first control's token.
+func checkFirstTokens(t *testing.T, lang string, tests []struct{ page, want string }) {
+	t.Helper()
 	for _, tt := range tests {
-		snap, err := form.Extract(strings.NewReader(`<!doctype html><html lang="en"><form>`+tt.page+`</form></html>`), form.ExtractOptions{})
+		snap, err := form.Extract(strings.NewReader(`<!doctype html><html lang="`+lang+`"><form>`+tt.page+`</form></html>`), form.ExtractOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
