@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -276,7 +277,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Confidence *= 0.5
 			r.Decision *= 0.5
 		}
-		if c := &s.Controls[i]; optionalData[r.Token] && !c.Constraints.Required && saysOptional(c) {
+		if c := &s.Controls[i]; optionalData[r.Token] && !c.Constraints.Required && labelSays(c, optionalWord(), memo) {
 			// A box the page itself marks optional that asks for data no
 			// order or sign-up needs (an employer on a shipping address,
 			// a gender) is one people leave empty: volunteering profile
@@ -310,7 +311,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			// takes that part, not the whole line.
 			r.Part = linePartM(&s.Controls[i], memo)
 		}
-		if r.Token == "tel" && r.Part == "" && asksCallingCode(&s.Controls[i], memo) {
+		if r.Token == "tel" && r.Part == "" && labelSays(&s.Controls[i], withCallingCode(), memo) {
 			// "Phone (with country code)": the whole number, spelled
 			// with its calling code whatever country the form is for.
 			r.Part = "international"
@@ -347,11 +348,13 @@ var optionalData = map[string]bool{
 // languages, over normalized text.
 var optionalWord = lazyRE(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln\S*|valfri(tt)?|frivillig(t)?|valgfri(tt?)?|valinnainen|vapaaehtoinen|nepovinn\S*|nem kotelezo|προαιρετικ\S*|необязательн\S*|необов'язков\S*|opsional|tidak wajib|istege bagli|opsiyonel|khong bat buoc|niet verplicht|nicht erforderlich|non obbligatorio|no obligatorio|nao obrigatorio|اختياري|לא חובה|אופציונלי)(?: |$)|任意|选填|可选|選填|선택`)
 
-// saysOptional reports whether a control's label, aria-label or
-// placeholder marks it optional.
-func saysOptional(c *form.Control) bool {
+// labelSays reports whether a control's label, aria-label or placeholder
+// holds words re matches (over normalized text): a box marked optional
+// (optionalWord), a phone box asking for its calling code
+// (withCallingCode).
+func labelSays(c *form.Control, re *regexp.Regexp, m *memo) bool {
 	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
-		if t != "" && optionalWord().MatchString(normalize(t)) {
+		if t != "" && re.MatchString(m.normalize(t)) {
 			return true
 		}
 	}
@@ -362,17 +365,6 @@ func saysOptional(c *form.Control) bool {
 // calling code ("with country code", "mit Ländervorwahl", "com DDI"),
 // over normalized text.
 var withCallingCode = lazyRE(`(?:^| )(?:with|incl\w*|including|plus|mit|einschliesslich|con|incluyendo|incluido|com|incluindo|avec|y compris|incluso|compreso|met|inclusief) (?:the |your |der |el |o |l |il |het )?(?:country ?(?:code|prefix)|dial(?:l?ing)? code|calling code|international (?:code|prefix)|landervorwahl|landesvorwahl|codigo (?:de |del )?pais|codigo do pais|ddi|indicatif|prefisso internazionale|prefijo internacional|landcode)(?: |$)`)
-
-// asksCallingCode reports whether a phone box's label, aria-label or
-// placeholder asks for the number with its calling code.
-func asksCallingCode(c *form.Control, m *memo) bool {
-	for _, t := range []string{c.Label, c.LabelElementText, c.AriaLabel, c.Placeholder} {
-		if t != "" && withCallingCode().MatchString(m.normalize(t)) {
-			return true
-		}
-	}
-	return false
-}
 
 // IsGuardToken reports whether a token names a credential or one-time code:
 // such fields are recognised so that profile data never goes into them.
