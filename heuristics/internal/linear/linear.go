@@ -137,23 +137,6 @@ func (m *Model) Scores(features []uint32, z []float32) {
 	}
 }
 
-// scoresPlain is Scores without the packed lanes, for the test that
-// holds them to it.
-func (m *Model) scoresPlain(features []uint32, z []float32) {
-	n := len(m.Classes)
-	sum := make([]int32, n)
-	mask := m.Buckets() - 1
-	for _, f := range features {
-		b := f & mask
-		for c, v := range m.w[int(b)*n : int(b)*n+n] {
-			sum[c] += int32(v)
-		}
-	}
-	for c := range n {
-		z[c] = float32(sum[c])*m.scale[c] + m.bias[c]
-	}
-}
-
 // Softmax turns scores into probabilities at temperature t, in place,
 // and returns the index of the likeliest class.
 func Softmax(z []float32, t float32) int {

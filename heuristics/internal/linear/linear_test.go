@@ -151,3 +151,20 @@ func TestScoresPacked(t *testing.T) {
 		}
 	}
 }
+
+// scoresPlain is Scores without the packed lanes: the sums they must
+// equal.
+func (m *Model) scoresPlain(features []uint32, z []float32) {
+	n := len(m.Classes)
+	sum := make([]int32, n)
+	mask := m.Buckets() - 1
+	for _, f := range features {
+		b := f & mask
+		for c, v := range m.w[int(b)*n : int(b)*n+n] {
+			sum[c] += int32(v)
+		}
+	}
+	for c := range n {
+		z[c] = float32(sum[c])*m.scale[c] + m.bias[c]
+	}
+}
