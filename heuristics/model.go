@@ -303,11 +303,13 @@ const Veto = "-"
 // control of a snapshot (nil for controls that hold no data), and the
 // class the rules alone give each control: its token, or
 // address-housenumber and address-streetname for those parts of a street
-// line; Veto where they vetoed. It exists for the command that learns the model: training and
-// classification must see the same features.
-func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
+// line; Veto where they vetoed; and whether they read it in the control's
+// own label or list (ModelMayOverride). It exists for the command that
+// learns the model: training and classification must see the same
+// features, and cross-validation decide as classification does.
+func Features(s *form.Snapshot) (features [][]uint32, rules []string, named []bool) {
 	if s == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	m := newMemo(len(s.Controls))
 	rs := classifyRules(s, m)
@@ -317,8 +319,9 @@ func Features(s *form.Snapshot) (features [][]uint32, rules []string) {
 			c = Veto
 		}
 		rules = append(rules, c)
+		named = append(named, labelNamed(r))
 	}
-	return featuresOf(s, rs, m), rules
+	return featuresOf(s, rs, m), rules, named
 }
 
 // declared reports whether the page declared a result's field: a valid
@@ -408,18 +411,7 @@ func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 			linear.Softmax(p, lm.Temperature)
 			return float64(p[c])
 		}
-		if ok && !ModelMayOverride(rule, tok) {
-			ok = false
-		}
-		if ok && tok != rule && rule != "" && labelNamed(*r) {
-			// What the rules read in the field's own label stands: the
-			// model, which reads no verdict of the rules for the field
-			// itself, knows only the languages and words it was taught;
-			// where the label's are new to it, it sees the field's shape
-			// and neighbours alone, whose likeliest class is "" (names
-			// and dates in Hungarian or Indonesian, a Russian ФИО box, an
-			// "Address line 3" vetoed or renumbered at 0.9 and more when
-			// it was let contradict them).
+		if ok && !ModelMayOverride(rule, tok, labelNamed(*r)) {
 			ok = false
 		}
 		if !ok {
@@ -513,8 +505,22 @@ func sameFillClasses(class map[string]int, rule string) (c, sibling int, ok bool
 // name (kana, by its script or its identifier) is labelled with the same
 // words as the name itself ("セイ", "姓"), which the model cannot tell
 // apart.
-func ModelMayOverride(rule, class string) bool {
-	if rule == "" || class == "" || rule == class {
+//
+// Nor may it contradict what the rules read in the field's own label or
+// list (named, labelNamed): the model, which reads no verdict of the
+// rules for the field itself, knows only the languages and words it was
+// taught; where the label's are new to it, it sees the field's shape and
+// neighbours alone, whose likeliest class is "" (names and dates in
+// Hungarian or Indonesian, a Russian ФИО box, an "Address line 3" vetoed
+// or renumbered at 0.9 and more when it was let contradict them).
+func ModelMayOverride(rule, class string, named bool) bool {
+	if rule == "" || rule == class {
+		return true
+	}
+	if named {
+		return false
+	}
+	if class == "" {
 		return true
 	}
 	return strings.HasPrefix(rule, "cc-") == strings.HasPrefix(class, "cc-") &&

@@ -25,20 +25,25 @@ func TestModelLoads(t *testing.T) {
 func TestModelMayOverride(t *testing.T) {
 	tests := []struct {
 		rule, class string
+		named       bool
 		want        bool
 	}{
-		{"bday-month", "cc-exp-month", false},
-		{"cc-number", "tel", false},
-		{"cc-exp", "cc-exp-month", true},
-		{"given-name", "cc-given-name", false},
-		{"address-line1", "street-address", true},
-		{"", "cc-number", true},
-		{"cc-csc", "", true},
-		{"tel", "tel", true},
+		{"bday-month", "cc-exp-month", false, false},
+		{"cc-number", "tel", false, false},
+		{"cc-exp", "cc-exp-month", false, true},
+		{"given-name", "cc-given-name", false, false},
+		{"address-line1", "street-address", false, true},
+		{"", "cc-number", false, true},
+		{"cc-csc", "", false, true},
+		{"tel", "tel", false, true},
+		{"given-name", "", true, false},
+		{"address-line3", "address-line2", true, false},
+		{"", "email", true, true},
+		{"tel", "tel", true, true},
 	}
 	for _, tt := range tests {
-		if got := ModelMayOverride(tt.rule, tt.class); got != tt.want {
-			t.Errorf("ModelMayOverride(%q, %q) = %v, want %v", tt.rule, tt.class, got, tt.want)
+		if got := ModelMayOverride(tt.rule, tt.class, tt.named); got != tt.want {
+			t.Errorf("ModelMayOverride(%q, %q, %v) = %v, want %v", tt.rule, tt.class, tt.named, got, tt.want)
 		}
 	}
 }

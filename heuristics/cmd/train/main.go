@@ -107,7 +107,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		snap := tp.snap
-		feats, rules := heuristics.Features(snap)
+		feats, rules, named := heuristics.Features(snap)
 		align := corpus.Align(p, snap)
 		tuning = append(tuning, tp)
 		npages++
@@ -122,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if r := rules[k]; label(t) == "" && r != "" && r != heuristics.Veto && !vocab[p.Source][r] {
 				continue
 			}
-			data = append(data, labelled{feats[k], label(t), rules[k], p.Site, p.Source, p.Rel, t.Index})
+			data = append(data, labelled{feats[k], label(t), rules[k], named[k], p.Site, p.Source, p.Rel, t.Index})
 		}
 	}
 	count := map[string]int{}
@@ -288,8 +288,10 @@ type labelled struct {
 	features []uint32
 	token    string
 	rule     string
-	site     string
-	source   string
+	// named: the rules read it in the control's own label or list.
+	named  bool
+	site   string
+	source string
 	// page and index name the control: the page's path in the corpus
 	// and its control index there.
 	page  string
@@ -377,7 +379,7 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 					rule = ""
 				}
 				got := rule
-				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, heuristics.SpeakRules, sure); ok && heuristics.ModelMayOverride(rule, tok) {
+				if tok, _, ok := m.Decide(rule, d.rule != "", p, best, heuristics.SpeakRules, sure); ok && heuristics.ModelMayOverride(rule, tok, d.named) {
 					got = tok
 				}
 				if sure == heuristics.OverrideRules && got != d.token && (isTarget(got) || isTarget(d.token)) {
