@@ -264,7 +264,11 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 			fz.add("form-passwords", bucket(ff.passwords))
 			fz.add("form-fields", bucket(ff.fillable))
 			for _, t := range formTokens {
-				if mine := b2i(t == own) + b2i(t == ownRule && ownRule != own); ff.tokens[t] > mine {
+				mine := 0 // the control's own count in ff.tokens: one at most
+				if t == own || t == ownRule {
+					mine = 1
+				}
+				if ff.tokens[t] > mine {
 					// Another control of the form has it.
 					fz.add("form-has", t)
 				}
@@ -286,13 +290,6 @@ func verdictOf(r Result) (token, rule string) {
 		rule = r.Evidence[0].Rule
 	}
 	return r.Token, rule
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Veto is the class Features gives a control the rules decided holds no
