@@ -743,7 +743,9 @@ func cutIndex(name string) (stem, index string) {
 var indexSuffix = lazyRE(`^(.*?)(?:\[(\d+)\]|[._-](\d+))(?:\.value)?$`)
 
 // streetNumberAlone gives a box the house-number rule found by a label
-// that names the street too ("Street no.", "Número de calle") the first
+// that names the street too ("Street no.", "Número de calle"; the words
+// of the first street line's rule in any language: Thai "บ้านเลขที่ ถนน
+// ซอย", house number, road, lane) the first
 // street line when the form has no other box for the street: such a label
 // asks for the number beside a street box, else for the street with its
 // number.
@@ -760,7 +762,7 @@ func streetNumberAlone(g *group) {
 			k = j
 		}
 	}
-	if k >= 0 && controlKind(g.c(k)) == ckText && streetWord().MatchString(g.text(k)) {
+	if k >= 0 && controlKind(g.c(k)) == ckText && (streetWord().MatchString(g.text(k)) || table().find(ruleByID("address-line1"), g.text(k)) >= 0) {
 		g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
 	}
 }
