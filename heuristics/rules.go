@@ -432,6 +432,16 @@ var rules = []rule{
 		{"es", []string{`^nombre( completo)? (como|segun) (aparece |figura )?(en )?(la |el |tu |su )?(cedula|documento|dni|identificacion|pasaporte)`}},
 		{"pt", []string{`^nome( completo)? (como|conforme) (consta |aparece )?(no |na |em )?(seu |sua )?(documento|rg|identidade|passaporte)`}},
 	}},
+	// A free-text box for how to find the door ("Entre calles y
+	// referencias", "Ponto de referência", "Directions") holds no line
+	// of the street address, though it names streets: a text box with
+	// such words is the second line (address-line2's rule), a text area
+	// is the courier's note.
+	{id: "directions", kind: kindVeto, kinds: ckTextarea, langs: []lang{
+		{"en", []string{`directions`, `how to (find|get to|reach)`, `nearby landmarks?`}},
+		{"es", []string{`entre calles`, `^referencias?\b`, `puntos? de referencia`, `como llegar`}},
+		{"pt", []string{`pontos? de referencia`, `^referencias?\b`, `como chegar`}},
+	}},
 	{id: "not-profile", kind: kindVeto, kinds: ckDefault | ckTextarea, langs: []lang{
 		{"en", []string{`^c o$`, `care ?of\b`, `^presso( c ?o)?$`, `comment`, `message`, `subject`, `your question`, `enquiry`, `inquiry`, `feedback`, `note`, `instructions?\b`, `referr?al`, `referred by`, `how did you (hear|find)`, `results?\b`, `found\b`, `maiden`, `security (question|answer)`, `secret (question|answer)`, `answer`, `fax`, `vat\b`, `tax ?id`, `tin\b`, `ssn\b`, `social security( number| no| nr)?`, `passport`, `license`, `licence`, `membership`, `member ?id`, `customer (number|id)`, `iban`, `routing`, `bic\b`, `swift`, `order (number|id|no)`, `invoice ?(number|no|nr|num|id|date|ref)`, `^invoice$`, `tracking`, `reference`, `adults?\b`, `children`, `check ?in\b`, `arrival`, `departure`, `pickup`, `delivery date`, `budget`, `price`, `salary`, `url of`, `country of (origin|manufacture)`, `^domain$`, `file ?name`, `upload`, `gift message`, `^ext(?:[^e ]|e[^n ])`, `sort\b`, `order by`, `issue (date|number|no)`, `valid from`, `start date`, `card start\b`, `start (month|year)\b`, `type$`, `residence type`, `type of residence`, `opt ?(in|out)\b`, `name of (the )?(item|product|event|project)`, `(company|organi[sz]ation|business) ?(type|category|size|ein|id\b|number|registration|reg\b|document|sector|industry|web ?site|url\b|home ?page)`, `registration (number|no)\b`, `ein\b`, `(name|title) of (the )?(event|product|project)`, `(ideal|desired|preferred|target|dream) (new )?(job|position|role)`, `(job|position|role) (you are |you re )?(applying|looking) for`, `position applied`, `(pet|product|item|store|shop|event|group|list|project|team|file|domain|site|account|bank|hotel|brand|shipping method) ?name`}},
 		{"de", []string{`kommentar`, `nachricht`, `betreff`, `anmerkung`, `bemerkung`, `hinweis`, `mitteilung`, `frage`, `steuer`, `kundennummer`, `bestellnummer`, `gewunschte (stelle|position|tatigkeit)`, `wunsch ?(stelle|position|beruf)`}},
