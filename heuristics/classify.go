@@ -58,10 +58,12 @@ type Result struct {
 	// calling code ("Phone (with country code)"). Empty when the field
 	// holds the whole value.
 	Part string `json:"part,omitempty"`
-	// Optional marks a box the page itself says is optional that asks for
-	// data forms seldom need (an employer, a gender, a title; see
-	// optionalData): recognised, but to be offered unticked, never filled
-	// without the person choosing it.
+	// Optional marks a box to be offered unticked, never filled without
+	// the person choosing it, though recognised: one the page itself says
+	// is optional that asks for data forms seldom need (an employer, a
+	// title; see optionalData), or one asking for data given only by
+	// choice (a gender, byChoiceData), whatever the page says. Evidence
+	// says which: rule "optional" or "by-choice".
 	Optional bool `json:"optional,omitempty"`
 	// Evidence lists the signals that decided, strongest first.
 	Evidence []Evidence `json:"evidence,omitempty"`
@@ -117,7 +119,8 @@ type Evidence struct {
 	// Signal names where the evidence came from: "autocomplete", "type",
 	// "tool-param", "label", "name", "id", "placeholder", "aria-label",
 	// "aria-labelledby", "aria-describedby", "title", "nearby", "legend",
-	// "options" or a structural pass ("pass:name-pair", ...).
+	// "options", a structural pass ("pass:name-pair", ...) or "policy"
+	// (rule ByChoice: offered unticked whatever the page says).
 	Signal string `json:"signal"`
 	// Rule is the id of the keyword rule or pass that fired.
 	Rule string `json:"rule"`
@@ -286,6 +289,12 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			// tick it; callers offer it unticked.
 			r.Optional = true
 			r.Evidence = append(r.Evidence, Evidence{Signal: "label", Rule: "optional"})
+		} else if byChoiceData[r.Token] {
+			// A gender is the person's to give, box by box: offered with
+			// its value, never ticked for them, required or not (the
+			// browsers' own autofill never fills one).
+			r.Optional = true
+			r.Evidence = append(r.Evidence, Evidence{Signal: "policy", Rule: ByChoice})
 		}
 		if r.Decision == 0 {
 			r.Decision = r.Confidence
@@ -343,6 +352,15 @@ var optionalData = map[string]bool{
 	"organization": true, "organization-title": true, "sex": true, "honorific-prefix": true,
 	"honorific-suffix": true, "nickname": true, "address-line3": true, "url": true,
 }
+
+// byChoiceData lists the tokens of data offered unticked on every page
+// (Result.Optional): what a person discloses only by choosing to.
+var byChoiceData = map[string]bool{"sex": true}
+
+// ByChoice is the Evidence rule of a box offered unticked because the data
+// it asks for is given only by choice (byChoiceData), not because the page
+// marks it optional.
+const ByChoice = "by-choice"
 
 // optionalWord matches the words that mark a box optional, in the supported
 // languages, over normalized text.

@@ -373,9 +373,13 @@ func newCandidate(fa *AnalysedFrame, c *form.Control, f *matcher.Field, cls heur
 	} else {
 		r.Checked = pr.Confidence >= lowConfidence
 		switch {
+		case cls.Optional && byChoice(cls):
+			// Data given only by choice (a gender): offered, never
+			// filled unless the person ticks it.
+			r.Checked, r.Reason = false, "given only if you tick it"
 		case cls.Optional:
 			// The page marks the box optional and it asks for data forms
-			// seldom need (an employer, a gender): offered, never filled
+			// seldom need (an employer, a title): offered, never filled
 			// unless the person ticks it.
 			r.Checked, r.Reason = false, "optional on this page"
 		case !r.Checked:
@@ -446,6 +450,18 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 // autocomplete token (a part such as "Phone area code"), else of its
 // concept (profile.Label).
 func ConceptLabel(token, concept string) string { return profile.Label(token, concept) }
+
+// byChoice reports whether a result is offered unticked because its data
+// is given only by choice (heuristics.ByChoice), not because the page marks
+// it optional.
+func byChoice(r heuristics.Result) bool {
+	for _, e := range r.Evidence {
+		if e.Rule == heuristics.ByChoice {
+			return true
+		}
+	}
+	return false
+}
 
 // sensitiveToken reports whether the dialog masks a value of this kind
 // until the person reveals it.

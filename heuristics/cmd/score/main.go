@@ -4,8 +4,9 @@
 // overall, recall on profile and payment fields and precision of the fields
 // Tessera would fill, strict and lenient, for the pages as served and with
 // every autocomplete attribute removed (corpus README, "How classification
-// will be scored"). A box offered unticked (the page marks it optional:
-// heuristics.Result.Optional) is not filled unless the person ticks it, so
+// will be scored"). A box offered unticked (heuristics.Result.Optional: the
+// page marks it optional, or it asks for a gender) is not filled unless the
+// person ticks it, so
 // it counts as no prediction; the "unticked" column says how many there
 // were. Each line also gives its number of sites and the 95 % bootstrap
 // interval of precision and recall over them (sites drawn again with

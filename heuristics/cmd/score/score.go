@@ -48,8 +48,8 @@ type Counts struct {
 	PredictedVocab int `json:"predictedVocab"`
 	RightVocab     int `json:"rightVocab"`
 	// Unticked counts the scored fields offered unticked: recognised, but
-	// marked optional by the page (heuristics.Result.Optional), so not
-	// counted as predicted.
+	// marked optional by the page or asking for data given only by choice
+	// (heuristics.Result.Optional), so not counted as predicted.
 	Unticked int `json:"unticked"`
 	// Labelled counts every scored control and Agree those whose fill is
 	// the source's label, "not something to autofill" included (a part of
@@ -167,8 +167,9 @@ type Miss struct {
 }
 
 // fills is the token Tessera fills a control with unless the person acts:
-// a box offered unticked (the page marks it optional, Result.Optional) is
-// not filled, so it is scored as no prediction. A box filled with a part
+// a box offered unticked (Result.Optional: the page marks it optional, or
+// it asks for a gender) is not filled, so it is scored as no prediction. A
+// box filled with a part
 // of the street line is named by Mozilla's label for it (partLabels).
 func fills(r heuristics.Result) string {
 	if r.Optional {
