@@ -473,6 +473,9 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 				Evidence: []string{`autocomplete="postal-code"`, `label "Postcode"`}, Section: SectionFill, Checked: true},
 			{ID: "r6", Ref: "t6", Label: "Apartment, suite, etc. (optional)", Value: "Flat 3", Concept: "https://schema.org/streetAddress#line2", ConceptLabel: "Address line 2", Confidence: 0.46, Advisory: true,
 				Evidence: []string{`label "Apartment, suite, etc. (optional)"`, `rule address-line2 (keyword "apartment", en)`, "no autocomplete token, no declaration"}, Section: SectionFill, Reason: "low confidence"},
+			// A gender is offered, never ticked for the person.
+			{ID: "r9", Ref: "t7", Label: "Gender", Value: "Female", Sensitive: true, Concept: "https://schema.org/gender", ConceptLabel: "Gender", Confidence: 0.96,
+				Evidence: []string{`label "Gender"`, "policy → rule by-choice"}, Section: SectionFill, Reason: "given only if you tick it"},
 			// A page's markup in a label must show as text.
 			{ID: "r7", Ref: "t9", Label: `<img src=x onerror="alert(1)">Phone`, Value: "+44 20 7946 0018", Concept: "https://schema.org/telephone", ConceptLabel: "Phone number", Confidence: 0.88,
 				Evidence: []string{`name="phone"`, "opacity 0 on the input"}, Section: SectionAttention, Reason: "transparent"},
@@ -520,7 +523,7 @@ var selfTestConfirmations = func() map[string]selfTestConfirmation {
 	// The screenshot's confirmation is the fill dialog without the markup label.
 	shot := fillDialog
 	shot.Rows = slices.Clone(fillDialog.Rows)
-	shot.Rows[6].Label = "Phone"
+	shot.Rows[7].Label = "Phone"
 	return map[string]selfTestConfirmation{
 		selfTestAskFill:     {fillDialog, time.Minute, Decision{Approve: true, Rows: []string{"r1", "r3", "r4", "r5"}}},
 		selfTestAskContinue: {more, time.Minute, Decision{Reason: DeclineDenied}},

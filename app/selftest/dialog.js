@@ -71,7 +71,8 @@ async ({ exp, check, $, text, sleep, until, shown }) => {
   check("the heuristic row, and only it, is marked advisory", F.rows.every((r) => !!rowLi(r.id).querySelector(".cf-badge.advisory") === r.advisory), "");
   const reason = (id) => (rowLi(id).querySelector(".cf-reason") || {}).textContent || "";
   check("attention rows say why in words", /transparent/i.test(reason("r7")) && /another site/.test(reason("r8")) && reason("r8").includes(F.frames[1].origin), reason("r7") + " | " + reason("r8"));
-  check("a page's markup in a label stays text", !dlg().querySelector("img") && rowLi("r7").querySelector(".cf-label").textContent === F.rows[6].label, rowLi("r7").querySelector(".cf-label").innerHTML);
+  check("a page's markup in a label stays text", !dlg().querySelector("img") && rowLi("r7").querySelector(".cf-label").textContent === F.rows[7].label, rowLi("r7").querySelector(".cf-label").innerHTML);
+  check("a gender starts unticked and says it is given only if ticked", !box("r9").checked && /given only if you tick it/.test(rowLi("r9").querySelector(".cf-meta").textContent), rowLi("r9").querySelector(".cf-meta").textContent);
   const sens = F.rows.find((r) => r.sensitive);
   const sensValue = () => rowLi(sens.id).querySelector(".cf-value").textContent;
   check("a sensitive value is masked and not in the page", !document.body.textContent.includes(D.sensitive) && /^•+$/.test(sensValue()), sensValue());
