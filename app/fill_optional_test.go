@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/tessera-app/tessera/app/fill"
+	"github.com/tessera-app/tessera/app/fill/filltest"
+
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
@@ -84,6 +87,65 @@ func TestFillGenderOfferedUnticked(t *testing.T) {
 		}
 		if r := rows["t1"]; !r.Checked || got["t1"] != "Ada" {
 			t.Errorf("tick=%v: first name row %+v, filled %q", tick, r, got["t1"])
+		}
+	}
+}
+
+// A Formspec field for a gender (the clinical intake's patient.sex, whose
+// concept is FHIR's administrative gender, close to schema:gender) is
+// offered unticked too, and applied only when the person ticks it.
+func TestFormspecGenderOfferedUnticked(t *testing.T) {
+	live := []map[string]any{
+		{"path": "patient.firstName", "label": "First Name"},
+		{"path": "patient.sex", "label": "Sex"},
+	}
+	var seen []fill.FormspecMeasure
+	for _, f := range live {
+		seen = append(seen, fill.FormspecMeasure{Path: f["path"].(string), Found: true, Visible: true})
+	}
+	for _, tick := range []bool{false, true} {
+		w := newFillWorld(t, approveDefaults)
+		if tick {
+			w.pres.decide = approveAll
+		}
+		b, _ := json.Marshal("Female")
+		if err := w.v.SetEntry(w.pid, vault.ConceptKey(profile.ConceptGender), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
+			t.Fatal(err)
+		}
+		call := filltest.FormspecCall(t, "formspec.apply", map[string]any{
+			"definition": filltest.Doc(t, "matcher/testdata/formspec/clinical-intake.definition.json"),
+			"references": []json.RawMessage{},
+			"ontologies": []json.RawMessage{filltest.Doc(t, "matcher/testdata/formspec/clinical-intake.ontology.json")},
+			"page":       map[string]any{"tab": 1, "url": "https://clinic.example/intake", "title": "Intake"},
+			"fields":     live, "measured": seen,
+		})
+		m := w.call(t, call)
+		if m["error"] != nil {
+			t.Fatalf("apply: %v", m["error"])
+		}
+		var r wireFormspecApply
+		rb, _ := json.Marshal(m["result"])
+		if err := json.Unmarshal(rb, &r); err != nil {
+			t.Fatal(err)
+		}
+		applied := map[string]string{}
+		for _, e := range r.Entries {
+			applied[e.Path] = e.Value
+		}
+		var sex *Row
+		for i, row := range w.pres.last().Rows {
+			if row.Ref == "patient.sex" {
+				sex = &w.pres.last().Rows[i]
+			}
+		}
+		if sex == nil || sex.Checked || sex.Reason != "given only if you tick it" {
+			t.Errorf("tick=%v: sex row %+v, want offered unticked, given only if ticked", tick, sex)
+		}
+		if _, ok := applied["patient.sex"]; ok != tick {
+			t.Errorf("tick=%v: sex applied = %v (%s)", tick, ok, rb)
+		}
+		if applied["patient.firstName"] != "Ada" {
+			t.Errorf("tick=%v: first name applied %q (%s)", tick, applied["patient.firstName"], rb)
 		}
 	}
 }

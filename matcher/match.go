@@ -70,8 +70,13 @@ type Proposal struct {
 	Value        *string `json:"value"`
 	Concept      string  `json:"concept,omitempty"`
 	Relationship string  `json:"relationship,omitempty"`
-	Confidence   float64 `json:"confidence"`
-	Skip         string  `json:"skip,omitempty"`
+	// From is the canonical profile concept the value was taken from
+	// (the field's own, or one its concept reaches: schema:gender for
+	// FHIR's administrative gender); "" when it was found by the field's
+	// key, or nothing was proposed.
+	From       string  `json:"from,omitempty"`
+	Confidence float64 `json:"confidence"`
+	Skip       string  `json:"skip,omitempty"`
 	// Source is the provenance of the profile entry used.
 	Source *profile.Source `json:"source,omitempty"`
 }
@@ -277,7 +282,7 @@ func (r *run) matchOne(f *Field, id Identity, has bool) Proposal {
 			continue
 		}
 		src := c.entry.Source
-		pr.Value, pr.Relationship, pr.Confidence, pr.Skip, pr.Source = &v, c.rel, conf, "", &src
+		pr.Value, pr.Relationship, pr.From, pr.Confidence, pr.Skip, pr.Source = &v, c.rel, c.concept, conf, "", &src
 		return pr
 	}
 	pr.Skip = skip

@@ -376,7 +376,7 @@ func newCandidate(fa *AnalysedFrame, c *form.Control, f *matcher.Field, cls heur
 		case cls.Optional && byChoice(cls):
 			// Data given only by choice (a gender): offered, never
 			// filled unless the person ticks it.
-			r.Checked, r.Reason = false, "given only if you tick it"
+			r.Checked, r.Reason = false, reasonByChoice
 		case cls.Optional:
 			// The page marks the box optional and it asks for data forms
 			// seldom need (an employer, a title): offered, never filled
@@ -450,6 +450,16 @@ func evidenceLines(c *form.Control, r heuristics.Result) []string {
 // autocomplete token (a part such as "Phone area code"), else of its
 // concept (profile.Label).
 func ConceptLabel(token, concept string) string { return profile.Label(token, concept) }
+
+// reasonByChoice is the dialog's reason for a row of data given only by
+// choice (a gender), offered unticked on every page.
+const reasonByChoice = "given only if you tick it"
+
+// byChoiceConcept reports whether a profile concept holds data given only
+// by choice: the concept of heuristics' by-choice tokens (a gender).
+func byChoiceConcept(concept string) bool {
+	return concept != "" && concept == profile.ConceptGender
+}
 
 // byChoice reports whether a result is offered unticked because its data
 // is given only by choice (heuristics.ByChoice), not because the page marks
