@@ -2249,6 +2249,42 @@ func (t *ruleTable) find(r *rule, text string) int {
 	return at
 }
 
+// namedAfter reports whether an identifier names something after the last
+// match of weak rule r: words other than numbers and the words of a line
+// ("address_2", "address_line", "addressInput", "address_addition",
+// "address_floor"). A weak rule that would fill a box reads an identifier
+// only when it names the field last, as identifiers do; a weak veto holds
+// wherever it stands.
+func namedAfter(r *rule, text string) bool {
+	locs := r.long().FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return false
+	}
+	tail := strings.TrimSpace(text[locs[len(locs)-1][1]:])
+	if tail == "" || wholeLine2().MatchString(tail) {
+		return false
+	}
+	for _, lp := range lineParts {
+		if lp.re().MatchString(tail) {
+			return false
+		}
+	}
+	for _, w := range strings.Fields(tail) {
+		if !identFiller[w] && strings.Trim(w, "0123456789") != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// identFiller are the words identifiers add after a field's name that name
+// nothing of their own.
+var identFiller = map[string]bool{
+	"input": true, "field": true, "text": true, "txt": true, "tb": true, "value": true, "val": true,
+	"box": true, "one": true, "two": true, "three": true, "first": true, "second": true, "new": true,
+	"main": true, "primary": true, "full": true, "required": true, "req": true,
+}
+
 // match returns the first rule, in table order, whose keywords match the
 // normalized text and that applies to the control kind. With rightmost it
 // returns instead the rule whose match ends last (the longest of those):
@@ -2301,6 +2337,12 @@ func match(text string, kind controlKinds, rightmost bool) *rule {
 		case found != nil:
 			return found
 		case best == nil:
+			if weak != nil && weak.token != "" && namedAfter(weak, text) {
+				// "dwfrm_billing_address_fields_business", "addressId",
+				// "shortAddressCode": the words after the generic one
+				// name the field, and no rule knows them.
+				return nil
+			}
 			return weak
 		}
 		return best
