@@ -1191,8 +1191,9 @@ var rules = []rule{
 	// One box for a person's or a company's name ("Nome e cognome /
 	// Ragione sociale"): a private buyer gives their own name.
 	{id: "name-or-company", token: "name", kinds: ckText, langs: []lang{
-		{"en", []string{`(full )?name (or|/) (company|business)( name)?\b`}},
-		{"de", []string{`name (oder|/) firma`}},
+		{"en", []string{`(full )?name (or|/) (company|business)( name)?\b`, `(full )?name (company|business) name\b`}},
+		{"de", []string{`name (oder |/ )?(firma|firmenname)`}},
+		{"hu", []string{`nev (vagy )?cegnev`}},
 		{"fr", []string{`nom (et prenom )?(ou|/)? ?raison sociale`}},
 		{"es", []string{`nombre (y apellidos? )?(o|/)? ?razon social`}},
 		{"it", []string{`nome (e cognome )?(o|/)? ?ragione sociale`}},
