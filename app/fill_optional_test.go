@@ -22,19 +22,7 @@ func TestFillOptionalOfferedUnticked(t *testing.T) {
 <label for=ca>Company (optional)</label><input id=ca name=company3 autocomplete=organization ` + stamp("t4", "") + `>
 </form></body></html>`
 	for _, tick := range []bool{false, true} {
-		w := newFillWorld(t, approveDefaults)
-		if tick {
-			w.pres.decide = approveAll
-		}
-		b, _ := json.Marshal("Analytical Engines Ltd")
-		if err := w.v.SetEntry(w.pid, vault.ConceptKey(profile.ConceptOrganization), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
-			t.Fatal(err)
-		}
-		got := fieldsOf(t, w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", page, nil))))
-		rows := map[string]Row{}
-		for _, r := range w.pres.last().Rows {
-			rows[r.Ref] = r
-		}
+		rows, got := fillWithEntry(t, tick, page, profile.ConceptOrganization, "Analytical Engines Ltd")
 		for _, ref := range []string{"t2", "t4"} {
 			r, ok := rows[ref]
 			if !ok || r.Checked || r.Reason != "optional on this page" || r.Section != SectionFill || r.Concept != profile.ConceptOrganization {
@@ -53,6 +41,34 @@ func TestFillOptionalOfferedUnticked(t *testing.T) {
 	}
 }
 
+// fillWithEntry asks to fill page (frame 0 of a shop) from the test
+// profile with value added under concept, the person approving the ticked
+// rows or, with tick, every row; it returns the dialog's rows by ref and
+// what was filled.
+func fillWithEntry(t *testing.T, tick bool, page, concept, value string) (map[string]Row, map[string]string) {
+	t.Helper()
+	w := newFillWorld(t, approveDefaults)
+	if tick {
+		w.pres.decide = approveAll
+	}
+	w.setEntry(t, concept, value)
+	got := fieldsOf(t, w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", page, nil))))
+	rows := map[string]Row{}
+	for _, r := range w.pres.last().Rows {
+		rows[r.Ref] = r
+	}
+	return rows, got
+}
+
+// setEntry adds value under concept to the world's profile.
+func (w *fillWorld) setEntry(t *testing.T, concept, value string) {
+	t.Helper()
+	b, _ := json.Marshal(value)
+	if err := w.v.SetEntry(w.pid, vault.ConceptKey(concept), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A gender is given only by choice: offered in the dialog with its value,
 // unticked with its reason even where the page requires it or declares
 // autocomplete=sex, and filled only when the person ticks it.
@@ -63,19 +79,7 @@ func TestFillGenderOfferedUnticked(t *testing.T) {
 <label for=s>Sex</label><input id=s name=sex autocomplete=sex ` + stamp("t3", "") + `>
 </form></body></html>`
 	for _, tick := range []bool{false, true} {
-		w := newFillWorld(t, approveDefaults)
-		if tick {
-			w.pres.decide = approveAll
-		}
-		b, _ := json.Marshal("Female")
-		if err := w.v.SetEntry(w.pid, vault.ConceptKey(profile.ConceptGender), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
-			t.Fatal(err)
-		}
-		got := fieldsOf(t, w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", page, nil))))
-		rows := map[string]Row{}
-		for _, r := range w.pres.last().Rows {
-			rows[r.Ref] = r
-		}
+		rows, got := fillWithEntry(t, tick, page, profile.ConceptGender, "Female")
 		for ref, want := range map[string]string{"t2": "f", "t3": "Female"} {
 			r, ok := rows[ref]
 			if !ok || r.Checked || r.Reason != "given only if you tick it" || r.Section != SectionFill || r.Concept != profile.ConceptGender {
@@ -108,10 +112,7 @@ func TestFormspecGenderOfferedUnticked(t *testing.T) {
 		if tick {
 			w.pres.decide = approveAll
 		}
-		b, _ := json.Marshal("Female")
-		if err := w.v.SetEntry(w.pid, vault.ConceptKey(profile.ConceptGender), profile.Entry{Value: b, Confidence: 1, Source: profile.Source{Type: "manual"}}); err != nil {
-			t.Fatal(err)
-		}
+		w.setEntry(t, profile.ConceptGender, "Female")
 		call := filltest.FormspecCall(t, "formspec.apply", map[string]any{
 			"definition": filltest.Doc(t, "matcher/testdata/formspec/clinical-intake.definition.json"),
 			"references": []json.RawMessage{},
