@@ -6,7 +6,6 @@ import (
 
 	"github.com/tessera-app/tessera/app/fill"
 	"github.com/tessera-app/tessera/app/fill/filltest"
-
 	"github.com/tessera-app/tessera/profile"
 	"github.com/tessera-app/tessera/vault"
 )
