@@ -13,7 +13,7 @@
 // replacement, seeded): how much of a difference between two runs is
 // the draw of sites.
 //
-//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain]
+//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain] [-quarters] [-rules]
 package main
 
 import (
@@ -48,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	chrome := fl.String("chrome", "", "Chromium predictions `file` (JSON lines) to score side by side; default: DIR/chromium156-predictions.jsonl when present")
 	verbose := fl.Bool("v", false, "list every wrong prediction with its evidence")
 	why := fl.Bool("explain", false, "sort the wrong fills (autocomplete removed) by what the source's own labels say of them")
+	quarters := fl.Bool("quarters", false, "split the held-out half into its calibration and untouched quarters")
+	rules := fl.Bool("rules", false, "list the rules that decided fills (autocomplete removed), right and wrong on the tuning half and the calibration quarter, never the untouched quarter")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -81,7 +83,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *why {
 		bp = &breakdown
 	}
-	scores, bins, kinds, err := scoreCorpus(pages, preds, mp, bp)
+	opts := scoreOptions{misses: mp, breakdown: bp, quarters: *quarters}
+	var ruleFills []RuleFills
+	if *rules {
+		opts.rules = &ruleFills
+	}
+	scores, bins, kinds, err := scoreCorpus(pages, preds, opts)
 	if err != nil {
 		return err
 	}
@@ -95,7 +102,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			Verdicts    []Kind      `json:"verdicts"`
 			Misses      []Miss      `json:"misses,omitempty"`
 			Breakdown   []Breakdown `json:"breakdown,omitempty"`
-		}{len(pages), scores, bins, kinds, misses, breakdown})
+			Rules       []RuleFills `json:"rules,omitempty"`
+		}{len(pages), scores, bins, kinds, misses, breakdown, ruleFills})
 	}
 	for _, m := range misses {
 		why := make([]string, 0, len(m.Why))
@@ -114,9 +122,26 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *why {
-		return writeBreakdown(stdout, breakdown)
+		if err := writeBreakdown(stdout, breakdown); err != nil {
+			return err
+		}
+	}
+	if *rules {
+		return writeRules(stdout, ruleFills)
 	}
 	return nil
+}
+
+// writeRules prints the fills each deciding rule made (RuleFills).
+func writeRules(w io.Writer, rs []RuleFills) error {
+	fmt.Fprintln(w, "\nfills by deciding rule, autocomplete removed (the untouched quarter is not counted):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "rule\ttune right\ttune wrong\tshare wrong\tcalibration right\tcalibration wrong\tshare wrong")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%d\t%d\t%.3f\n", r.Rule, r.TuneRight, r.TuneWrong, ratio(r.TuneWrong, r.TuneRight+r.TuneWrong),
+			r.CalibrationRight, r.CalibrationWrong, ratio(r.CalibrationWrong, r.CalibrationRight+r.CalibrationWrong))
+	}
+	return tw.Flush()
 }
 
 // writeBreakdown prints the wrong fills of each source by kind, each fill

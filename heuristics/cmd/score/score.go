@@ -494,7 +494,21 @@ func vocabularies(pages []*corpus.Page) map[string]map[string]bool {
 // scoreCorpus classifies every page of a corpus and returns the scores per
 // source and overall (source "all"), for Tessera and, when chrome is not
 // nil, for Chrome's recorded predictions.
-func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, misses *[]Miss, breakdown *[]Breakdown) ([]Score, []Bin, []Kind, error) {
+// scoreOptions are the report's optional parts.
+type scoreOptions struct {
+	// misses, when set, receives every wrong prediction.
+	misses *[]Miss
+	// breakdown, when set, receives the wrong fills sorted by what the
+	// sources' labels say of them.
+	breakdown *[]Breakdown
+	// rules, when set, receives the fills of each deciding rule.
+	rules *[]RuleFills
+	// quarters splits the held-out half into its two quarters.
+	quarters bool
+}
+
+func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, opts scoreOptions) ([]Score, []Bin, []Kind, error) {
+	misses, breakdown := opts.misses, opts.breakdown
 	type key struct{ source, half, variant, system string }
 	totals := map[key]*Counts{}
 	// bySite holds each line's counts by site, for its Interval.
@@ -515,11 +529,15 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 		}
 	}
 	cal := newCalibration()
+	byRule := ruleFills{}
 	vocab := vocabularies(pages)
 	labels := map[*corpus.Page][]string{}
 	noAC := map[*corpus.Page][]heuristics.Result{}
 	for _, p := range pages {
 		half = halfOf(p)
+		if opts.quarters {
+			half = calibrationHalf(p)
+		}
 		res, ls, err := classifyPage(p)
 		if err != nil {
 			return nil, nil, nil, err
@@ -546,6 +564,9 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 				}
 			}
 			c := tally(p, vocab[p.Source], pred, onMiss)
+			if opts.rules != nil && v == variantNoAC {
+				byRule.add(calibrationHalf(p), p, rs, pred)
+			}
 			for _, t := range p.Truths {
 				if t.Index >= 0 && t.Index < len(rs) && rs[t.Index].Optional && isTarget(rs[t.Index].Token) {
 					c.Unticked++
@@ -561,6 +582,9 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 	}
 	if breakdown != nil {
 		*breakdown = explain(pages, labels, noAC, vocab)
+	}
+	if opts.rules != nil {
+		*opts.rules = byRule.sorted()
 	}
 	var out []Score
 	for k, c := range totals {
@@ -779,5 +803,83 @@ func (c *calibration) bins() []Bin {
 			}
 		}
 	}
+	return out
+}
+
+// RuleFills counts the fills one rule decided (autocomplete removed), right
+// and wrong, on the tuning half and on the held-out half's calibration
+// quarter: a rule right on the pages it was written looking at and wrong
+// on sites nobody tuned for fits pages, not forms. The untouched quarter is
+// never counted, so that reading this report leaves it untouched.
+type RuleFills struct {
+	// Rule is the deciding evidence, "signal:rule" ("name:address"): the
+	// first that is neither a structural pass, the learned model nor a
+	// policy, so a pass that refined a rule's verdict is counted under
+	// the rule.
+	Rule             string `json:"rule"`
+	TuneRight        int    `json:"tuneRight"`
+	TuneWrong        int    `json:"tuneWrong"`
+	CalibrationRight int    `json:"calibrationRight"`
+	CalibrationWrong int    `json:"calibrationWrong"`
+}
+
+// ruleFills accumulates RuleFills by rule.
+type ruleFills map[string]*RuleFills
+
+// add counts the fills of one page's scored controls in its part of the
+// split (calibrationHalf); the untouched quarter's are left out.
+func (rf ruleFills) add(part string, p *corpus.Page, rs []heuristics.Result, pred func(int) string) {
+	if part != halfTune && part != quarterCalibration {
+		return
+	}
+	for _, t := range p.Truths {
+		got := pred(t.Index)
+		if !isTarget(got) {
+			continue
+		}
+		rule := decidingRule(rs[t.Index])
+		r := rf[rule]
+		if r == nil {
+			r = &RuleFills{Rule: rule}
+			rf[rule] = r
+		}
+		strict, _ := judge(t, got)
+		switch {
+		case part == halfTune && strict:
+			r.TuneRight++
+		case part == halfTune:
+			r.TuneWrong++
+		case strict:
+			r.CalibrationRight++
+		default:
+			r.CalibrationWrong++
+		}
+	}
+}
+
+// decidingRule names the evidence a fill rests on (RuleFills.Rule), "-"
+// when there is none but passes and the model.
+func decidingRule(r heuristics.Result) string {
+	for _, e := range r.Evidence {
+		if !strings.HasPrefix(e.Signal, "pass:") && e.Signal != "model" && e.Signal != "policy" {
+			return e.Signal + ":" + e.Rule
+		}
+	}
+	return "-"
+}
+
+// sorted returns the rules by wrong fills on the calibration quarter, most
+// first, then by name.
+func (rf ruleFills) sorted() []RuleFills {
+	out := make([]RuleFills, 0, len(rf))
+	for _, r := range rf {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b RuleFills) int {
+		if a.CalibrationWrong != b.CalibrationWrong {
+			return b.CalibrationWrong - a.CalibrationWrong
+		}
+		return strings.Compare(a.Rule, b.Rule)
+	})
 	return out
 }

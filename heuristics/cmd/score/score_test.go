@@ -172,3 +172,54 @@ func TestSiteInterval(t *testing.T) {
 		t.Errorf("siteInterval(nil) = %+v, want zero", iv)
 	}
 }
+
+// TestQuartersAndRules splits the held-out half of our own three pages
+// into its quarters (the DuckDuckGo and Formasaurus pages fall in the
+// calibration quarter, the Chromium page in the untouched one) and counts
+// the fills of each deciding rule: every fill of the calibration quarter,
+// none of the untouched quarter's.
+func TestQuartersAndRules(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-corpus", "testdata/corpus", "-json", "-quarters", "-rules"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Scores []Score     `json:"scores"`
+		Rules  []RuleFills `json:"rules"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	predicted := map[string]int{}
+	for _, s := range rep.Scores {
+		if s.Source == "all" && s.Variant == variantNoAC && s.System == "tessera" {
+			predicted[s.Half] = s.Counts.Predicted
+		}
+		if s.Half == halfHeldOut {
+			t.Errorf("-quarters still reports the held-out half: %+v", s)
+		}
+	}
+	if predicted[quarterCalibration] != 5 || predicted[quarterUntouched] != 3 || predicted[""] != 8 {
+		t.Errorf("predicted by part = %v, want calibration 5, untouched 3, both 8", predicted)
+	}
+	var tune, right, wrong int
+	rules := map[string]RuleFills{}
+	for _, r := range rep.Rules {
+		tune += r.TuneRight + r.TuneWrong
+		right += r.CalibrationRight
+		wrong += r.CalibrationWrong
+		rules[r.Rule] = r
+	}
+	// The calibration quarter's five fills: given and family right, the
+	// "username or email" box's email and the unlabelled company wrong,
+	// and the Formasaurus page's one right fill.
+	if tune != 0 || right != 3 || wrong != 2 {
+		t.Errorf("rule fills: tune %d, calibration right %d wrong %d; want 0, 3, 2 (%+v)", tune, right, wrong, rep.Rules)
+	}
+	if r := rules["label:organization"]; r.CalibrationWrong != 1 {
+		t.Errorf("label:organization = %+v, want one wrong fill in the calibration quarter", r)
+	}
+	if rep.Rules[0].CalibrationWrong < rep.Rules[len(rep.Rules)-1].CalibrationWrong {
+		t.Errorf("rules not sorted by wrong fills: %+v", rep.Rules)
+	}
+}
