@@ -949,6 +949,15 @@ var rules = []rule{
 		{"ms", []string{`tarikh luput`}},
 		{"ca", []string{`caducitat`}},
 	}},
+	// An amount of money, before the card rules: "Amount on this card" and
+	// "First credit card amount" (an order paid with two cards) ask how
+	// much, not which card.
+	{id: "transaction-amount", token: "transaction-amount", weight: lowValue, kinds: ckText, langs: []lang{
+		{"en", []string{`(donation|payment|transfer) amount`, `amount to (pay|donate|transfer)`, `(credit |debit |gift )?card amount`, `amount (on|for|to charge to|charged to) (the |this |your |each )?(credit |debit |gift )?card`}},
+		{"de", []string{`spendenbetrag`, `zahlungsbetrag`, `betrag (auf|fur|von) (der |dieser )?(karte|kreditkarte|geschenkkarte)`}},
+		{"fr", []string{`montant du (don|paiement)`, `montant (sur|de) (la |cette )?carte`}},
+		{"es", []string{`importe a pagar`, `monto a pagar`, `(importe|monto) (en|de) (la |esta )?tarjeta`}},
+	}},
 	{id: "cc-number", token: "cc-number", langs: []lang{
 		{"en", []string{`card ?(number|no|num|#)`, `cc ?(number|num|no)`, `ccnum`, `credit ?card`, `debit card`, `^card$`, `card ?pan\b`}},
 		{"de", []string{`kartennummer`, `kreditkarte`}},
@@ -1726,12 +1735,6 @@ var rules = []rule{
 		{"de", []string{`^wahrung$`}},
 		{"fr", []string{`^devise$`}},
 		{"es", []string{`^moneda$`}},
-	}},
-	{id: "transaction-amount", token: "transaction-amount", weight: lowValue, kinds: ckText, langs: []lang{
-		{"en", []string{`(donation|payment|transfer) amount`, `amount to (pay|donate|transfer)`}},
-		{"de", []string{`spendenbetrag`, `zahlungsbetrag`}},
-		{"fr", []string{`montant du (don|paiement)`}},
-		{"es", []string{`importe a pagar`, `monto a pagar`}},
 	}},
 
 	// Names, most specific first.
