@@ -406,6 +406,20 @@ func optionsHaveLetters(c *form.Control) bool {
 	return 2*n > len(c.Options)
 }
 
+// listAgrees gives token to a list whose options are its values: at 0.8
+// where the label asks for it too, at lowValue where the label says nothing
+// (or says one of alone, a neighbouring kind the list overrules); ok false
+// where the label asks for something else.
+func listAgrees(hint, token string, alone ...string) (string, float64, bool) {
+	switch {
+	case hint == token:
+		return token, 0.8, true
+	case hint == "" || slices.Contains(alone, hint):
+		return token, lowValue, true
+	}
+	return "", 0, false
+}
+
 func fromOptions(c *form.Control, hint string) (token string, conf float64, ruleID string) {
 	sh := optionShape(c)
 	switch sh {
@@ -469,33 +483,25 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			return "sex", 0.8, "options:gender"
 		}
 	case shapeCardBrand:
-		switch hint {
-		case "cc-type":
-			// The label asks for the card's type and the options are card
-			// brands: two signals agree.
-			return "cc-type", 0.8, "options:card-brand"
-		case "":
-			return "cc-type", lowValue, "options:card-brand"
+		// The label asks for the card's type and the options are card
+		// brands: two signals agree.
+		if t, conf, ok := listAgrees(hint, "cc-type"); ok {
+			return t, conf, "options:card-brand"
 		}
 	case shapeNameSuffix:
-		switch hint {
-		case "honorific-suffix":
-			// "Suffix" over "Jr.", "Sr.", "III": what the label says (a
-			// word with many other meanings: a street's, a file's) and
-			// what the list offers agree.
-			return "honorific-suffix", 0.8, "options:name-suffix"
-		case "":
-			return "honorific-suffix", lowValue, "options:name-suffix"
+		// "Suffix" over "Jr.", "Sr.", "III": what the label says (a word
+		// with many other meanings: a street's, a file's) and what the
+		// list offers agree.
+		if t, conf, ok := listAgrees(hint, "honorific-suffix"); ok {
+			return t, conf, "options:name-suffix"
 		}
 	case shapeHonorific:
-		switch hint {
-		case "honorific-prefix":
-			// The label asks for a title and the options are titles: two
-			// signals agree, so this is not the mislabelled box lowValue
-			// guards against (a German "Anrede" with Frau/Herr/Divers).
-			return "honorific-prefix", 0.8, "options:honorific"
-		case "", "sex":
-			return "honorific-prefix", lowValue, "options:honorific"
+		// The label asks for a title and the options are titles: two
+		// signals agree, so this is not the mislabelled box lowValue
+		// guards against (a German "Anrede" with Frau/Herr/Divers); a
+		// "Gender" label over titles is the list alone.
+		if t, conf, ok := listAgrees(hint, "honorific-prefix", "sex"); ok {
+			return t, conf, "options:honorific"
 		}
 	}
 	if hint == "tel-country-code" && c.Tag == "select" && optionsHaveLetters(c) && !showsDialCodes(c) {
