@@ -357,6 +357,18 @@ var optionalData = map[string]bool{
 // (Result.Optional): what a person discloses only by choosing to.
 var byChoiceData = map[string]bool{"sex": true}
 
+// GivenByChoice reports whether the data of a profile concept is given only
+// by choice (byChoiceData): what a Formspec or declared field of that
+// concept is offered unticked for, like a box of its token.
+func GivenByChoice(concept string) bool {
+	for tok := range byChoiceData {
+		if c, ok := profile.ConceptForToken(tok); ok && c == concept {
+			return true
+		}
+	}
+	return false
+}
+
 // ByChoice is the Evidence rule of a box offered unticked because the data
 // it asks for is given only by choice (byChoiceData), not because the page
 // marks it optional.

@@ -455,12 +455,6 @@ func ConceptLabel(token, concept string) string { return profile.Label(token, co
 // choice (a gender), offered unticked on every page.
 const reasonByChoice = "given only if you tick it"
 
-// byChoiceConcept reports whether a profile concept holds data given only
-// by choice: the concept of heuristics' by-choice tokens (a gender).
-func byChoiceConcept(concept string) bool {
-	return concept != "" && concept == profile.ConceptGender
-}
-
 // byChoice reports whether a result is offered unticked because its data
 // is given only by choice (heuristics.ByChoice), not because the page marks
 // it optional.

@@ -13,6 +13,7 @@ import (
 	"github.com/tessera-app/tessera/app/broker"
 	"github.com/tessera-app/tessera/app/confirm"
 	"github.com/tessera-app/tessera/formspec"
+	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/matcher"
 	"github.com/tessera-app/tessera/nativemsg"
 	"github.com/tessera-app/tessera/profile"
@@ -537,14 +538,14 @@ func formspecApply(ctx context.Context, a *Service, s *broker.Session, params js
 		}
 		ev = append(ev, fp.helpLines(f.Path)...)
 		r := confirm.Row{ID: id, Frame: 0, Ref: f.Path, Label: f.Label, Value: shownValue(f, *pr.Value),
-			Sensitive: profile.IsSensitiveToken(f.SemanticType) || byChoiceConcept(pr.From), Concept: pr.Concept, ConceptLabel: ConceptLabel("", pr.Concept),
+			Sensitive: profile.IsSensitiveToken(f.SemanticType) || heuristics.GivenByChoice(pr.From), Concept: pr.Concept, ConceptLabel: ConceptLabel("", pr.Concept),
 			Confidence: pr.Confidence, Evidence: ev, Section: confirm.SectionFill, Checked: pr.Confidence >= lowConfidence}
 		switch reason := fp.unseen(f.Path); {
 		case reason != "":
 			r.Section, r.Reason, r.Checked = confirm.SectionAttention, reason, false
 		case o.unfit:
 			r.Section, r.Reason, r.Checked = confirm.SectionAttention, "does not fit: the form's options or rules do not take this value", false
-		case byChoiceConcept(pr.From):
+		case heuristics.GivenByChoice(pr.From):
 			// A gender, whatever the form calls it: offered, never ticked
 			// for the person (as on any page).
 			r.Checked, r.Reason = false, reasonByChoice
