@@ -1654,8 +1654,27 @@ var vagueCode = lazyRE(`(^| )(security (code|number)|cid|vcode|verification (cod
 // (next to a card number, expiry or security code) as the card's holder or
 // number: the profile's name does not belong there.
 func cardFields(g *group) {
+	// card reports whether the k-th control is one of the card's own
+	// boxes: a choice of payment method (a radio, a checkbox) or a guess
+	// too weak to fill says nothing of where the card's block is.
 	card := func(k int) bool {
-		return k >= 0 && k < len(g.seq) && strings.HasPrefix(g.tok(k), "cc-")
+		if k < 0 || k >= len(g.seq) || !strings.HasPrefix(g.tok(k), "cc-") || g.r(k).Confidence < MinConfidence {
+			return false
+		}
+		switch g.c(k).Type {
+		case "radio", "checkbox":
+			return false
+		}
+		return g.tok(k) != "cc-name" || g.c(k).Tag != "select"
+	}
+	// namePart reports whether the k-th control asks for part of a name:
+	// then a "Name" beside it is the other part, not the name on a card.
+	namePart := func(k int) bool {
+		if k < 0 || k >= len(g.seq) {
+			return false
+		}
+		t := g.tok(k)
+		return t == "family-name" || t == "additional-name"
 	}
 	// cardOnPage reports whether any control of the page, in any form,
 	// asks for card data other than a security code.
@@ -1673,11 +1692,20 @@ func cardFields(g *group) {
 		}
 	}
 	for k := range g.seq {
+		if g.tok(k) == "cc-name" && g.c(k).Tag == "select" {
+			// A name on a card is typed: a list named for the cardholder
+			// offers their saved addresses or cards.
+			g.set(k, "", 0)
+		}
+	}
+	for k := range g.seq {
 		if !card(k-1) && !card(k+1) && !(card(k-2) && card(k+2)) {
 			continue
 		}
 		switch {
-		case g.tok(k) == "name" || g.tok(k) == "given-name" && g.text(k) == "name":
+		case g.c(k).Tag == "select":
+			// A list beside the card's boxes holds no name.
+		case g.tok(k) == "name" || g.tok(k) == "given-name" && g.text(k) == "name" && !namePart(k+1) && !namePart(k-1):
 			g.set(k, "cc-name", 0.8)
 		case g.tok(k) == "" && bareNumber().MatchString(g.text(k)) && g.c(k).Tag == "input":
 			g.set(k, "cc-number", 0.75)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
 )
 
@@ -44,6 +46,29 @@ func TestTrainCrossValidate(t *testing.T) {
 	}
 	if !bytes.Contains(out.Bytes(), []byte("cv all ")) {
 		t.Errorf("run(-cv 2) wrote %q, want a cv line", out.String())
+	}
+}
+
+// TestFoldsOfTuningSites: cross-validation's folds split the tuning half's
+// sites evenly, for every k. Taken from the hash's low bits, which decide
+// the half, they left half the folds empty.
+func TestFoldsOfTuningSites(t *testing.T) {
+	var sites []string
+	for i := 0; len(sites) < 400; i++ {
+		if s := fmt.Sprintf("shop%d", i); !corpus.HeldOut(s) {
+			sites = append(sites, s)
+		}
+	}
+	for _, k := range []int{2, 3, 4, 8} {
+		n := make([]int, k)
+		for _, s := range sites {
+			n[foldOf(s, k)]++
+		}
+		for f, c := range n {
+			if c < len(sites)/k/2 {
+				t.Errorf("foldOf(k=%d): fold %d holds %d of %d tuning sites (%v)", k, f, c, len(sites), n)
+			}
+		}
 	}
 }
 
