@@ -381,6 +381,28 @@ func stripParen(t string) string {
 	return t
 }
 
+// dialValue matches an option value that is a calling code and nothing
+// else ("+36", "+1-684").
+var dialValue = lazyRE(`^\+ ?\d{1,4}(-\d{1,4})?$`)
+
+// valuesAreDialCodes reports whether the options of a select send calling
+// codes: at least half the options with a value send "+" and digits (a
+// last "Abroad" may send anything), at least one does.
+func valuesAreDialCodes(c *form.Control) bool {
+	_, values, _ := optionTexts(c)
+	n, dial := 0, 0
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		n++
+		if dialValue().MatchString(v) {
+			dial++
+		}
+	}
+	return dial > 0 && 2*dial >= n
+}
+
 // fromOptions refines or supplies a token from the options of a select or
 // the value of a radio button. hint is the token the keywords gave ("" when
 // none); a shape alone (a list of months, say) names a token only when the
@@ -421,6 +443,15 @@ func listAgrees(hint, token string, alone ...string) (string, float64, bool) {
 }
 
 func fromOptions(c *form.Control, hint string) (token string, conf float64, ruleID string) {
+	if c.Type != "radio" && valuesAreDialCodes(c) {
+		switch hint {
+		case "", "country", "country-name", "tel", "tel-country-code", "tel-area-code", "honorific-prefix":
+			// What the list sends is a calling code ("+36" for
+			// "Magyarország (+36)"), however short the list and
+			// whatever the label's first word: the phone's country code.
+			return "tel-country-code", 0.85, "options:dial-code"
+		}
+	}
 	sh := optionShape(c)
 	switch sh {
 	case shapeDialCode:
