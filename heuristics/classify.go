@@ -861,6 +861,18 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 			}
 		}
 	}
+	if r != nil && r.id == "organization" && !ident {
+		// "Street address, P.O. box, company name, c/o": a street line
+		// that also takes a company names the street first; "Company
+		// name (street address if none)" stays the company's.
+		// A bare "address" before the company ("Détail adresse,
+		// bâtiment, société") is a further line's details, not the street.
+		if st := ruleByID("address-line1"); st.kinds&kind != 0 {
+			if p := table().find(st, text); p >= 0 && p < table().find(r, text) {
+				return st
+			}
+		}
+	}
 	if r == nil || ident || !addressPart[r.id] {
 		return r
 	}
