@@ -1445,6 +1445,15 @@ func cardExpiry(g *group) {
 			continue
 		}
 		j := k + 1
+		if g.tok(k) == "cc-exp" && g.tok(j) == "cc-number" && namedPart(g.c(j)) == "year" && namedPart(g.c(k)) == "month" {
+			// "Valid until" over a box that says "MM" and one that says
+			// "YYYY", which a card word in its name made the number: the
+			// two halves of the expiry date.
+			g.set(k, "cc-exp-month", 0.8)
+			g.set(j, "cc-exp-year", 0.8)
+			k = j
+			continue
+		}
 		if !(g.blank(j) || strings.HasPrefix(g.tok(j), "cc-exp")) || combinedDate().MatchString(g.text(k)) {
 			continue
 		}
