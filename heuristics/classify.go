@@ -792,13 +792,13 @@ func postcodeKey(t string) bool {
 // do not outweigh a box's e-mail type or words.
 var sentenceVeto = map[string]bool{"not-profile": true, "coupon": true, "search": true}
 
-// shownPlace returns the rule of the postcode or the town that the first
-// text the person sees of a control (a label, an aria-label, a
-// placeholder) matches, with its source and normalized text; nil when
-// that text names something else or there is none.
+// shownPlace returns the rule of the postcode, the town or the region
+// that the first text the person sees of a control (a label, an
+// aria-label, a placeholder) matches, with its source and normalized
+// text; nil when that text names something else or there is none.
 func shownPlace(c *form.Control, kind controlKinds, memo *memo) (*rule, source, string) {
 	src, t := firstShown(c, memo)
-	if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2") {
+	if m := memo.match(t, kind, false); m != nil && (m.id == "postal-code" || m.id == "address-level2" || m.id == "address-level1") {
 		return m, src, t
 	}
 	return nil, source{}, ""
