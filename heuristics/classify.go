@@ -257,6 +257,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 	if lm != nil {
 		applyModel(s, out, memo, lm)
 		regroupRadios(s, out)
+		pairStreetParts(s, out)
 	}
 	for i := range out {
 		r := &out[i]

@@ -143,6 +143,32 @@ func regroupRadios(s *form.Snapshot, out []Result) {
 	}
 }
 
+// pairStreetParts runs once the learned model has spoken: a box it read as
+// the house number ("House", "Дом" where no rule knew the word) beside a
+// street box the rules read as the whole first line makes that box the
+// street name, as the address-run pass does for a house-number box the
+// rules found. Otherwise both boxes would take the number: the whole line
+// in one, the number again in the other.
+func pairStreetParts(s *form.Snapshot, out []Result) {
+	for _, g := range groupsOf(s, out) {
+		for k := range g.seq {
+			if r := g.r(k); r.Token != "address-line1" || r.Part != "house-number" || len(r.Evidence) == 0 || r.Evidence[0].Signal != "model" {
+				continue
+			}
+			for _, j := range []int{k - 1, k + 1} {
+				if j < 0 || j >= len(g.seq) {
+					continue
+				}
+				if r := g.r(j); (r.Token == "address-line1" || r.Token == "street-address") && r.Part == "" && controlKind(g.c(j)) == ckText && g.c(j).Tag != "textarea" {
+					r.Token, r.Part = "address-line1", "street-name"
+					r.Evidence = append([]Evidence{{Signal: "pass:street-parts", Rule: "address-line1"}}, r.Evidence...)
+					break
+				}
+			}
+		}
+	}
+}
+
 // groupsOf returns the groups the passes look at: each form's fillable
 // controls, and those outside any form.
 func groupsOf(s *form.Snapshot, out []Result) []*group {

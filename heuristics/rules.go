@@ -275,7 +275,7 @@ var rules = []rule{
 		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `house (number|no) (or )?name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
 		{"de", []string{`hausnummer`, `hausnr`, `haus nr`}},
 		{"fr", []string{`numero de (rue|voie)`, `n de rue`}},
-		{"es", []string{`numero exterior`, `numero de (la )?calle`, `^numero$`}},
+		{"es", []string{`(numero|num|no) exterior`, `numero de (la )?calle`, `^numero$`}},
 		{"it", []string{`numero civico`, `civico`}},
 		{"pt", []string{`numero da casa`, `^numero$`}},
 		{"nl", []string{`huisnummer`, `huisnr`}},
