@@ -13,7 +13,7 @@
 // replacement, seeded): how much of a difference between two runs is
 // the draw of sites.
 //
-//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain] [-quarters] [-rules]
+//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain] [-quarters] [-rules] [-agreement]
 package main
 
 import (
@@ -49,6 +49,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	verbose := fl.Bool("v", false, "list every wrong prediction with its evidence")
 	why := fl.Bool("explain", false, "sort the wrong fills (autocomplete removed) by what the source's own labels say of them")
 	quarters := fl.Bool("quarters", false, "split the held-out half into its calibration and untouched quarters")
+	agree := fl.Bool("agreement", false, "report how consistently each source labels controls of one site that share tag, name and id (the tuning half and the calibration quarter only), and the ceiling that sets")
 	rules := fl.Bool("rules", false, "list the rules that decided fills (autocomplete removed), right and wrong on the tuning half and the calibration quarter, never the untouched quarter")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -92,6 +93,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var agreements []Agreement
+	if *agree {
+		agreements = agreement(pages)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", " ")
@@ -103,7 +108,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			Misses      []Miss      `json:"misses,omitempty"`
 			Breakdown   []Breakdown `json:"breakdown,omitempty"`
 			Rules       []RuleFills `json:"rules,omitempty"`
-		}{len(pages), scores, bins, kinds, misses, breakdown, ruleFills})
+			Agreement   []Agreement `json:"agreement,omitempty"`
+		}{len(pages), scores, bins, kinds, misses, breakdown, ruleFills, agreements})
 	}
 	for _, m := range misses {
 		why := make([]string, 0, len(m.Why))
@@ -126,10 +132,26 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if *agree {
+		if err := writeAgreement(stdout, agreements); err != nil {
+			return err
+		}
+	}
 	if *rules {
 		return writeRules(stdout, ruleFills)
 	}
 	return nil
+}
+
+// writeAgreement prints each source's labelling consistency (Agreement).
+func writeAgreement(w io.Writer, as []Agreement) error {
+	fmt.Fprintln(w, "\nlabels of one site's controls that share tag, name and id (tuning half and calibration quarter; pairs with a label on either side):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "source\tpairs\tagreeing\tshare\tcontrols\tas most of their group\tceiling")
+	for _, a := range as {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%d\t%d\t%.3f\n", a.Source, a.Pairs, a.Agreeing, a.Share, a.Controls, a.Majority, a.Ceiling)
+	}
+	return tw.Flush()
 }
 
 // writeRules prints the fills each deciding rule made (RuleFills).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"strings"
 	"testing"
@@ -221,5 +222,38 @@ func TestQuartersAndRules(t *testing.T) {
 	}
 	if rep.Rules[0].CalibrationWrong < rep.Rules[len(rep.Rules)-1].CalibrationWrong {
 		t.Errorf("rules not sorted by wrong fills: %+v", rep.Rules)
+	}
+}
+
+// TestAgreement: two captures of one site label their shared street box
+// differently and their e-mail box alike; a box with no name, and every
+// page of the untouched quarter, are not read.
+func TestAgreement(t *testing.T) {
+	site := func(want func(string) bool) string {
+		for i := 0; ; i++ {
+			if s := fmt.Sprintf("shop%d", i); want(s) {
+				return s
+			}
+		}
+	}
+	tune := site(func(s string) bool { return !corpus.HeldOut(s) })
+	untouched := site(func(s string) bool { return corpus.HeldOut(s) && !corpus.Calibration(s) })
+	page := func(site, street string) *corpus.Page {
+		return &corpus.Page{Source: "mozilla_firefox_ai", Site: site,
+			Controls: []corpus.Control{{Tag: "input", Name: "email", ID: "email-1"}, {Tag: "input", Name: "street", ID: "street-1"}, {Tag: "input"}},
+			Truths:   []corpus.Truth{{Index: 0, Token: "email"}, {Index: 1, Token: street}, {Index: 2, Token: "tel"}}}
+	}
+	// The second capture numbers its ids anew ("street-2"): still one box.
+	second := page(tune, "street-address")
+	second.Controls[0].ID, second.Controls[1].ID = "email-2", "street-2"
+	pages := []*corpus.Page{page(tune, "address-line1"), second, page(untouched, "email"), page(untouched, "tel")}
+	var moz Agreement
+	for _, a := range agreement(pages) {
+		if a.Source == "mozilla_firefox_ai" {
+			moz = a
+		}
+	}
+	if moz.Pairs != 2 || moz.Agreeing != 1 || moz.Controls != 4 || moz.Majority != 3 {
+		t.Errorf("agreement = %+v, want 2 pairs, 1 agreeing, 4 controls, 3 as most of their group", moz)
 	}
 }
