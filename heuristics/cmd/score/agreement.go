@@ -94,20 +94,6 @@ func agreement(pages []*corpus.Page) []Agreement {
 		a.Share, a.Ceiling = ratio(a.Agreeing, a.Pairs), ratio(a.Majority, a.Controls)
 		out = append(out, *a)
 	}
-	slices.SortFunc(out, func(a, b Agreement) int {
-		if (a.Source == "all") != (b.Source == "all") {
-			if a.Source == "all" {
-				return 1
-			}
-			return -1
-		}
-		switch {
-		case a.Source < b.Source:
-			return -1
-		case a.Source > b.Source:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Agreement) int { return sourceOrder(a.Source, b.Source) })
 	return out
 }

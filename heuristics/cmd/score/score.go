@@ -375,16 +375,19 @@ func explain(pages []*corpus.Page, labels map[*corpus.Page][]string, preds map[*
 	for _, b := range by {
 		out = append(out, *b)
 	}
-	slices.SortFunc(out, func(a, b Breakdown) int {
-		if (a.Source == "all") != (b.Source == "all") {
-			if a.Source == "all" {
-				return 1
-			}
-			return -1
-		}
-		return strings.Compare(a.Source, b.Source)
-	})
+	slices.SortFunc(out, func(a, b Breakdown) int { return sourceOrder(a.Source, b.Source) })
 	return out
+}
+
+// sourceOrder sorts sources by name, with "all" (every source) last.
+func sourceOrder(a, b string) int {
+	if (a == "all") != (b == "all") {
+		if a == "all" {
+			return 1
+		}
+		return -1
+	}
+	return strings.Compare(a, b)
 }
 
 // tally scores one page's predictions, calling miss for every error. vocab
