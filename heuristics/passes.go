@@ -1690,8 +1690,9 @@ var vagueCode = lazyRE(`(^| )(security (code|number)|cid|vcode|verification (cod
 // number: the profile's name does not belong there.
 func cardFields(g *group) {
 	// card reports whether the k-th control is one of the card's own
-	// boxes: a choice of payment method (a radio, a checkbox) or a guess
-	// too weak to fill says nothing of where the card's block is.
+	// boxes: a choice of payment method (a radio, a checkbox), a guess
+	// too weak to fill or a list named for the cardholder says nothing of
+	// where the card's block is.
 	card := func(k int) bool {
 		if k < 0 || k >= len(g.seq) || !strings.HasPrefix(g.tok(k), "cc-") || g.r(k).Confidence < MinConfidence {
 			return false
