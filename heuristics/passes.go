@@ -857,6 +857,10 @@ func houseNumberBeside(g *group, k int) int {
 		return k - 1
 	case hn(k-2) && g.tok(k-1) == "address-line2":
 		return k - 2
+	case hn(k+2) && g.rule(k+1) == "street-type":
+		// "Közterület neve", "Közterület jellege", "Házszám": the
+		// street's kind between its name and its number.
+		return k + 2
 	}
 	return -1
 }

@@ -479,6 +479,16 @@ var rules = []rule{
 		{"da", []string{`vejnavn`}},
 		{"id", []string{`nama jalan`}},
 	}},
+	// The kind of street asked apart from its name (Hungarian forms ask
+	// "Közterület neve", "Közterület jellege": utca, út, tér): no part the
+	// profile holds apart; the person picks it.
+	{id: "street-type", kind: kindVeto, langs: []lang{
+		{"en", []string{`street (type|suffix)`, `type of street`}},
+		{"hu", []string{`kozterulet (jellege|tipusa)`}},
+		{"fr", []string{`type de (la )?voie`}},
+		{"es", []string{`tipo de (la )?via`}},
+		{"pt", []string{`tipo de logradouro`}},
+	}},
 	{id: "address-key", kind: kindVeto, langs: []lang{
 		{"en", []string{`address ?book\b`, `address (finder|picker|selector)`}},
 		{"de", []string{`adressbuch`}},
