@@ -256,8 +256,7 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 	out := classifyRules(s, memo)
 	if lm != nil {
 		applyModel(s, out, memo, lm)
-		regroupRadios(s, out)
-		pairStreetParts(s, out)
+		afterModel(s, out)
 	}
 	for i := range out {
 		r := &out[i]

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
 )
 
@@ -107,5 +108,32 @@ func TestTemperatureOnlyChangesWhatIsShown(t *testing.T) {
 	}
 	if !shownDiffers {
 		t.Error("the temperature changed no confidence shown")
+	}
+}
+
+// TestStreetPartsAfterModel: a box the learned model reads as the house
+// number makes the street box beside it the street name, even one the page
+// declared "street-address" (its whole line would repeat the number), and
+// not a street box that is no neighbour of it.
+func TestStreetPartsAfterModel(t *testing.T) {
+	s := &form.Snapshot{Forms: []form.Form{{Controls: []int{0, 1, 2, 3}}}}
+	for i := range 4 {
+		s.Controls = append(s.Controls, form.Control{Index: i, Tag: "input", Type: "text"})
+	}
+	out := []Result{
+		{Token: "street-address", Confidence: 0.99, Evidence: []Evidence{{Signal: "autocomplete", Rule: "autocomplete", Text: "street-address"}}},
+		{Token: "address-line1", Part: "house-number", Confidence: 0.9, Evidence: []Evidence{{Signal: "model", Rule: "address-line1"}}},
+		{Token: "postal-code", Confidence: 0.9},
+		{Token: "address-line1", Confidence: 0.9, Evidence: []Evidence{{Signal: "label", Rule: "address-line1"}}},
+	}
+	afterModel(s, out)
+	if out[0].Token != "address-line1" || out[0].Part != "street-name" {
+		t.Errorf("declared street box = %q/%q, want address-line1/street-name", out[0].Token, out[0].Part)
+	}
+	if out[1].Part != "house-number" {
+		t.Errorf("house-number box = %q/%q, want its part kept", out[1].Token, out[1].Part)
+	}
+	if out[3].Part != "" {
+		t.Errorf("a street box no house number is beside = %q/%q, want the whole line", out[3].Token, out[3].Part)
 	}
 }

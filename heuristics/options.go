@@ -389,9 +389,12 @@ var dialValue = lazyRE(`^\+ ?\d{1,4}(-\d{1,4})?$`)
 // codes: at least half the options with a value send "+" and digits (a
 // last "Abroad" may send anything), at least one does.
 func valuesAreDialCodes(c *form.Control) bool {
-	_, values, _ := optionTexts(c)
 	n, dial := 0, 0
-	for _, v := range values {
+	for i, o := range c.Options {
+		if i >= maxOptions {
+			break
+		}
+		v := strings.TrimSpace(o.Value)
 		if v == "" {
 			continue
 		}

@@ -132,38 +132,43 @@ func applyPasses(s *form.Snapshot, out []Result) {
 	}
 }
 
-// regroupRadios runs the radio-group pass again once the learned model
-// has spoken: the model weighs each radio button alone and may clear one
-// member of a group ("Male" beside "Female" under "Gender"), which would
-// leave that choice out of the field.
-func regroupRadios(s *form.Snapshot, out []Result) {
+// afterModel runs the passes that must see the learned model's verdicts,
+// over each group once:
+//   - the radio-group pass again: the model weighs each radio button alone
+//     and may clear one member of a group ("Male" beside "Female" under
+//     "Gender"), which would leave that choice out of the field;
+//   - streetParts.
+func afterModel(s *form.Snapshot, out []Result) {
 	for _, g := range groupsOf(s, out) {
 		g.pass = "radio-group"
 		radioGroups(g)
+		g.pass = "street-parts"
+		streetParts(g)
 	}
 }
 
-// pairStreetParts runs once the learned model has spoken: a box it read as
-// the house number ("House", "Дом" where no rule knew the word) beside a
-// street box the rules read as the whole first line makes that box the
-// street name, as the address-run pass does for a house-number box the
-// rules found. Otherwise both boxes would take the number: the whole line
-// in one, the number again in the other.
-func pairStreetParts(s *form.Snapshot, out []Result) {
-	for _, g := range groupsOf(s, out) {
-		for k := range g.seq {
-			if r := g.r(k); r.Token != "address-line1" || r.Part != "house-number" || len(r.Evidence) == 0 || r.Evidence[0].Signal != "model" {
+// streetParts: a box the model read as the house number ("House", "Дом"
+// where no rule knew the word) beside a street box the rules read as the
+// whole first line makes that box the street name, as the address-run
+// pass does for a house-number box the rules found. Otherwise both boxes
+// would take the number: the whole line in one, the number again in the
+// other.
+func streetParts(g *group) {
+	for k := range g.seq {
+		if r := g.r(k); r.Token != "address-line1" || r.Part != "house-number" || len(r.Evidence) == 0 || r.Evidence[0].Signal != "model" {
+			continue
+		}
+		for _, j := range []int{k - 1, k + 1} {
+			if j < 0 || j >= len(g.seq) {
 				continue
 			}
-			for _, j := range []int{k - 1, k + 1} {
-				if j < 0 || j >= len(g.seq) {
-					continue
-				}
-				if r := g.r(j); (r.Token == "address-line1" || r.Token == "street-address") && r.Part == "" && controlKind(g.c(j)) == ckText && g.c(j).Tag != "textarea" {
-					r.Token, r.Part = "address-line1", "street-name"
-					r.Evidence = append([]Evidence{{Signal: "pass:street-parts", Rule: "address-line1"}}, r.Evidence...)
-					break
-				}
+			if r := g.r(j); (r.Token == "address-line1" || r.Token == "street-address") && r.Part == "" && controlKind(g.c(j)) == ckText && g.c(j).Tag != "textarea" {
+				// Even a box the page declared "street-address"
+				// (setPart would keep it): with the number asked apart,
+				// the whole line would repeat it.
+				r.Token, r.Part = "address-line1", "street-name"
+				r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: "address-line1"}}, r.Evidence...)
+				break
 			}
 		}
 	}
@@ -1694,9 +1699,9 @@ var vagueCode = lazyRE(`(^| )(security (code|number)|cid|vcode|verification (cod
 // number: the profile's name does not belong there.
 func cardFields(g *group) {
 	// card reports whether the k-th control is one of the card's own
-	// boxes: a choice of payment method (a radio, a checkbox), a guess
-	// too weak to fill or a list named for the cardholder says nothing of
-	// where the card's block is.
+	// boxes: a choice of payment method (a radio, a checkbox) or a guess
+	// too weak to fill says nothing of where the card's block is (nor
+	// does a list named for the cardholder: the first loop below clears it).
 	card := func(k int) bool {
 		if k < 0 || k >= len(g.seq) || !strings.HasPrefix(g.tok(k), "cc-") || g.r(k).Confidence < MinConfidence {
 			return false
@@ -1705,7 +1710,7 @@ func cardFields(g *group) {
 		case "radio", "checkbox":
 			return false
 		}
-		return g.tok(k) != "cc-name" || g.c(k).Tag != "select"
+		return true
 	}
 	// namePart reports whether the k-th control asks for part of a name:
 	// then a "Name" beside it is the other part, not the name on a card.
@@ -1730,8 +1735,6 @@ func cardFields(g *group) {
 			// card's code asked alone comes with the page's card fields.)
 			g.set(k, "", 0)
 		}
-	}
-	for k := range g.seq {
 		if g.tok(k) == "cc-name" && g.c(k).Tag == "select" {
 			// A name on a card is typed: a list named for the cardholder
 			// offers their saved addresses or cards.
