@@ -103,8 +103,15 @@ func run() error {
 		if _, err := e2e.Eval[status](sw, `tesseraTest.waitFor('pairing', 30000)`); err != nil {
 			return fmt.Errorf("never pairing: %w", err)
 		}
-		if err := approveInWindow(pairApprove); err != nil {
-			return err
+		// As for a fill, the click is repeated while pairing waits: on a
+		// loaded machine the dialog may show after the first click.
+		for try, connected := 0, false; try < fillClicks && !connected; try++ {
+			if err := approveInWindow(pairApprove); err != nil {
+				return err
+			}
+			if connected, err = e2e.Eval[bool](sw, `tesseraTest.waitFor('connected', 20000).then(() => true, () => false)`); err != nil {
+				return fmt.Errorf("status: %w", err)
+			}
 		}
 		*state = "connected"
 	}
@@ -215,7 +222,7 @@ var (
 )
 
 // fillClicks is how many times Approve is clicked, 20 s apart, before a
-// fill that has not ended fails.
+// fill (or a pairing) that has not ended fails.
 const fillClicks = 3
 
 // approveInWindow clicks at (x, y) in the app's window once Approve there
