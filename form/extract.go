@@ -56,6 +56,9 @@ type ExtractOptions struct {
 	LiveDOM bool
 }
 
+// maxIndexHint caps the sizes Extract guesses for its maps.
+const maxIndexHint = 1 << 14
+
 // maxLabelRunes bounds inferred label texts: a label is a phrase, and a
 // whole paragraph picked up as "nearby text" only adds noise downstream.
 const maxLabelRunes = 200
@@ -119,9 +122,16 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		maxControls: maxControls,
 		formIndex:   map[*html.Node]int{},
 		scopes:      map[*html.Node]*scope{},
-		order:       map[*html.Node]int{},
 		texts:       map[*html.Node]string{},
+		sets:        map[*html.Node]Fieldset{},
 	}
+	// The document's maps are sized from a count of what the page spells
+	// (an over-estimate, capped): growing them entry by entry rehashed
+	// them over and over on big pages.
+	ids := min(bytes.Count(data, []byte("id=")), maxIndexHint)
+	labels := min(bytes.Count(data, []byte("<label")), maxIndexHint)
+	x.scopes[doc] = &scope{ids: make(map[string]*html.Node, ids), labelsFor: make(map[string][]*html.Node, labels), dupIDs: map[string]bool{}}
+	x.order = make(map[*html.Node]int, labels+min(bytes.Count(data, []byte("<fieldset")), maxIndexHint))
 	x.index(doc, doc)
 	// One allocation for every control the walk will find (controls are
 	// large: growing the slice by doubling copied them over and over).
@@ -134,8 +144,8 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		f.ButtonNames = append(f.ButtonNames, b.name)
 	}
 	// Owners are linked once every form exists: form= may point forward.
-	for _, c := range x.snap.Controls {
-		if c.FormIndex >= 0 {
+	for i := range x.snap.Controls {
+		if c := &x.snap.Controls[i]; c.FormIndex >= 0 {
 			f := &x.snap.Forms[c.FormIndex]
 			f.Controls = append(f.Controls, c.Index)
 		}
@@ -209,6 +219,9 @@ type extractor struct {
 	pointerTable *html.Node
 	// controls counts the input, select and textarea elements index saw.
 	controls int
+	// sets caches each fieldset's facts (its legend's text is read once,
+	// not once per control inside it).
+	sets map[*html.Node]Fieldset
 }
 
 type namedButton struct {
@@ -424,27 +437,34 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	if i >= x.maxControls {
 		return fmt.Errorf("%w (limit %d)", ErrTooManyControls, x.maxControls)
 	}
-	c := Control{
-		Index:           i,
-		Ref:             x.controlRef(n, i),
-		FormIndex:       x.owner(n, root),
-		Tag:             n.Data,
-		Name:            attr(n, "name"),
-		ID:              attr(n, "id"),
-		Autocomplete:    attr(n, "autocomplete"),
-		Placeholder:     attr(n, "placeholder"),
-		AriaLabel:       collapse(attr(n, "aria-label")),
-		AriaDescription: attr(n, "aria-description"),
-		Title:           attr(n, "title"),
-		InputMode:       attr(n, "inputmode"),
-		Attrs:           toolAttrs(n, true),
-		Frame:           x.frame,
+	// The control is written in its place in the snapshot (controls are
+	// large: building one aside and appending it copied it whole).
+	if i < cap(x.snap.Controls) {
+		x.snap.Controls = x.snap.Controls[:i+1]
+		x.snap.Controls[i] = Control{}
+	} else {
+		x.snap.Controls = append(x.snap.Controls, Control{})
 	}
+	c := &x.snap.Controls[i]
+	c.Index = i
+	c.Ref = x.controlRef(n, i)
+	c.FormIndex = x.owner(n, root)
+	c.Tag = n.Data
+	c.Name = attr(n, "name")
+	c.ID = attr(n, "id")
+	c.Autocomplete = attr(n, "autocomplete")
+	c.Placeholder = attr(n, "placeholder")
+	c.AriaLabel = collapse(attr(n, "aria-label"))
+	c.AriaDescription = attr(n, "aria-description")
+	c.Title = attr(n, "title")
+	c.InputMode = attr(n, "inputmode")
+	c.Attrs = toolAttrs(n, true)
+	c.Frame = x.frame
 	c.AutocompleteInfo = ParseAutocomplete(c.Autocomplete)
 	_, c.Disabled = attrOK(n, "disabled")
 	_, c.ReadOnly = attrOK(n, "readonly")
 	c.Disabled = c.Disabled || disabledByFieldset(n)
-	x.constraints(n, &c)
+	x.constraints(n, c)
 	switch n.DataAtom {
 	case atom.Input:
 		c.Type = strings.ToLower(strings.TrimSpace(attr(n, "type")))
@@ -476,7 +496,7 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	c.Legends, c.Fieldsets = x.fieldsets(n, root)
 	c.Visibility = x.visibility(n, c.Type)
 	if c.Type != "hidden" {
-		x.label(n, root, &c)
+		x.label(n, root, c)
 	}
 	if c.Type == "radio" || c.Type == "checkbox" {
 		v, ok := attrOK(n, "value")
@@ -488,7 +508,6 @@ func (x *extractor) addControl(n, root *html.Node) error {
 			c.Options[0].Text = c.Label
 		}
 	}
-	x.snap.Controls = append(x.snap.Controls, c)
 	return nil
 }
 
@@ -607,9 +626,15 @@ func (x *extractor) fieldsets(n, root *html.Node) ([]string, []Fieldset) {
 		if p.Type != html.ElementNode || p.DataAtom != atom.Fieldset {
 			continue
 		}
-		fs := Fieldset{Index: x.order[p], Name: attr(p, "name"), Attrs: toolAttrs(p, false)}
-		if l := firstChildElement(p, atom.Legend); l != nil {
-			fs.Legend = clip(collapse(text(l, nil)))
+		fs, ok := x.sets[p]
+		if !ok {
+			// Controls share the Attrs map of their fieldset: nothing
+			// writes to a snapshot's maps after extraction.
+			fs = Fieldset{Index: x.order[p], Name: attr(p, "name"), Attrs: toolAttrs(p, false)}
+			if l := firstChildElement(p, atom.Legend); l != nil {
+				fs.Legend = clip(collapse(text(l, nil)))
+			}
+			x.sets[p] = fs
 		}
 		legends = append(legends, fs.Legend)
 		sets = append(sets, fs)

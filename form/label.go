@@ -117,10 +117,11 @@ func firstLabelable(n *html.Node) *html.Node {
 // container, then the definition term of its dd, then its table row and
 // column headers.
 func nearby(n, root *html.Node, sc *scope) (txt, source string) {
-	if t := followingLabel(n, sc); t != "" {
+	tm := &trailMemo{sc: sc, self: n}
+	if t := followingLabel(n, tm); t != "" {
 		return t, "following-label"
 	}
-	t, stop := precedingText(n, root, sc)
+	t, stop := precedingText(n, root, tm)
 	if t != "" {
 		return t, "preceding-text"
 	}
@@ -148,11 +149,12 @@ func nearby(n, root *html.Node, sc *scope) (txt, source string) {
 // a label is laid out beside n there: the floating-label pattern
 // "<div><input><label>Email</label></div>", written without for=. The
 // input may sit alone in a wrapper of its own.
-func followingLabel(n *html.Node, sc *scope) string {
+func followingLabel(n *html.Node, tm *trailMemo) string {
+	sc := tm.sc
 	cur := n
 	for level := 0; level < 2; level++ {
 		for s := cur.PrevSibling; s != nil; s = s.PrevSibling {
-			t, had := trailing(s, sc, n)
+			t, had := tm.trailing(s)
 			if had {
 				break // the text after another control is that control's
 			}
@@ -171,7 +173,7 @@ func followingLabel(n *html.Node, sc *scope) string {
 				continue
 			}
 			if s.DataAtom != atom.Label {
-				t, had := trailing(s, sc, n)
+				t, had := tm.trailing(s)
 				if !had && strings.TrimSpace(t) == "" {
 					continue // an empty decoration ("<span class=bar>")
 				}
@@ -247,13 +249,13 @@ func leading(n *html.Node, sc *scope, self *html.Node) int {
 // before a legend-less fieldset are common labels. It also returns the
 // boundary element where the climb stopped (nil when it stopped at another
 // control or found text).
-func precedingText(n, root *html.Node, sc *scope) (string, *html.Node) {
+func precedingText(n, root *html.Node, tm *trailMemo) (string, *html.Node) {
 	cur := n
 	for level := 0; level < maxClimb; level++ {
 		var parts []string
 		size := 0
 		for s := cur.PrevSibling; s != nil && size < maxLabelRunes; s = s.PrevSibling {
-			t, hadControl := trailing(s, sc, n)
+			t, hadControl := tm.trailing(s)
 			parts = append(parts, t)
 			size += len(strings.TrimSpace(t))
 			if hadControl {
@@ -303,6 +305,35 @@ func joinReversed(parts []string) string {
 		b.WriteByte(' ')
 	}
 	return collapse(b.String())
+}
+
+// trailMemo keeps the trailing texts one control's nearby-text inference
+// has read: following-label and preceding-text read the same siblings.
+type trailMemo struct {
+	sc    *scope
+	self  *html.Node
+	n     int
+	nodes [maxTrailMemo]*html.Node
+	texts [maxTrailMemo]string
+	had   [maxTrailMemo]bool
+}
+
+// maxTrailMemo bounds the texts a trailMemo keeps (and searches).
+const maxTrailMemo = 8
+
+// trailing is trailing(n, tm.sc, tm.self), read once per node.
+func (tm *trailMemo) trailing(n *html.Node) (string, bool) {
+	for i := range tm.n {
+		if tm.nodes[i] == n {
+			return tm.texts[i], tm.had[i]
+		}
+	}
+	t, had := trailing(n, tm.sc, tm.self)
+	if tm.n < maxTrailMemo {
+		tm.nodes[tm.n], tm.texts[tm.n], tm.had[tm.n] = n, t, had
+		tm.n++
+	}
+	return t, had
 }
 
 // trailing returns the readable text of n that comes after its last visible
