@@ -1,7 +1,7 @@
 package heuristics
 
 import (
-	"regexp"
+	"strings"
 
 	"github.com/tessera-app/tessera/form"
 )
@@ -12,19 +12,19 @@ import (
 // an address-line2 box, with the words that name each over normalized
 // text.
 var lineParts = []struct {
-	part string
-	re   func() *regexp.Regexp
+	part  string
+	words wordList
 }{
-	{"floor", lazyRE(`(?:^| )(?:floor|flr|pis|stock|stockwerk|etage|piso|planta|piano|andar|verdieping|pietro|patro|poschodie|emelet|etaj|kat|sprat|спрат|етаж|kerros|vaning|orofos|οροφοσ|этаж|поверх|קומה|الطابق|طبقه|階)(?: |$)`)},
-	{"apartment", lazyRE(`(?:^| )(?:apartment|apt|flat|unit|wohnung|whg|top|tur|tuer|turnummer|bus|busnummer|boite|appartement|apartamento|departamento|depto|dpto|apartament|puerta|porta|door|dor|interno|interior|int|lokal|lokalu|mieszkanie|mieszkania|byt|bytu|stan|stana|ajto|huoneisto|lagenhet|leilighet|lejlighed|diamerisma|διαμερισμα|квартира|кв|стан|стана|апартамент|daire|dzivoklis|dzivokla|butas|buto|korter|korteri|דירה|الشقة|شقة|واحد|apto)(?: |$)`)},
-	{"building", lazyRE(`(?:^| )(?:building|bldg|gebaude|haus|batiment|bat|edificio|torre|bloque|block|blok|bloc|palazzina|scala|bloco|budynek|epulet|κτιριο|корпус|строение|блок|棟)(?: |$)`)},
-	{"staircase", lazyRE(`(?:^| )(?:staircase|stairs|stair|entrance|entree|scara|stiege|escalera|escalier|portal|portale|klatka|lepcsohaz|porras|trappuppgang|κλιμακα|подъезд|вход|כניסה)(?: |$)`)},
+	{"floor", newWordList("floor", "flr", "pis", "stock", "stockwerk", "etage", "piso", "planta", "piano", "andar", "verdieping", "pietro", "patro", "poschodie", "emelet", "etaj", "kat", "sprat", "спрат", "етаж", "kerros", "vaning", "orofos", "οροφοσ", "этаж", "поверх", "קומה", "الطابق", "طبقه", "階")},
+	{"apartment", newWordList("apartment", "apt", "flat", "unit", "wohnung", "whg", "top", "tur", "tuer", "turnummer", "bus", "busnummer", "boite", "appartement", "apartamento", "departamento", "depto", "dpto", "apartament", "puerta", "porta", "door", "dor", "interno", "interior", "int", "lokal", "lokalu", "mieszkanie", "mieszkania", "byt", "bytu", "stan", "stana", "ajto", "huoneisto", "lagenhet", "leilighet", "lejlighed", "diamerisma", "διαμερισμα", "квартира", "кв", "стан", "стана", "апартамент", "daire", "dzivoklis", "dzivokla", "butas", "buto", "korter", "korteri", "דירה", "الشقة", "شقة", "واحد", "apto")},
+	{"building", newWordList("building", "bldg", "gebaude", "haus", "batiment", "bat", "edificio", "torre", "bloque", "block", "blok", "bloc", "palazzina", "scala", "bloco", "budynek", "epulet", "κτιριο", "корпус", "строение", "блок", "棟")},
+	{"staircase", newWordList("staircase", "stairs", "stair", "entrance", "entree", "scara", "stiege", "escalera", "escalier", "portal", "portale", "klatka", "lepcsohaz", "porras", "trappuppgang", "κλιμακα", "подъезд", "вход", "כניסה")},
 }
 
 // wholeLine2 matches the words of a box for the whole second line, or of
 // one asking for any of several parts ("apartment, suite, floor"): such a
 // box holds the whole line.
-var wholeLine2 = lazyRE(`(?:^| )(?:line|linea|zeile|ligne|riga|regel|2|ii|complement|complemento|adresszusatz|zusatz|additional|adicional|supplementaire|aggiuntivo|toevoeging|etc|suite|other|otro|outros|details|info|informacion|referencia|landmarks?)(?: |$)`)
+var wholeLine2 = newWordList("line", "linea", "zeile", "ligne", "riga", "regel", "2", "ii", "complement", "complemento", "adresszusatz", "zusatz", "additional", "adicional", "supplementaire", "aggiuntivo", "toevoeging", "etc", "suite", "other", "otro", "outros", "details", "info", "informacion", "referencia", "landmark", "landmarks")
 
 // linePart returns the part of the second street line an address-line2
 // box asks for, "" for the whole line: the first of the box's own texts
@@ -60,12 +60,12 @@ func lineReading(c *form.Control, m *memo) (part string, whole bool) {
 			continue
 		}
 		n := m.normalize(t)
-		if wholeLine2().MatchString(n) {
+		if wholeLine2.MatchString(n) {
 			return "", true
 		}
 		found := ""
 		for _, lp := range lineParts {
-			if lp.re().MatchString(n) {
+			if lp.words.MatchString(n) {
 				if found != "" {
 					return "", true
 				}
@@ -77,4 +77,30 @@ func lineReading(c *form.Control, m *memo) (part string, whole bool) {
 		}
 	}
 	return "", false
+}
+
+// wordList is a set of words matched against normalized text: a text
+// matches when one of its space-separated words is in the set (what
+// `(?:^| )(?:w1|w2|...)(?: |$)` matches, without a regular expression's
+// backtracking, which was most of the time classify spent on these).
+type wordList map[string]struct{}
+
+func newWordList(words ...string) wordList {
+	w := make(wordList, len(words))
+	for _, x := range words {
+		w[x] = struct{}{}
+	}
+	return w
+}
+
+// MatchString reports whether a word of text is in w.
+func (w wordList) MatchString(text string) bool {
+	for text != "" {
+		var word string
+		word, text, _ = strings.Cut(text, " ")
+		if _, ok := w[word]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -2275,11 +2275,11 @@ func namedAfter(r *rule, text string) bool {
 		return false
 	}
 	tail := strings.TrimSpace(text[locs[len(locs)-1][1]:])
-	if tail == "" || wholeLine2().MatchString(tail) {
+	if tail == "" || wholeLine2.MatchString(tail) {
 		return false
 	}
 	for _, lp := range lineParts {
-		if lp.re().MatchString(tail) {
+		if lp.words.MatchString(tail) {
 			return false
 		}
 	}
