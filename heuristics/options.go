@@ -478,8 +478,11 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 		if hint == "tel-country-code" || hint == "tel" || hint == "tel-area-code" {
 			// "Country code", "Phone" or "Prefisso" over "Germany (+49)":
 			// the calling code (no area code list names countries); over
-			// country names alone, an ISO code's country list.
-			if showsDialCodes(c) {
+			// country names alone, an ISO code's country list, unless the
+			// list's own name says whose ("Phone number country",
+			// "phoneCountry": the phone's country, which the matcher
+			// picks by the number's region).
+			if showsDialCodes(c) || phoneNamed(c) {
 				return "tel-country-code", 0.85, "options:dial-code"
 			}
 			return "country", 0.9, "options:country"
@@ -538,10 +541,22 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			return t, conf, "options:honorific"
 		}
 	}
-	if hint == "tel-country-code" && c.Tag == "select" && optionsHaveLetters(c) && !showsDialCodes(c) {
+	if hint == "tel-country-code" && c.Tag == "select" && optionsHaveLetters(c) && !showsDialCodes(c) && !phoneNamed(c) {
 		// A short "countryCode" list of countries ("EG" for Egypt) with
-		// no calling code in sight: the address's country.
+		// no calling code in sight: the address's country (unless the
+		// list calls itself the phone's).
 		return "country", 0.9, "options:country"
 	}
 	return "", 0, ""
+}
+
+// phoneNamed reports whether a control's own name for itself (its label
+// element, aria-label, name or id) speaks of a phone.
+func phoneNamed(c *form.Control) bool {
+	for _, t := range []string{labelText(c, true), c.AriaLabel, c.Name, c.ID} {
+		if t != "" && phoneWord().MatchString(normalize(t)) {
+			return true
+		}
+	}
+	return false
 }

@@ -438,7 +438,7 @@ var rules = []rule{
 	// such words is the second line (address-line2's rule), a text area
 	// is the courier's note.
 	{id: "directions", kind: kindVeto, kinds: ckTextarea, langs: []lang{
-		{"en", []string{`directions`, `how to (find|get to|reach)`, `nearby landmarks?`}},
+		{"en", []string{`directions`, `how to (find|get to|reach)`, `nearby landmarks?`, `^delivery (info|information|details|notes?)$`}},
 		{"es", []string{`entre calles`, `^referencias?\b`, `puntos? de referencia`, `como llegar`}},
 		{"pt", []string{`pontos? de referencia`, `^referencias?\b`, `como chegar`}},
 	}},
@@ -513,7 +513,7 @@ var rules = []rule{
 		{"tr", []string{`kayitli adres`, `adreslerim`}},
 	}},
 	{id: "address-label", kind: kindVeto, langs: []lang{
-		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`}},
+		{"en", []string{`address (name|nickname|label|alias)\b`, `^address title$`, `(name|label|save) (for |this |your )?(this )?address( as)?\b`, `address an? (name|nickname|label)\b`}},
 		{"de", []string{`adressname`, `bezeichnung der adresse`, `adressbezeichnung`}},
 		{"fr", []string{`nom de l'adresse`, `libelle de l'adresse`, `(donnez|donner) un nom a (cette |votre |l')adresse`}},
 		{"es", []string{`nombre de (la )?direccion`, `alias de (la )?direccion`}},
@@ -1089,7 +1089,7 @@ var rules = []rule{
 	// "Germany (+49)" (fromOptions keeps a list without calling codes a
 	// country list).
 	{id: "tel-country-code", token: "tel-country-code", langs: []lang{
-		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|mobile) ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`, `prefix (phone|tel|telephone|mobile)\b`, `(phone|telephone|mobile) [a-z]+ prefix$`}},
+		{"en", []string{`(dial(l?ing)?|calling|international) ?(code|prefix)`, `country ?(code|prefix)`, `(phone|tel|telephone|mobile)( number)? ?(country|cc)\b`, `country ?phone`, `^\+$`, `(phone|tel|telephone|mobile)( number)? ?prefix`, `prefix (phone|tel|telephone|mobile)\b`, `(phone|telephone|mobile) [a-z]+ prefix$`}},
 		{"de", []string{`landervorwahl`, `landesvorwahl`}},
 		{"fr", []string{`indicatif`}},
 		{"es", []string{`codigo (de )?pais`, `prefijo (internacional|de pais|telefonico)`}},
@@ -1291,7 +1291,7 @@ var rules = []rule{
 		{"fr", []string{`adresse 3`, `ligne 3`}},
 		{"es", []string{`direccion 3`, `linea 3`}},
 	}},
-	{id: "address-line2", token: "address-line2", kinds: ckText, langs: []lang{
+	{id: "address-line2", token: "address-line2", kinds: ckText | ckTextarea, langs: []lang{
 		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional)`, `additional address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`}},
 		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`}},
 		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
