@@ -614,6 +614,12 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// person's name, not a label for the address or a login.
 				continue
 			}
+			if m != nil && src.ident && !sources[from].ident && (decided.token == "given-name" || decided.token == "family-name") && m.id == "address-label" {
+				// "First name" shown on a box named "deliveryAddress.name"
+				// (the delivery address object's name field): the
+				// recipient's first name, not a name for the address.
+				continue
+			}
 			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
 				// A box the person sees labelled "Postcode" whose name
 				// says "search" or "autocomplete" (a store finder, an

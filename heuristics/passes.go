@@ -1148,6 +1148,12 @@ func dialCodes(g *group) {
 		if g.tok(k) != "tel-country-code" && c.Tag == "select" && own && showsDialCodes(c) {
 			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
 		}
+		if (g.tok(k) == "" || g.tok(k) == "tel" || g.tok(k) == "tel-area-code") && controlKind(c) == ckText && bareDialCode().MatchString(c.Value) {
+			// A box before the phone box that holds a calling code
+			// ("+43"), whatever its label says ("Area code"): an area
+			// code is never written with a plus.
+			g.set(k, "tel-country-code", max(g.r(k).Confidence, 0.8))
+		}
 		if (g.tok(k) == "" || g.tok(k) == "tel") && controlKind(c) == ckText && showsPickedCode(c) {
 			// A box that shows the country picked with its code
 			// ("France +33", "BR +55") right before the phone box: the
