@@ -23,6 +23,7 @@ var passes = []pass{
 	{"radio-group", radioGroups},
 	{"surnames", surnames},
 	{"initials-part", initials},
+	{"sei-mei", seiMei},
 	{"name-pair", namePairs},
 	{"name-row", nameRows},
 	{"bare-name", bareNames},
@@ -1764,3 +1765,51 @@ func cardFields(g *group) {
 
 // bareNumber matches a control named only "number" (in a card block).
 var bareNumber = lazyRE(`^(number|num|no|nummer|numero|numer|номер)$`)
+
+// seiMei: two boxes side by side whose names end in the romanized
+// Japanese words for the family name and the given name ("sei", "mei":
+// name="Sei", name="Mei", id="userNameSei", id="userNameMei") and are
+// otherwise the same ask for those two names, whatever labels they show
+// ("e.g. Hanako"); followed by "kana" ("SeiKana", "MeiKana"), for their
+// readings, whatever one label over both says ("フリガナ").
+func seiMei(g *group) {
+	ident := func(k int) (prefix, part string, kana bool) {
+		for _, t := range []string{g.c(k).Name, g.c(k).ID} {
+			w := strings.Fields(normalize(t))
+			if n := len(w); n > 1 && (w[n-1] == "kana" || w[n-1] == "furigana") {
+				w, kana = w[:n-1], true
+			}
+			if n := len(w); n > 0 && (w[n-1] == "sei" || w[n-1] == "mei") {
+				return strings.Join(w[:n-1], " "), w[n-1], kana
+			}
+			kana = false
+		}
+		return "", "", false
+	}
+	free := func(k int, kana bool) bool {
+		c, t := g.c(k), g.tok(k)
+		if controlKind(c) != ckText || c.Type == "password" || c.Type == "email" {
+			return false
+		}
+		if kana {
+			return t == "" || strings.HasPrefix(t, "phonetic-")
+		}
+		// "userNameMei" says "user name" too: no login, with "Sei"
+		// beside it.
+		return !strings.HasPrefix(t, "phonetic-") && t != "email" && (t == "username" || !IsGuardToken(t))
+	}
+	for k := 0; k+1 < len(g.seq); k++ {
+		p1, w1, kana1 := ident(k)
+		p2, w2, kana2 := ident(k + 1)
+		if w1 != "sei" || w2 != "mei" || p1 != p2 || kana1 != kana2 || !free(k, kana1) || !free(k+1, kana2) {
+			continue
+		}
+		family, given := "family-name", "given-name"
+		if kana1 {
+			family, given = "phonetic-family-name", "phonetic-given-name"
+		}
+		g.set(k, family, max(g.r(k).Confidence, 0.85))
+		g.set(k+1, given, max(g.r(k+1).Confidence, 0.85))
+		k++
+	}
+}
