@@ -1776,11 +1776,12 @@ func seiMei(g *group) {
 	ident := func(k int) (prefix, part string, kana bool) {
 		for _, t := range []string{g.c(k).Name, g.c(k).ID} {
 			w := strings.Fields(normalize(t))
-			if n := len(w); n > 1 && (w[n-1] == "kana" || w[n-1] == "furigana") {
+			if n := len(w); n > 1 && readingWord[w[n-1]] {
 				w, kana = w[:n-1], true
 			}
 			if n := len(w); n > 0 && (w[n-1] == "sei" || w[n-1] == "mei") {
-				return strings.Join(w[:n-1], " "), w[n-1], kana
+				// "kana_sei" reads the name as much as "sei_kana".
+				return strings.Join(w[:n-1], " "), w[n-1], kana || slices.ContainsFunc(w[:n-1], func(x string) bool { return readingWord[x] })
 			}
 			kana = false
 		}
@@ -1813,3 +1814,7 @@ func seiMei(g *group) {
 		k++
 	}
 }
+
+// readingWord lists the romanized words for a name's reading in kana
+// that Japanese forms put in the names of its boxes.
+var readingWord = map[string]bool{"kana": true, "furigana": true, "furi": true, "yomi": true, "katakana": true, "hiragana": true}
