@@ -3,6 +3,7 @@ package heuristics
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -1047,6 +1048,16 @@ func phoneSplits(g *group) {
 		if !strings.HasPrefix(g.tok(k), "tel") {
 			continue
 		}
+		if numberedParts(g, k, 3) {
+			// "tel1", "tel2", "tel3" under one label, with no length to
+			// tell: the parts of one number, not the whole number three
+			// times.
+			for i, t := range []string{"tel-area-code", "tel-local-prefix", "tel-local-suffix"} {
+				g.set(k+i, t, 0.8)
+			}
+			k += 2
+			continue
+		}
 		run := []int{k}
 		limit := 3
 		if g.tok(k) == "tel-country-code" || g.c(k).Tag == "select" {
@@ -1818,3 +1829,46 @@ func seiMei(g *group) {
 // readingWord lists the romanized words for a name's reading in kana
 // that Japanese forms put in the names of its boxes.
 var readingWord = map[string]bool{"kana": true, "furigana": true, "furi": true, "yomi": true, "katakana": true, "hiragana": true}
+
+// numberedParts reports whether the n text boxes from the k-th are one
+// field's numbered parts: their names (or ids) are one stem numbered 1 to
+// n ("tel1", "tel_2", "phone[3]"), the rules read the same kind of field
+// in each, and only the first shows a label of its own (boxes labelled
+// "Phone 1", "Phone 2" are numbers of their own).
+func numberedParts(g *group, k, n int) bool {
+	if k+n > len(g.seq) {
+		return false
+	}
+	stem := func(c *form.Control, want string) (string, bool) {
+		for _, t := range []string{c.Name, c.ID} {
+			w := normalize(t)
+			if s, ok := strings.CutSuffix(w, " "+want); ok && s != "" {
+				return s, true
+			}
+		}
+		return "", false
+	}
+	first, ok := stem(g.c(k), "1")
+	if !ok {
+		return false
+	}
+	for i := range n {
+		c := g.c(k + i)
+		if controlKind(c) != ckText || c.Tag == "textarea" || !strings.HasPrefix(g.tok(k+i), "tel") || g.tok(k+i) == "tel-extension" {
+			return false
+		}
+		if s, ok := stem(c, strconv.Itoa(i+1)); !ok || s != first {
+			return false
+		}
+		if i > 0 && labelText(c, true) != "" && labelText(c, true) != labelText(g.c(k), true) {
+			return false
+		}
+	}
+	if k+n < len(g.seq) {
+		// A fourth box of the stem: not three parts.
+		if s, ok := stem(g.c(k+n), strconv.Itoa(n+1)); ok && s == first {
+			return false
+		}
+	}
+	return true
+}
