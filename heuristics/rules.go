@@ -248,6 +248,12 @@ var rules = []rule{
 	// A street asked together with its number is the first address line;
 	// a house number asked alone is not one (and makes its street box a
 	// street name, not a line).
+	// The street line and the building in one box ("番地・建物名",
+	// "Street address and apartment"): the whole street address.
+	{id: "street-and-building", token: "street-address", kinds: ckText, langs: []lang{
+		{"en", []string{`street address,? (and|&|\+|/) ?(apartment|apt|suite|unit|building)\b`}},
+		{"ja", []string{`番地.{0,6}(建物|マンション|ビル|部屋)`}},
+	}},
 	{id: "street-with-number", token: "address-line1", langs: []lang{
 		// Indian forms lead the first line with the flat and building.
 		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`, `street name (and )?(number|no|nr)\b`, `address line (1 )?(street|house|flat)`, `address (line )?with (the |a )?house (number|no)`}},

@@ -94,6 +94,7 @@ type run struct {
 	line2Boxes int
 	hasLevel3  bool
 	telExt     bool // the form has a tel-extension field
+	telCode    bool // the form has a tel-country-code field
 	pc         patternCache
 	phones     map[string]*phoneInfo
 	folded     map[optKey]*optionIndex
@@ -158,6 +159,8 @@ func Match(fields []Field, p *profile.UserProfile, opts Options) []Proposal {
 			r.line2Boxes++
 		case part == "tel-extension":
 			r.telExt = true
+		case part == "tel-country-code":
+			r.telCode = true
 		case part == "address-level3" || CanonicalConcept(ids[i].Concept) == profile.ConceptDependentLocal:
 			r.hasLevel3 = true
 		}

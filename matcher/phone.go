@@ -65,6 +65,21 @@ func (p *phoneInfo) areaCodeLen() int {
 	return p.areaLen
 }
 
+// nationalGroups returns the three digit groups of the number as its
+// country writes it at home ("03-1234-5678": 03, 1234, 5678), when its
+// national format has exactly three and the first ends with the area code
+// (so that the groups are area code, then local number).
+func (p *phoneInfo) nationalGroups() ([3]string, bool) {
+	var g [3]string
+	groups := strings.FieldsFunc(p.nationalNoExt, func(r rune) bool { return r < '0' || r > '9' })
+	ac := p.areaCodeLen()
+	if len(groups) != 3 || ac == 0 || !strings.HasSuffix(groups[0], p.nsn[:ac]) {
+		return g, false
+	}
+	copy(g[:], groups)
+	return g, true
+}
+
 // regionCode is the number's ISO 3166-1 region ("US", "CA"), or "ZZ".
 func (p *phoneInfo) regionCode() string {
 	if p.region == "" {
@@ -168,6 +183,22 @@ func (r *run) phoneForms(f *Field, part, v, country string) (forms, bool) {
 	switch part {
 	case "tel-area-code", "tel-local", "tel-local-prefix", "tel-local-suffix":
 		ac = p.areaCodeLen()
+	}
+	if cc != "1" && !r.telCode {
+		// Outside NANP, a form that asks for the area code and the two
+		// halves of the local number with no calling code beside them
+		// (Japan's "03 - 1234 - 5678") takes the number as the country
+		// writes it at home, in its three groups, trunk prefix and all.
+		if g, ok := p.nationalGroups(); ok {
+			switch part {
+			case "tel-area-code":
+				return forms{factor: 1, text: []string{g[0]}}, true
+			case "tel-local-prefix":
+				return forms{factor: 1, text: []string{g[1]}}, true
+			case "tel-local-suffix":
+				return forms{factor: 1, text: []string{g[2]}}, true
+			}
+		}
 	}
 	switch part {
 	case "tel-country-code":

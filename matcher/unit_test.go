@@ -449,6 +449,23 @@ func TestPhoneShape(t *testing.T) {
 	}
 }
 
+// TestPhoneGroupsBesideACallingCode pins that the national groups are not
+// used where the form asks for the calling code too: "+81 | 3 | 1234 |
+// 5678" takes the area code without its trunk prefix, and no guessed split.
+func TestPhoneGroupsBesideACallingCode(t *testing.T) {
+	r := &run{phones: map[string]*phoneInfo{}, telCode: true}
+	for part, want := range map[string]string{"tel-area-code": "3", "tel-local-prefix": "", "tel-local-suffix": ""} {
+		fs, ok := r.phoneForms(&Field{Lang: "ja-JP"}, part, "+81312345678", "")
+		got := ""
+		if ok && len(fs.text) > 0 {
+			got = fs.text[0]
+		}
+		if got != want {
+			t.Errorf("%s beside a calling code = %q, want %q", part, got, want)
+		}
+	}
+}
+
 func TestPhoneForms(t *testing.T) {
 	tests := []struct {
 		number, lang, part, want string
@@ -472,6 +489,14 @@ func TestPhoneForms(t *testing.T) {
 		{"+81312345678", "ja-JP", "tel", "03-1234-5678"},
 		// Outside NANP a prefix/suffix split would be a guess: none.
 		{"+493012345678", "de-DE", "tel-local-prefix", ""},
+		// Unless the country writes its numbers in three groups: Japan's
+		// three boxes take 03 - 1234 - 5678, trunk prefix and all.
+		{"+81312345678", "ja-JP", "tel-area-code", "03"},
+		{"+81312345678", "ja-JP", "tel-local-prefix", "1234"},
+		{"+81312345678", "ja-JP", "tel-local-suffix", "5678"},
+		{"+819012345678", "ja-JP", "tel-area-code", "090"},
+		{"+819012345678", "ja-JP", "tel-local-prefix", "1234"},
+		{"+819012345678", "ja-JP", "tel-local-suffix", "5678"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang+"/"+tt.part+"/"+tt.number, func(t *testing.T) {
