@@ -729,6 +729,23 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			return r
 		}
 	}
+	if decided == nil && c.Tag == "select" && areaCodeList(c) {
+		// "휴대전화" (mobile phone) over 010, 011, 016, ...: the list
+		// that starts a phone number split in boxes (Korea's mobile
+		// prefixes, an area code list), which the phone-split pass
+		// pairs with the boxes after it. A phone rule reads only text
+		// boxes: no list holds a whole number.
+		for i, src := range sources {
+			if src.weight < 0.8 || texts[i] == "" {
+				continue
+			}
+			if m := memo.match(texts[i], ckText, src.ident); m != nil && m.id == "tel" {
+				r.Token, r.Confidence = "tel-area-code", src.weight*m.weight
+				r.Evidence = []Evidence{{Signal: src.signal, Rule: "tel", Text: texts[i]}, {Signal: "options", Rule: "options:area-code"}}
+				return r
+			}
+		}
+	}
 	if decided == nil {
 		if tok, conf, rule := fromOptions(c, ""); tok != "" {
 			r.Token, r.Confidence = tok, conf

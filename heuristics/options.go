@@ -560,3 +560,22 @@ func phoneNamed(c *form.Control) bool {
 	}
 	return false
 }
+
+// areaCodeList reports whether a list offers only the first digits of
+// phone numbers (area codes, mobile prefixes: "010", "011", "02"): at
+// least two options of one to four digits, a placeholder aside.
+func areaCodeList(c *form.Control) bool {
+	n := 0
+	for i, o := range c.Options {
+		v := strings.TrimSpace(o.Value)
+		t := strings.TrimSpace(o.Text)
+		if i == 0 && (v == "" || strings.Trim(t, "0123456789") != "") {
+			continue // "선택", "--"
+		}
+		if i >= maxOptions || len(t) < 1 || len(t) > 4 || strings.Trim(t, "0123456789") != "" {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}

@@ -1854,7 +1854,13 @@ func numberedParts(g *group, k, n int) bool {
 	}
 	for i := range n {
 		c := g.c(k + i)
-		if controlKind(c) != ckText || c.Tag == "textarea" || !strings.HasPrefix(g.tok(k+i), "tel") || g.tok(k+i) == "tel-extension" {
+		// The first may be a list (of area codes, of mobile prefixes);
+		// the others may carry no word at all but their names.
+		text := controlKind(c) == ckText && c.Tag != "textarea"
+		if !text && !(i == 0 && c.Tag == "select") {
+			return false
+		}
+		if t := g.tok(k + i); t == "tel-extension" || !strings.HasPrefix(t, "tel") && !(i > 0 && t == "" && g.blank(k+i)) {
 			return false
 		}
 		if s, ok := stem(c, strconv.Itoa(i+1)); !ok || s != first {

@@ -114,6 +114,11 @@ func familyFirst(lang, name string) bool {
 	return false
 }
 
+// unspacedNames lists the languages that write a name in their own
+// script without a space between family and given name (Japanese forms
+// take either, and mostly show one).
+var unspacedNames = map[string]bool{"ko": true, "zh": true}
+
 // familyFirstBox reports whether a whole-name box wants the family name
 // first whatever the script: Hungarian pages write "Kovács Anna", and a
 // Russian or Ukrainian box labelled ФИО or ПІБ (family name, given name,
@@ -179,6 +184,11 @@ func (r *run) deriveName(canon string, f *Field) (string, profile.Entry, float64
 		e := eg
 		if confOf(ef) < confOf(eg) {
 			e = ef
+		}
+		if familyFirst(f.Lang, family+given) && add == "" && unspacedNames[baseLang(f.Lang)] {
+			// Korean and Chinese write a name in their script with no
+			// space between its parts: 홍길동, 王小明.
+			return family + given, e, 1, true
 		}
 		if familyFirst(f.Lang, family+given) || familyFirstBox(f) {
 			return strings.Join(strings.Fields(family+" "+given+" "+add), " "), e, 1, true

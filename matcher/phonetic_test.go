@@ -62,3 +62,29 @@ func TestKanaSyllabaries(t *testing.T) {
 		t.Errorf("toHiragana = %q", got)
 	}
 }
+
+// TestWholeNameInItsScript pins how a whole-name box is filled from the
+// parts stored: Korean and Chinese names in their script run together
+// (홍길동, 王小明), Japanese ones keep a space, Latin ones go given first.
+func TestWholeNameInItsScript(t *testing.T) {
+	parts := func(given, family string) *profile.UserProfile {
+		return &profile.UserProfile{Concepts: map[string]profile.Entry{
+			profile.ConceptGivenName:  {Value: []byte(`"` + given + `"`), Confidence: 1},
+			profile.ConceptFamilyName: {Value: []byte(`"` + family + `"`), Confidence: 1},
+		}}
+	}
+	tests := []struct {
+		lang, label, given, family, want string
+	}{
+		{"ko", "이름", "길동", "홍", "홍길동"},
+		{"zh", "姓名", "小明", "王", "王小明"},
+		{"ja", "お名前", "太郎", "山田", "山田 太郎"},
+		{"ko", "Name", "Gildong", "Hong", "Gildong Hong"},
+	}
+	for _, tt := range tests {
+		page := `<html lang=` + tt.lang + `><form><label for=a>` + tt.label + `</label><input id=a></form></html>`
+		if got := fillPage(t, page, parts(tt.given, tt.family)); got[0] != tt.want {
+			t.Errorf("%s %q: %q, want %q", tt.lang, tt.label, got[0], tt.want)
+		}
+	}
+}
