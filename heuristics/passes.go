@@ -1070,7 +1070,9 @@ func phoneSplits(g *group) {
 				// part of the number (an area code list after the code).
 				break
 			}
-			if !(g.blank(j) || strings.HasPrefix(g.tok(j), "tel") && g.tok(j) != "tel-extension") {
+			if !(g.blank(j) || strings.HasPrefix(g.tok(j), "tel") && g.tok(j) != "tel-extension" || len(run) == 1 && g.tok(k) == "tel-area-code" && bareNumber().MatchString(g.text(j))) {
+				// A bare "Número" after "Código de área" is the rest of
+				// the phone number, not a house number.
 				break
 			}
 			if g.blank(j) && c.Visibility.Hidden && j+1 < len(g.seq) && g.tok(j+1) == "tel" && !g.c(j+1).Visibility.Hidden {
@@ -1774,7 +1776,8 @@ func cardFields(g *group) {
 	}
 }
 
-// bareNumber matches a control named only "number" (in a card block).
+// bareNumber matches a control named only "number" (in a card block,
+// after an area code box).
 var bareNumber = lazyRE(`^(number|num|no|nummer|numero|numer|номер)$`)
 
 // seiMei: two boxes side by side whose names end in the romanized
