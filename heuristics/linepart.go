@@ -13,18 +13,18 @@ import (
 // text.
 var lineParts = []struct {
 	part  string
-	words wordList
+	words func() map[string]bool
 }{
-	{"floor", newWordList("floor", "flr", "pis", "stock", "stockwerk", "etage", "piso", "planta", "piano", "andar", "verdieping", "pietro", "patro", "poschodie", "emelet", "etaj", "kat", "sprat", "спрат", "етаж", "kerros", "vaning", "orofos", "οροφοσ", "этаж", "поверх", "קומה", "الطابق", "طبقه", "階")},
-	{"apartment", newWordList("apartment", "apt", "flat", "unit", "wohnung", "whg", "top", "tur", "tuer", "turnummer", "bus", "busnummer", "boite", "appartement", "apartamento", "departamento", "depto", "dpto", "apartament", "puerta", "porta", "door", "dor", "interno", "interior", "int", "lokal", "lokalu", "mieszkanie", "mieszkania", "byt", "bytu", "stan", "stana", "ajto", "huoneisto", "lagenhet", "leilighet", "lejlighed", "diamerisma", "διαμερισμα", "квартира", "кв", "стан", "стана", "апартамент", "daire", "dzivoklis", "dzivokla", "butas", "buto", "korter", "korteri", "דירה", "الشقة", "شقة", "واحد", "apto")},
-	{"building", newWordList("building", "bldg", "gebaude", "haus", "batiment", "bat", "edificio", "torre", "bloque", "block", "blok", "bloc", "palazzina", "scala", "bloco", "budynek", "epulet", "κτιριο", "корпус", "строение", "блок", "棟")},
-	{"staircase", newWordList("staircase", "stairs", "stair", "entrance", "entree", "scara", "stiege", "escalera", "escalier", "portal", "portale", "klatka", "lepcsohaz", "porras", "trappuppgang", "κλιμακα", "подъезд", "вход", "כניסה")},
+	{"floor", wordSet("floor, flr, pis, stock, stockwerk, etage, piso, planta, piano, andar, verdieping, pietro, patro, poschodie, emelet, etaj, kat, sprat, спрат, етаж, kerros, vaning, orofos, οροφοσ, этаж, поверх, קומה, الطابق, طبقه, 階")},
+	{"apartment", wordSet("apartment, apt, flat, unit, wohnung, whg, top, tur, tuer, turnummer, bus, busnummer, boite, appartement, apartamento, departamento, depto, dpto, apartament, puerta, porta, door, dor, interno, interior, int, lokal, lokalu, mieszkanie, mieszkania, byt, bytu, stan, stana, ajto, huoneisto, lagenhet, leilighet, lejlighed, diamerisma, διαμερισμα, квартира, кв, стан, стана, апартамент, daire, dzivoklis, dzivokla, butas, buto, korter, korteri, דירה, الشقة, شقة, واحد, apto")},
+	{"building", wordSet("building, bldg, gebaude, haus, batiment, bat, edificio, torre, bloque, block, blok, bloc, palazzina, scala, bloco, budynek, epulet, κτιριο, корпус, строение, блок, 棟")},
+	{"staircase", wordSet("staircase, stairs, stair, entrance, entree, scara, stiege, escalera, escalier, portal, portale, klatka, lepcsohaz, porras, trappuppgang, κλιμακα, подъезд, вход, כניסה")},
 }
 
 // wholeLine2 matches the words of a box for the whole second line, or of
 // one asking for any of several parts ("apartment, suite, floor"): such a
 // box holds the whole line.
-var wholeLine2 = newWordList("line", "linea", "zeile", "ligne", "riga", "regel", "2", "ii", "complement", "complemento", "adresszusatz", "zusatz", "additional", "adicional", "supplementaire", "aggiuntivo", "toevoeging", "etc", "suite", "other", "otro", "outros", "details", "info", "informacion", "referencia", "landmark", "landmarks")
+var wholeLine2 = wordSet("line, linea, zeile, ligne, riga, regel, 2, ii, complement, complemento, adresszusatz, zusatz, additional, adicional, supplementaire, aggiuntivo, toevoeging, etc, suite, other, otro, outros, details, info, informacion, referencia, landmark, landmarks")
 
 // linePart returns the part of the second street line an address-line2
 // box asks for, "" for the whole line: the first of the box's own texts
@@ -60,12 +60,12 @@ func lineReading(c *form.Control, m *memo) (part string, whole bool) {
 			continue
 		}
 		n := m.normalize(t)
-		if wholeLine2.MatchString(n) {
+		if hasWord(wholeLine2(), n) {
 			return "", true
 		}
 		found := ""
 		for _, lp := range lineParts {
-			if lp.words.MatchString(n) {
+			if hasWord(lp.words(), n) {
 				if found != "" {
 					return "", true
 				}
@@ -79,26 +79,15 @@ func lineReading(c *form.Control, m *memo) (part string, whole bool) {
 	return "", false
 }
 
-// wordList is a set of words matched against normalized text: a text
-// matches when one of its space-separated words is in the set (what
+// hasWord reports whether a word of normalized text is in set: what
 // `(?:^| )(?:w1|w2|...)(?: |$)` matches, without a regular expression's
-// backtracking, which was most of the time classify spent on these).
-type wordList map[string]struct{}
-
-func newWordList(words ...string) wordList {
-	w := make(wordList, len(words))
-	for _, x := range words {
-		w[x] = struct{}{}
-	}
-	return w
-}
-
-// MatchString reports whether a word of text is in w.
-func (w wordList) MatchString(text string) bool {
+// backtracking (which was most of the time classify spent on the words of
+// a second line).
+func hasWord(set map[string]bool, text string) bool {
 	for text != "" {
 		var word string
 		word, text, _ = strings.Cut(text, " ")
-		if _, ok := w[word]; ok {
+		if set[word] {
 			return true
 		}
 	}

@@ -597,14 +597,14 @@ func addressRuns(g *group) {
 				k++
 				continue
 			}
-			if a == "" && b == "" && (wholeLine2.MatchString(g.text(k+1)) || lineWhole(g.c(k)) && lineWhole(g.c(k+1))) {
+			if a == "" && b == "" && (hasWord(wholeLine2(), g.text(k+1)) || lineWhole(g.c(k)) && lineWhole(g.c(k+1))) {
 				// Two boxes for whole lines ("Address line 2",
 				// "Complement"): the second and third lines.
 				g.set(k+1, "address-line3", g.r(k+1).Confidence)
 				k++
 				continue
 			}
-			if a != "" && b == "" && wholeLine2.MatchString(g.text(k+1)) {
+			if a != "" && b == "" && hasWord(wholeLine2(), g.text(k+1)) {
 				// A part of the second line and then a box for a line of
 				// its own ("Floor", "Landmark"): the part, and line 3.
 				g.setPart(k, "address-line2", a, g.r(k).Confidence)

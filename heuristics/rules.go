@@ -2281,11 +2281,11 @@ func namedAfter(r *rule, text string) bool {
 		return false
 	}
 	tail := strings.TrimSpace(text[locs[len(locs)-1][1]:])
-	if tail == "" || wholeLine2.MatchString(tail) {
+	if tail == "" || hasWord(wholeLine2(), tail) {
 		return false
 	}
 	for _, lp := range lineParts {
-		if lp.words.MatchString(tail) {
+		if hasWord(lp.words(), tail) {
 			return false
 		}
 	}
