@@ -130,7 +130,7 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	// them over and over on big pages.
 	ids := min(bytes.Count(data, []byte("id=")), maxIndexHint)
 	labels := min(bytes.Count(data, []byte("<label")), maxIndexHint)
-	x.scopes[doc] = &scope{ids: make(map[string]*html.Node, ids), labelsFor: make(map[string][]*html.Node, labels), dupIDs: map[string]bool{}}
+	x.scopes[doc] = newScope(ids, labels)
 	x.order = make(map[*html.Node]int, labels+min(bytes.Count(data, []byte("<fieldset")), maxIndexHint))
 	x.index(doc, doc)
 	// One allocation for every control the walk will find (controls are
@@ -250,11 +250,17 @@ func skipped(n *html.Node) bool {
 	return false
 }
 
+// newScope returns an empty scope whose maps have room for about ids ids
+// and labels labels.
+func newScope(ids, labels int) *scope {
+	return &scope{ids: make(map[string]*html.Node, ids), labelsFor: make(map[string][]*html.Node, labels), dupIDs: map[string]bool{}}
+}
+
 // index records the ids and label[for] of every scope.
 func (x *extractor) index(n, root *html.Node) {
 	sc := x.scopes[root]
 	if sc == nil {
-		sc = &scope{ids: map[string]*html.Node{}, labelsFor: map[string][]*html.Node{}, dupIDs: map[string]bool{}}
+		sc = newScope(0, 0)
 		x.scopes[root] = sc
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
