@@ -1,4 +1,4 @@
-async ({ exp, check, $, text, sleep, until, shown }) => {
+async ({ exp, check, $, text, sleep, until, shown, resize }) => {
   const D = exp.dialog, F = D.fill;
   const dlg = () => $("#confirm");
   const isOpen = (kind) => !!dlg() && dlg().open && dlg().dataset.kind === kind && !dlg().dataset.ended;
@@ -169,10 +169,6 @@ async ({ exp, check, $, text, sleep, until, shown }) => {
   await ask("display");
   await until(() => isOpen("fill"));
   await enabledAfter();
-  const resize = async (w, h) => {
-    await window.go.app.SelfTest.SetWindowSize(w, h);
-    return until(() => Math.abs(innerWidth - w) <= 2 && Math.abs(innerHeight - h) <= 2, 5000);
-  };
   const inView = (e) => {
     const r = e.getBoundingClientRect();
     return r.width > 0 && r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1;

@@ -117,12 +117,12 @@
     open("profiles");
     check("the profile is listed again after unlocking", await until(() => listed()), text("#profiles"));
     open("status");
-    await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
-    await (%s)({ exp, check, $, text, sleep, until, shown, open, focused });
+    await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused, resize });
+    await (%s)({ exp, check, $, text, sleep, until, shown, open, focused, resize });
     await (%s)({ exp, check, $, text, sleep, until, shown, type, open, focused });
     await (%s)({ check, text, until, open });
     if (exp.dialog.realKeys) await (%s)({ exp, check, $, text, sleep, until });
-    await (%s)({ exp, check, $, text, sleep, until, shown });
+    await (%s)({ exp, check, $, text, sleep, until, shown, resize });
     check("no error banner at the end", $("#banner").hidden, text("#banner"));
   } catch (e) {
     check("script ran to the end", false, String((e && e.message) || e) + " " + ((e && e.stack) || ""));

@@ -1,4 +1,4 @@
-async ({ exp, check, $, text, sleep, until, shown, type, open, focused }) => {
+async ({ exp, check, $, text, sleep, until, shown, type, open, focused, resize }) => {
   const P = exp.profiles;
   const ed = () => $("#profile-editor");
   const key = (k) => ed().querySelector('[data-key="' + CSS.escape(k) + '"]');
@@ -16,10 +16,6 @@ async ({ exp, check, $, text, sleep, until, shown, type, open, focused }) => {
     $("#add-value").closest("form").requestSubmit();
   };
   const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
-  const resize = async (w, h) => {
-    await window.go.app.SelfTest.SetWindowSize(w, h);
-    return until(() => Math.abs(innerWidth - w) < 40 && Math.abs(innerHeight - h) < 60, 5000);
-  };
 
   open("profiles");
   $("#new-profile").click();
@@ -110,14 +106,14 @@ async ({ exp, check, $, text, sleep, until, shown, type, open, focused }) => {
   }
 
   for (const [w, h] of [[800, 600], [400, 300]]) {
-    const ok = await resize(w, h);
+    const ok = await resize(w, h, 39, 59);
     await painted();
     const wide = document.documentElement.scrollWidth;
     check("editor: at " + w + "x" + h + " nothing is wider than the window", ok && wide <= innerWidth + 1, wide + " in " + innerWidth + "x" + innerHeight);
     const narrow = getComputedStyle($(".sidebar")).flexDirection === "row";
     check("editor: at " + w + "x" + h + " the sections are " + (w < 700 ? "a tab bar" : "a sidebar"), narrow === (w < 700), getComputedStyle($(".sidebar")).flexDirection);
   }
-  await resize(P.shot[0], P.shot[1]);
+  await resize(P.shot[0], P.shot[1], 39, 59);
   $("main").scrollTop = 0;
   document.scrollingElement.scrollTop = 0;
   key("back").focus();
@@ -185,12 +181,12 @@ async ({ exp, check, $, text, sleep, until, shown, type, open, focused }) => {
   check("activity: Show all clears the search and the filters",
     await until(() => acts().length >= 3 && $("#activity-search").value === "" && !shown($("#activity-clear")) && focused() === "activity-search"), text("#activity-count"));
   for (const [w, h] of [[800, 600], [400, 300]]) {
-    const ok = await resize(w, h);
+    const ok = await resize(w, h, 39, 59);
     await painted();
     const wide = document.documentElement.scrollWidth;
     check("activity: at " + w + "x" + h + " nothing is wider than the window", ok && wide <= innerWidth + 1 && shown($("#activity-search")), wide + " in " + innerWidth + "x" + innerHeight);
   }
-  await resize(P.shot[0], P.shot[1]);
+  await resize(P.shot[0], P.shot[1], 39, 59);
   $("main").scrollTop = 0;
   document.scrollingElement.scrollTop = 0;
   await painted();

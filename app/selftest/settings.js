@@ -1,10 +1,6 @@
-async ({ exp, check, $, text, sleep, until, shown, open, focused }) => {
+async ({ exp, check, $, text, sleep, until, shown, open, focused, resize }) => {
   const S = exp.settings;
   const painted = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))));
-  const resize = async (w, h) => {
-    await window.go.app.SelfTest.SetWindowSize(w, h);
-    return until(() => Math.abs(innerWidth - w) < 40 && Math.abs(innerHeight - h) < 60, 5000);
-  };
   const site = (origin) => [...document.querySelectorAll("#sites .site")].find((li) => li.dataset.origin === origin);
   const forgetOf = (origin) => site(origin)?.querySelector("button");
 
@@ -114,7 +110,7 @@ async ({ exp, check, $, text, sleep, until, shown, open, focused }) => {
   }
 
   for (const [w, h] of [[800, 600], [400, 300]]) {
-    const ok = await resize(w, h);
+    const ok = await resize(w, h, 39, 59);
     await painted();
     const wide = document.documentElement.scrollWidth;
     const b = forgetOf(S.keep.origin);
@@ -127,7 +123,7 @@ async ({ exp, check, $, text, sleep, until, shown, open, focused }) => {
       await window.go.app.SelfTest.Screenshot("settings-zoom");
     }
   }
-  await resize(S.shot[0], S.shot[1]);
+  await resize(S.shot[0], S.shot[1], 39, 59);
   $("main").scrollTop = 0;
   document.scrollingElement.scrollTop = 0;
   forgetOf(S.keep.origin).focus();
