@@ -895,7 +895,7 @@ func streetAlone(g *group) {
 		for j := max(0, k-3); j < min(len(g.seq), k+6); j++ {
 			// A line after the street box makes it line 1; a box for
 			// the second line before it ("C/O", a reference) does not.
-			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" && !twin(g.c(k), g.c(j)) {
+			if t := g.tok(j); j > k && (t == "address-line2" || t == "address-line3") || j != k && t == "address-line1" && !twin(g.c(k), g.c(j)) && !otherAddress(g, min(j, k), max(j, k)) {
 				alone = false
 				break
 			}
@@ -904,6 +904,20 @@ func streetAlone(g *group) {
 			g.set(k, "street-address", g.r(k).Confidence)
 		}
 	}
+}
+
+// otherAddress reports whether a box between the a-th and b-th asks for
+// a part of an address other than its street (its town, region, postcode
+// or country): the street boxes on either side belong to two addresses
+// (billing then delivery), not to two lines of one.
+func otherAddress(g *group, a, b int) bool {
+	for j := a + 1; j < b; j++ {
+		switch t := g.tok(j); {
+		case t == "postal-code", t == "country", t == "country-name", strings.HasPrefix(t, "address-level"):
+			return true
+		}
+	}
+	return false
 }
 
 // suburbs reads a "Suburb" box beside a box for the town or city
