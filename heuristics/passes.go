@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tessera-app/tessera/form"
 )
@@ -1803,6 +1804,9 @@ var bareNumber = lazyRE(`^(number|num|no|nummer|numero|numer|номер)$`)
 func seiMei(g *group) {
 	ident := func(k int) (prefix, part string, kana bool) {
 		for _, t := range []string{g.c(k).Name, g.c(k).ID} {
+			if !maySayFold(t, "sei") && !maySayFold(t, "mei") {
+				continue
+			}
 			w := strings.Fields(normalize(t))
 			if n := len(w); n > 1 && readingWord[w[n-1]] {
 				w, kana = w[:n-1], true
@@ -1827,9 +1831,14 @@ func seiMei(g *group) {
 		// beside it.
 		return !strings.HasPrefix(t, "phonetic-") && t != "email" && (t == "username" || !IsGuardToken(t))
 	}
+	var p2, w2 string
+	var kana2 bool
 	for k := 0; k+1 < len(g.seq); k++ {
-		p1, w1, kana1 := ident(k)
-		p2, w2, kana2 := ident(k + 1)
+		p1, w1, kana1 := p2, w2, kana2
+		if k == 0 {
+			p1, w1, kana1 = ident(k)
+		}
+		p2, w2, kana2 = ident(k + 1)
 		if w1 != "sei" || w2 != "mei" || p1 != p2 || kana1 != kana2 || !free(k, kana1) || !free(k+1, kana2) {
 			continue
 		}
@@ -1840,7 +1849,32 @@ func seiMei(g *group) {
 		g.set(k, family, max(g.r(k).Confidence, 0.85))
 		g.set(k+1, given, max(g.r(k+1).Confidence, 0.85))
 		k++
+		if k+1 < len(g.seq) {
+			p2, w2, kana2 = ident(k + 1)
+		}
 	}
+}
+
+// maySayFold reports whether normalizing identifier s could give the
+// lower-case ASCII word w: s holds w in any case, or s is not all ASCII
+// (normalize folds wide and accented letters). It spares normalizing the
+// identifiers of every box to look for one word.
+func maySayFold(s, w string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && s[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // readingWord lists the romanized words for a name's reading in kana
