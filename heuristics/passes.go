@@ -1789,7 +1789,22 @@ func cardFields(g *group) {
 			g.set(k, "cc-number", 0.75)
 		}
 	}
+	for k := range g.seq {
+		// "First name" and "Last name" boxes named for the cardholder
+		// ("cardHolderFirstName") ask for the names on the card, which
+		// need not be the person's own.
+		if tok, ok := cardholderPart[g.tok(k)]; ok && g.c(k).Tag == "input" && (holderWord().MatchString(normalize(g.c(k).Name)) || holderWord().MatchString(normalize(g.c(k).ID))) {
+			g.set(k, tok, g.r(k).Confidence)
+		}
+	}
 }
+
+// cardholderPart maps the parts of a person's name to the same parts of
+// the name on a card.
+var cardholderPart = map[string]string{"given-name": "cc-given-name", "family-name": "cc-family-name", "additional-name": "cc-additional-name"}
+
+// holderWord matches an identifier that names the holder of a card.
+var holderWord = lazyRE(`(?:^| )(?:card ?holders?|card owner|cc holder|holder of (?:the )?card)(?: |$)`)
 
 // bareNumber matches a control named only "number" (in a card block,
 // after an area code box).
