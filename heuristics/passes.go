@@ -32,6 +32,7 @@ var passes = []pass{
 	{"address-run", addressRuns},
 	{"street-alone", streetAlone},
 	{"suburb", suburbs},
+	{"place-town", placeTowns},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
 	{"dial-code", dialCodes},
@@ -937,6 +938,36 @@ func suburbs(g *group) {
 		}
 	}
 }
+
+// placeTowns reads a box labelled only "Location" or "Place" (what
+// translations make of "Ort", "Lieu", "Mjesto", "Település") as the town
+// where it stands in an address: a box for the postcode, the street, the
+// region or the district beside it, and no other box for the town near
+// it. Elsewhere ("Location" of an event, a job) it asks for no profile
+// data.
+func placeTowns(g *group) {
+	for k := range g.seq {
+		c := g.c(k)
+		if !g.blank(k) || c.Tag != "input" || controlKind(c) != ckText || !placeWord().MatchString(normalize(c.Label)) {
+			continue
+		}
+		beside, town := false, false
+		for j := max(0, k-3); j < min(len(g.seq), k+4); j++ {
+			switch g.tok(j) {
+			case "postal-code", "street-address", "address-line1", "address-level1", "address-level3":
+				beside = beside || j >= k-2 && j <= k+2
+			case "address-level2":
+				town = true
+			}
+		}
+		if beside && !town {
+			g.set(k, "address-level2", 0.8)
+		}
+	}
+}
+
+// placeWord matches a label that names a place and nothing else.
+var placeWord = lazyRE(`^(?:location|place|locality|settlement)$`)
 
 // suburbWord matches a text that names the suburb and not the town.
 var suburbWord = lazyRE(`^(?:.* )?suburb(?: [^/]*)?$`)
