@@ -1824,7 +1824,7 @@ func cardFields(g *group) {
 		// "First name" and "Last name" boxes named for the cardholder
 		// ("cardHolderFirstName") ask for the names on the card, which
 		// need not be the person's own.
-		if tok, ok := cardholderPart[g.tok(k)]; ok && g.c(k).Tag == "input" && (holderWord().MatchString(normalize(g.c(k).Name)) || holderWord().MatchString(normalize(g.c(k).ID))) {
+		if tok, ok := cardholderPart[g.tok(k)]; ok && g.c(k).Tag == "input" && (holderIdent(g.c(k).Name) || holderIdent(g.c(k).ID)) {
 			g.set(k, tok, g.r(k).Confidence)
 		}
 	}
@@ -1833,6 +1833,12 @@ func cardFields(g *group) {
 // cardholderPart maps the parts of a person's name to the same parts of
 // the name on a card.
 var cardholderPart = map[string]string{"given-name": "cc-given-name", "family-name": "cc-family-name", "additional-name": "cc-additional-name"}
+
+// holderIdent reports whether an identifier names the holder of a card
+// (holderWord), normalizing only those that can.
+func holderIdent(s string) bool {
+	return (maySayFold(s, "holder") || maySayFold(s, "owner")) && holderWord().MatchString(normalize(s))
+}
 
 // holderWord matches an identifier that names the holder of a card.
 var holderWord = lazyRE(`(?:^| )(?:card ?holders?|card owner|cc holder|holder of (?:the )?card)(?: |$)`)
