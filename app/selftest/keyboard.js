@@ -2,7 +2,28 @@
   const exp = %s;
 /* prelude */
   const keys = (k) => window.go.app.SelfTest.PressKeys(k);
-  const typeKeys = (s) => window.go.app.SelfTest.TypeText(s);
+  // typeKeys types s with X key presses into the focused element. Under
+  // load the X server has been seen to drop some of xdotool's presses (a
+  // 29-character passphrase arrived short, and every later check failed
+  // for it): a text field that does not come to hold what was typed is
+  // emptied and typed once more, and a field still short fails the "key
+  // presses arrived" check at the end.
+  const retyped = [], lost = [];
+  const typeKeys = async (s) => {
+    const el = document.activeElement;
+    const field = el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA") ? el : null;
+    const before = field ? field.value : "";
+    await window.go.app.SelfTest.TypeText(s);
+    if (!field || await until(() => field.value === before + s, 2000)) return;
+    retyped.push(name(field) + " (" + field.value.length + " of " + (before + s).length + ")");
+    if (before !== "" || document.activeElement !== field) {
+      lost.push(name(field));
+      return;
+    }
+    await keys("ctrl+a BackSpace");
+    await window.go.app.SelfTest.TypeText(s);
+    if (!(await until(() => field.value === s, 2000))) lost.push(name(field));
+  };
   const name = (e) => (e && (e.dataset?.key || e.id || e.textContent?.trim().slice(0, 20) || e.tagName)) || "none";
   const focused = () => name(document.activeElement);
   const ring = (e) => {
@@ -149,6 +170,8 @@
     await typeKeys(exp.newPass);
     await keys("Return");
     check("passphrase: the new one unlocks", await until(() => shown($("#lock-now")) && $("#vault-card").dataset.vaultState === "unlocked", 20000), text("#vault-title") + " " + text("#unlock-error"));
+    check("keys only: the key presses typed arrived (a field typed again at most once)", lost.length === 0,
+      "lost in: " + lost.join(", ") + "; typed again: " + retyped.join(", "));
     check("keys only: every control Tab reached shows a focus ring", reached.size > 10 && noRing.size === 0, "without: " + [...noRing].join(", ") + " / reached " + reached.size);
     check("no error banner at the end", $("#banner").hidden, text("#banner"));
   } catch (e) {
