@@ -136,6 +136,11 @@ func TestLabels(t *testing.T) {
 		{"widgets_en.html", "icon-img", "Username", "preceding-text"},
 		{"widgets_en.html", "label-icon", "E-mail", "label-for"},
 		{"widgets_en.html", "pw", "Password", "preceding-text"},
+		// A span after a box that says its placeholder again is its
+		// floating label, not the next box's: the text after the
+		// password box (its own echo and a hint) labels no name box.
+		{"widgets_en.html", "echo-first", "First name:", "following-label"},
+		{"widgets_en.html", "echo-last", "Last name:", "following-label"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

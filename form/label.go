@@ -177,12 +177,13 @@ func followingLabel(n *html.Node, tm *trailMemo) string {
 				if !had && strings.TrimSpace(t) == "" {
 					continue // an empty decoration ("<span class=bar>")
 				}
-				if had || !floats(n) || wordsOnly(t) == "" {
+				if had || !floats(n) && !echoesPlaceholder(n, t) || wordsOnly(t) == "" {
 					return ""
 				}
 				// A CSS-only floating label written as a span: the
 				// box's blank placeholder (" ", for :placeholder-shown)
-				// is the tell.
+				// is the tell, or a span that says the placeholder
+				// again (shown once the box is typed in).
 			} else {
 				if labelsOther(s, sc, n) || firstLabelable(s) != nil {
 					return ""
@@ -352,7 +353,8 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 	}
 	var b strings.Builder
 	had, float := false, false
-	resets := 0 // a control inside c empties b: no icon text then
+	var last *html.Node // the last control met
+	resets := 0         // a control inside c empties b: no icon text then
 	var visit func(n *html.Node)
 	visit = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -364,12 +366,12 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 					continue
 				}
 				if isVisibleControl(c) || labelsOther(c, sc, self) {
-					had, float = true, floats(c)
+					had, float, last = true, floats(c), c
 					b.Reset()
 					resets++
 					continue
 				}
-				if had && (c.DataAtom == atom.Label || float) && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
+				if had && (c.DataAtom == atom.Label || float || echoesPlaceholder(last, text(c, nil))) && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
 					// A label right after a control, labelling nothing
 					// else, is that control's (floating) label; so is
 					// any text element after a box with a blank
@@ -444,6 +446,18 @@ func floats(n *html.Node) bool {
 }
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// echoesPlaceholder reports whether text t says control n's placeholder
+// again, as a floating label written after the box does ("<input
+// placeholder='First name:'><span>First name:</span>"): then t is the
+// box's label, not the next box's.
+func echoesPlaceholder(n *html.Node, t string) bool {
+	if n == nil {
+		return false
+	}
+	p, ok := attrOK(n, "placeholder")
+	return ok && !blank(p) && strings.EqualFold(collapse(p), collapse(t))
+}
 
 // iconText is the text alternative of an element that shows no text: an
 // image's alt, an icon's aria-label or title.
