@@ -1319,7 +1319,7 @@ var rules = []rule{
 		{"hu", []string{`emelet`, `ajto\b`, `lepcsohaz`}},
 		{"ro", []string{`bloc\b`, `apartament`, `scara\b`, `etaj\b`}},
 		{"el", []string{`οροφος`, `διαμερισμα`}},
-		{"fi", []string{`huoneisto`, `osoiterivi 2`, `porras`}},
+		{"fi", []string{`huoneisto`, `osoiterivi 2`, `porras`, `osoitteen lisatie(to|dot)`, `lisaosoite`}},
 		{"da", []string{`lejlighed`, `side ?dor\b`}},
 		{"no", []string{`leilighet`, `adresselinje 2`}},
 		{"bg", []string{`апартамент`, `етаж`, `блок\b`, `вход\b`}},
@@ -1839,7 +1839,7 @@ var rules = []rule{
 		{"ka", []string{`სახელი (და )?გვარი`}},
 	}},
 	{id: "additional-name", token: "additional-name", kinds: ckText, langs: []lang{
-		{"en", []string{`middle ?(name|initial)`, `^mi$`, `^m i$`, `middle`, `mname`, `additional ?(given )?names?`, `addl ?names?`, `other given names?`}},
+		{"en", []string{`middle ?(name|initial)`, `^mi$`, `^m i$`, `middle`, `mname`, `additional ?(given )?names?`, `addl ?names?`, `other given names?`, `patronymic`}},
 		{"de", []string{`zweiter vorname`, `weitere vornamen`}},
 		{"fr", []string{`deuxieme prenom`, `second prenom`}},
 		{"es", []string{`segundo nombre`}},
