@@ -371,7 +371,7 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 					resets++
 					continue
 				}
-				if had && (c.DataAtom == atom.Label || float || echoesPlaceholder(last, text(c, nil))) && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
+				if had && (c.DataAtom == atom.Label || float || echoedBy(last, c)) && strings.TrimSpace(b.String()) == "" && firstLabelable(c) == nil {
 					// A label right after a control, labelling nothing
 					// else, is that control's (floating) label; so is
 					// any text element after a box with a blank
@@ -457,6 +457,19 @@ func echoesPlaceholder(n *html.Node, t string) bool {
 	}
 	p, ok := attrOK(n, "placeholder")
 	return ok && !blank(p) && strings.EqualFold(collapse(p), collapse(t))
+}
+
+// echoedBy is echoesPlaceholder(n, the text of element e) for an e that
+// holds no control of its own (a row of boxes echoes nothing), reading
+// e's text only when n has a placeholder to echo.
+func echoedBy(n, e *html.Node) bool {
+	if n == nil {
+		return false
+	}
+	if p, ok := attrOK(n, "placeholder"); !ok || blank(p) || firstLabelable(e) != nil {
+		return false
+	}
+	return echoesPlaceholder(n, text(e, nil))
 }
 
 // iconText is the text alternative of an element that shows no text: an
