@@ -452,24 +452,27 @@ func blank(s string) bool { return strings.TrimSpace(s) == "" }
 // placeholder='First name:'><span>First name:</span>"): then t is the
 // box's label, not the next box's.
 func echoesPlaceholder(n *html.Node, t string) bool {
-	if n == nil {
-		return false
-	}
-	p, ok := attrOK(n, "placeholder")
-	return ok && !blank(p) && strings.EqualFold(collapse(p), collapse(t))
+	p := placeholder(n)
+	return p != "" && strings.EqualFold(collapse(p), collapse(t))
 }
 
 // echoedBy is echoesPlaceholder(n, the text of element e) for an e that
 // holds no control of its own (a row of boxes echoes nothing), reading
 // e's text only when n has a placeholder to echo.
 func echoedBy(n, e *html.Node) bool {
+	return placeholder(n) != "" && firstLabelable(e) == nil && echoesPlaceholder(n, text(e, nil))
+}
+
+// placeholder returns control n's placeholder, "" when n is nil or its
+// placeholder is blank.
+func placeholder(n *html.Node) string {
 	if n == nil {
-		return false
+		return ""
 	}
-	if p, ok := attrOK(n, "placeholder"); !ok || blank(p) || firstLabelable(e) != nil {
-		return false
+	if p := attr(n, "placeholder"); !blank(p) {
+		return p
 	}
-	return echoesPlaceholder(n, text(e, nil))
+	return ""
 }
 
 // iconText is the text alternative of an element that shows no text: an

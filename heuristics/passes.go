@@ -1883,14 +1883,9 @@ func seiMei(g *group) {
 		// beside it.
 		return !strings.HasPrefix(t, "phonetic-") && t != "email" && (t == "username" || !IsGuardToken(t))
 	}
-	var p2, w2 string
-	var kana2 bool
 	for k := 0; k+1 < len(g.seq); k++ {
-		p1, w1, kana1 := p2, w2, kana2
-		if k == 0 {
-			p1, w1, kana1 = ident(k)
-		}
-		p2, w2, kana2 = ident(k + 1)
+		p1, w1, kana1 := ident(k)
+		p2, w2, kana2 := ident(k + 1)
 		if w1 != "sei" || w2 != "mei" || p1 != p2 || kana1 != kana2 || !free(k, kana1) || !free(k+1, kana2) {
 			continue
 		}
@@ -1901,9 +1896,6 @@ func seiMei(g *group) {
 		g.set(k, family, max(g.r(k).Confidence, 0.85))
 		g.set(k+1, given, max(g.r(k+1).Confidence, 0.85))
 		k++
-		if k+1 < len(g.seq) {
-			p2, w2, kana2 = ident(k + 1)
-		}
 	}
 }
 
