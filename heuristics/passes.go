@@ -614,9 +614,11 @@ func addressRuns(g *group) {
 				k++
 				continue
 			}
-			// Two second-line boxes in a row ("Address 2", "Unit") split
-			// a line the profile holds whole: either part alone is wrong.
-			g.set(k, "", 0)
+			// Two second-line boxes in a row ("Address 2", "Unit";
+			// "Building", "Floor, apartment") split a line the profile
+			// holds whole in a way their words do not tell: the first
+			// takes what it asks for (the whole line, or its one part),
+			// as a person would write it, and the second nothing.
 			g.set(k+1, "", 0)
 			k++
 			continue
