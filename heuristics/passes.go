@@ -35,6 +35,7 @@ var passes = []pass{
 	{"place-town", placeTowns},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
+	{"area-code-alone", areaCodesAlone},
 	{"dial-code", dialCodes},
 	{"country-code", countryCodes},
 	{"code-boxes", codeBoxes},
@@ -1179,6 +1180,25 @@ func phoneSplits(g *group) {
 			g.set(j, toks[i], 0.8)
 		}
 		k = run[len(run)-1]
+	}
+}
+
+// areaCodesAlone drops the area code a list owes to its name or id alone
+// ("areaCode" on the "Area" list of a Gulf address, between the emirate
+// and the building) when no part of a phone number follows it: an area
+// code starts a number and is never asked for on its own.
+func areaCodesAlone(g *group) {
+	for k := range g.seq {
+		if g.tok(k) != "tel-area-code" || g.c(k).Tag != "select" {
+			continue
+		}
+		if ev := g.r(k).Evidence; len(ev) == 0 || ev[0].Signal != "name" && ev[0].Signal != "id" {
+			continue
+		}
+		if k+1 < len(g.seq) && strings.HasPrefix(g.tok(k+1), "tel") {
+			continue
+		}
+		g.set(k, "", 0)
 	}
 }
 
