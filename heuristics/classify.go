@@ -273,13 +273,6 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Confidence *= 0.5
 			r.Decision *= 0.5
 		}
-		if c := &s.Controls[i]; c.ReadOnly && c.Value != "" && !IsGuardToken(r.Token) {
-			// A read-only box with a value shows data; it asks for none.
-			// (Empty read-only boxes are a common trick against browser
-			// autofill and are filled once focused.)
-			r.Confidence *= 0.5
-			r.Decision *= 0.5
-		}
 		if c := &s.Controls[i]; optionalData[r.Token] && !c.Constraints.Required && labelSays(c, optionalWord(), memo) {
 			// A box the page itself marks optional that asks for data no
 			// order or sign-up needs (an employer on a shipping address,
