@@ -758,6 +758,14 @@ func classifyWords(c *form.Control, memo *memo) Result {
 		return r
 	}
 	r.Token, r.Confidence = decided.token, weight
+	if c.Type == "radio" && decided.token == "cc-type" && !brandChoice(c) {
+		// A button of a "payment_method" group that picks PayPal, cash
+		// on delivery or "Credit card": the way to pay, not the card's
+		// brand, which only buttons naming a brand choose.
+		r.Token, r.Confidence = "", 0
+		r.Evidence = append(r.Evidence, Evidence{Signal: "options", Rule: "options:no-card-brand"})
+		return r
+	}
 	if c.Tag == "select" {
 		if tok, conf, rule := fromOptions(c, decided.token); tok != "" {
 			r.Evidence = append(r.Evidence, Evidence{Signal: "options", Rule: rule})

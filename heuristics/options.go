@@ -431,6 +431,17 @@ func optionsHaveLetters(c *form.Control) bool {
 	return 2*n > len(c.Options)
 }
 
+// brandChoice reports whether a radio button picks a card brand: its
+// label or value is one ("Visa", "MC" aside: brands by their names).
+func brandChoice(c *form.Control) bool {
+	for _, o := range c.Options {
+		if cardBrands()[normalize(o.Text)] || cardBrands()[normalize(o.Value)] {
+			return true
+		}
+	}
+	return cardBrands()[normalize(c.Label)]
+}
+
 // listAgrees gives token to a list whose options are its values: at 0.8
 // where the label asks for it too, at lowValue where the label says nothing
 // (or says one of alone, a neighbouring kind the list overrules); ok false
