@@ -509,7 +509,9 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 		}
 	case shapeMonth:
 		switch {
-		case strings.HasPrefix(hint, "cc-exp"):
+		case strings.HasPrefix(hint, "cc-exp") || hint == "cc-csc":
+			// A card's list of months is its expiry, whatever its name
+			// ("ccvalidmn" reads as a CVV): no list offers security codes.
 			return "cc-exp-month", 0.9, "options:month"
 		case strings.HasPrefix(hint, "bday"):
 			return "bday-month", 0.9, "options:month"
@@ -523,7 +525,7 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			return "bday-year", 0.9, "options:year-past"
 		}
 	case shapeYearFuture:
-		if strings.HasPrefix(hint, "cc-exp") {
+		if strings.HasPrefix(hint, "cc-exp") || hint == "cc-csc" {
 			return "cc-exp-year", 0.9, "options:year-future"
 		}
 	case shapeGender:
