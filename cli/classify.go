@@ -25,6 +25,10 @@ type classifyLine struct {
 	Concept      *string `json:"concept"`
 	Confidence   float64 `json:"confidence"`
 	Label        string  `json:"label"`
+	// Optional marks a field the page calls optional that asks for data
+	// no order needs (a company, a gender): the dialog offers it
+	// unticked.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // runClassify prints one JSON line per input, select and textarea of each
@@ -63,7 +67,7 @@ func runClassify(ctx context.Context, env *Env, args []string) error {
 				Label:      visibleLabel(&snap.Controls[i]),
 			}
 			if r.Token != "" {
-				line.Token, line.Concept = &r.Token, &r.Concept
+				line.Token, line.Concept, line.Optional = &r.Token, &r.Concept, r.Optional
 			}
 			if err := enc.Encode(line); err != nil {
 				return fmt.Errorf("classify: write: %w", err)
@@ -77,7 +81,9 @@ func classifyUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: tessera classify FILE.html...
 Prints one JSON line per input, select and textarea of each page, in
 document order: file, control_index, token and concept (null when the
-control is no known field), confidence and label. FILE - reads stdin.
+control is no known field), confidence, label, and optional: true for a
+field the page calls optional that the fill dialog offers unticked.
+FILE - reads stdin.
 `)
 }
 

@@ -59,3 +59,35 @@ func TestClassifyUsage(t *testing.T) {
 		t.Errorf("classify of a missing file = %v, want a non-usage error", err)
 	}
 }
+
+// TestClassifyOptional checks that a field the dialog offers unticked (a
+// company box the page calls optional) says so, and a required one does
+// not.
+func TestClassifyOptional(t *testing.T) {
+	var out, errOut bytes.Buffer
+	page := `<form><label>First name <input name="fn"></label><label>Company (optional) <input name="co"></label></form>`
+	env := testEnv(&out, &errOut, nil)
+	env.Stdin = strings.NewReader(page)
+	if err := Run(context.Background(), []string{"classify", "-"}, env); err != nil {
+		t.Fatalf("classify: %v (stderr %q)", err, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("classify printed %d lines, want 2:\n%s", len(lines), out.String())
+	}
+	for i, want := range []struct {
+		token    string
+		optional bool
+	}{{"given-name", false}, {"organization", true}} {
+		var got struct {
+			Token    string `json:"token"`
+			Optional bool   `json:"optional"`
+		}
+		if err := json.Unmarshal([]byte(lines[i]), &got); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if got.Token != want.token || got.Optional != want.optional {
+			t.Errorf("line %d = %s, want token %q optional %v", i, lines[i], want.token, want.optional)
+		}
+	}
+}
