@@ -896,6 +896,13 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 				return st
 			}
 		}
+		// "Address addition (e.g. company, c/o)": the second line,
+		// which may hold a company.
+		if l2 := ruleByID("address-line2"); l2.kinds&kind != 0 {
+			if p := table().find(l2, text); p >= 0 && p < table().find(r, text) {
+				return l2
+			}
+		}
 	}
 	if r == nil || ident || !addressPart[r.id] {
 		return r
