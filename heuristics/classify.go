@@ -546,6 +546,22 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			}
 		}
 	}
+	if decided != nil && decided.token == "address-level2" && sources[from].ident {
+		// "Address line 2" shown beside a box named "suburb": sites
+		// reuse their field names for another line, and the words the
+		// person sees name the second street line.
+		for i, src := range sources[from+1:] {
+			t := texts[from+1+i]
+			if src.ident || src.weight < 0.8 || t == "" {
+				continue
+			}
+			if m := memo.match(t, kind, false); m != nil && m.id == "address-line2" {
+				decided, weight, from = m, src.weight*m.weight, from+1+i
+				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+			}
+			break
+		}
+	}
 	if decided != nil && addressPart[decided.id] && sources[from].ident {
 		// A row label that names several address parts ("Code postal /
 		// Ville", "PLZ / Ort") says which box is which by its order; an
