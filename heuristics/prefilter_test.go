@@ -134,8 +134,12 @@ func checkKeywords(t *testing.T, text string) {
 // have starting literals, and a plain label leaves most rules out.
 func TestPrefilterSkips(t *testing.T) {
 	tab := table()
-	if n := len(tab.prefilter.always); n > len(tab.keywords)/100 {
-		t.Errorf("%d of %d keywords have no starting literal", n, len(tab.keywords))
+	// A keyword without one (a leading \b, a leading optional group) is
+	// run on every text of every page: one such keyword cost 4 % of the
+	// 200 KB page's classify time.
+	for _, k := range tab.prefilter.always {
+		kw := &tab.keywords[k]
+		t.Errorf("rule %s: keyword %q has no starting literal", tab.rules[kw.rule].id, kw.re().String())
 	}
 	cand := map[string]bool{}
 	tab.ruleHits(tab.prefilter.candidates("first name", nil), func(r *rule, _ []int32) bool {
