@@ -697,6 +697,31 @@ var rules = []rule{
 		{"ca", []string{`nom d'usuari`}},
 	}},
 
+	// A person's age, before birth dates ("birthday_age" is no part of
+	// the date): a number the profile does not hold.
+	{id: "age", kind: kindVeto, langs: []lang{
+		{"en", []string{`^(your |current )?age$`, `age (in years|years)$`, `birthday age$`}},
+		{"de", []string{`^(ihr |dein )?alter$`}},
+		{"fr", []string{`^(votre |ton )?age$`}},
+		{"es", []string{`^(tu |su )?edad$`}},
+		{"it", []string{`^(la tua )?eta$`}},
+		{"pt", []string{`^(sua )?idade$`}},
+		{"nl", []string{`^(je |uw )?leeftijd$`}},
+		{"pl", []string{`^wiek$`}},
+		{"sv", []string{`^alder$`}},
+		{"fi", []string{`^ika$`}},
+		{"cs", []string{`^vek$`}},
+		{"ro", []string{`^varsta$`}},
+		{"bg", []string{`^възраст$`}},
+		{"el", []string{`^ηλικια$`}},
+		{"ru", []string{`^(ваш )?возраст$`}},
+		{"uk", []string{`^(ваш )?вік$`}},
+		{"tr", []string{`^yas(iniz)?$`}},
+		{"ja", []string{`^年齢$`}},
+		{"zh", []string{`^年龄$`, `^年齡$`}},
+		{"ko", []string{`^나이$`}},
+	}},
+
 	// Birth dates, before payment cards: "Date of birth (DD/MM/YYYY)"
 	// names a birth date, not a card's "MM/YY".
 	{id: "bday-day", token: "bday-day", langs: []lang{
