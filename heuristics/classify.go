@@ -923,9 +923,15 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 	if r == nil || ident || !addressPart[r.id] {
 		return r
 	}
-	best, at := r, len(text)+1
+	// The part named first wins; on a tie, the rule the table put first
+	// (r): addressParts is ordered, so the answer never depends on a map's
+	// order.
+	best, at := r, table().find(r, text)
+	if at < 0 {
+		at = len(text) + 1
+	}
 	postal := false
-	for id := range addressPart {
+	for _, id := range addressParts {
 		rr := ruleByID(id)
 		if rr.kinds&kind == 0 {
 			continue
@@ -1016,6 +1022,9 @@ func (m *memo) normalize(s string) string {
 var addressPart = map[string]bool{
 	"postal-code": true, "address-level1": true, "address-level2": true, "country": true,
 }
+
+// addressParts are addressPart's rules in a fixed order.
+var addressParts = []string{"postal-code", "address-level2", "address-level1", "country"}
 
 // streetPart lists the rules for the parts of a street line the person
 // types in boxes of their own (the house number, the street name): what
