@@ -513,18 +513,16 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 		}
 	}
-	if decided != nil && sources[from].ident && (decided.token == "name" || decided.token == "given-name" || decided.token == "family-name") {
-		// A name or id that says "name" or "FirstName" under a label
-		// the person reads as "Full name" or "Name (company)": the
-		// label says which name.
-		for i, src := range sources[from+1:] {
-			t := texts[from+1+i]
-			if src.ident || src.weight < 0.8 || t == "" {
+	if decided != nil && sources[from].ident {
+		// A name or id overruled by the first text the person sees
+		// after it (shownOverrules): sites reuse their field names.
+		for i := from + 1; i < len(sources); i++ {
+			if sources[i].ident || sources[i].weight < 0.8 || texts[i] == "" {
 				continue
 			}
-			if m := memo.match(t, kind, false); m != nil && (wholeName(m.id) && decided.token != "name" || m.id == "organization") {
-				decided, weight, from = m, src.weight*m.weight, from+1+i
-				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
+			if m := memo.match(texts[i], kind, false); m != nil && shownOverrules(decided, m) {
+				decided, weight, from = m, sources[i].weight*m.weight, i
+				ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 			}
 			break
 		}
@@ -544,22 +542,6 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
 				break
 			}
-		}
-	}
-	if decided != nil && decided.token == "address-level2" && sources[from].ident {
-		// "Address line 2" shown beside a box named "suburb": sites
-		// reuse their field names for another line, and the words the
-		// person sees name the second street line.
-		for i, src := range sources[from+1:] {
-			t := texts[from+1+i]
-			if src.ident || src.weight < 0.8 || t == "" {
-				continue
-			}
-			if m := memo.match(t, kind, false); m != nil && m.id == "address-line2" {
-				decided, weight, from = m, src.weight*m.weight, from+1+i
-				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
-			}
-			break
 		}
 	}
 	if decided != nil && addressPart[decided.id] && sources[from].ident {
@@ -791,6 +773,22 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	return r
 }
 
+// shownOverrules reports whether rule shown, read in the first text the
+// person sees, overrules rule ident read in a box's name or id:
+//   - a name or id that says "name" or "FirstName" under a label that
+//     reads "Full name" or "Name (company)": the label says which name;
+//   - a box named "suburb" shown as "Address line 2": the second street
+//     line.
+func shownOverrules(ident, shown *rule) bool {
+	switch ident.token {
+	case "name", "given-name", "family-name":
+		return wholeName(shown.id) && ident.token != "name" || shown.id == "organization"
+	case "address-level2":
+		return shown.id == "address-line2"
+	}
+	return false
+}
+
 // lookupFor reports whether veto v, read in a box's name or id, names a
 // look-up (a site search, an address finder) that the part of an address
 // the box's shown words name (rule decided) is the key of: a postcode for
@@ -907,16 +905,14 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 		// name (street address if none)" stays the company's.
 		// A bare "address" before the company ("Détail adresse,
 		// bâtiment, société") is a further line's details, not the street.
-		if st := ruleByID("address-line1"); st.kinds&kind != 0 {
-			if p := table().find(st, text); p >= 0 && p < table().find(r, text) {
-				return st
-			}
-		}
-		// "Address addition (e.g. company, c/o)": the second line,
-		// which may hold a company.
-		if l2 := ruleByID("address-line2"); l2.kinds&kind != 0 {
-			if p := table().find(l2, text); p >= 0 && p < table().find(r, text) {
-				return l2
+		// So does "Address addition (e.g. company, c/o)": the second
+		// line, which may hold a company.
+		at := table().find(r, text)
+		for _, id := range []string{"address-line1", "address-line2"} {
+			if st := ruleByID(id); st.kinds&kind != 0 {
+				if p := table().find(st, text); p >= 0 && p < at {
+					return st
+				}
 			}
 		}
 	}
@@ -1019,12 +1015,16 @@ func (m *memo) normalize(s string) string {
 
 // addressPart names the rules of address parts that one combined label may
 // list together.
-var addressPart = map[string]bool{
-	"postal-code": true, "address-level1": true, "address-level2": true, "country": true,
-}
+var addressPart = map[string]bool{}
 
 // addressParts are addressPart's rules in a fixed order.
 var addressParts = []string{"postal-code", "address-level2", "address-level1", "country"}
+
+func init() {
+	for _, id := range addressParts {
+		addressPart[id] = true
+	}
+}
 
 // streetPart lists the rules for the parts of a street line the person
 // types in boxes of their own (the house number, the street name): what
