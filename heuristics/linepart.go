@@ -15,10 +15,10 @@ var lineParts = []struct {
 	part  string
 	words func() map[string]bool
 }{
-	{"floor", wordSet("floor, flr, pis, stock, stockwerk, etage, piso, planta, piano, andar, verdieping, pietro, patro, poschodie, emelet, etaj, kat, sprat, спрат, етаж, kerros, vaning, orofos, οροφοσ, этаж, поверх, קומה, الطابق, طبقه, 階")},
-	{"apartment", wordSet("apartment, apt, flat, unit, wohnung, whg, top, tur, tuer, turnummer, bus, busnummer, boite, appartement, apartamento, departamento, depto, dpto, apartament, puerta, porta, door, dor, interno, interior, int, lokal, lokalu, mieszkanie, mieszkania, byt, bytu, stan, stana, ajto, huoneisto, lagenhet, leilighet, lejlighed, diamerisma, διαμερισμα, квартира, кв, стан, стана, апартамент, daire, dzivoklis, dzivokla, butas, buto, korter, korteri, דירה, الشقة, شقة, واحد, apto")},
-	{"building", wordSet("building, bldg, gebaude, haus, batiment, bat, edificio, torre, bloque, block, blok, bloc, palazzina, scala, bloco, budynek, epulet, κτιριο, корпус, строение, блок, 棟")},
-	{"staircase", wordSet("staircase, stairs, stair, entrance, entree, scara, stiege, escalera, escalier, portal, portale, klatka, lepcsohaz, porras, trappuppgang, κλιμακα, подъезд, вход, כניסה")},
+	{"floor", wordSet("floor, flr, pis, stock, stockwerk, etage, piso, planta, piano, andar, verdieping, pietro, patro, poschodie, emelet, etaj, kat, sprat, спрат, етаж, kerros, vaning, orofos, οροφοσ, этаж, поверх, קומה, الطابق, طبقه, 階, lantai, korrus, stavs, aukstas, nadstropje, etasje, 층, 楼层")},
+	{"apartment", wordSet("apartment, apt, flat, unit, wohnung, whg, top, tur, tuer, turnummer, bus, busnummer, boite, appartement, apartamento, departamento, depto, dpto, apartament, puerta, porta, door, dor, interno, interior, int, lokal, lokalu, mieszkanie, mieszkania, byt, bytu, stan, stana, ajto, huoneisto, lagenhet, leilighet, lejlighed, diamerisma, διαμερισμα, квартира, кв, стан, стана, апартамент, daire, dzivoklis, dzivokla, butas, buto, korter, korteri, דירה, الشقة, شقة, واحد, apto, appartamento, lakas, apartemen, pangsapuri, stanovanje, 部屋番号, deur, drzwi, dorr, ovi, dvere, дверь, πορτα, kapi, porte, dpto")},
+	{"building", wordSet("building, bldg, gebaude, haus, batiment, bat, edificio, torre, bloque, block, blok, bloc, palazzina, scala, bloco, budynek, epulet, κτιριο, корпус, строение, блок, 棟, gebouw, budova, byggnad, bygning, rakennus, cladire, здание, будівля, сграда, bina, gedung, bangunan, zgrada, hoone, pastatas, 건물, อาคาร, इमारत, בניין, مبنى")},
+	{"staircase", wordSet("staircase, stairs, stair, entrance, entree, scara, stiege, escalera, escalier, portal, portale, klatka, lepcsohaz, porras, trappuppgang, κλιμακα, подъезд, вход, כניסה, ingang, uppgang, opgang, vchod, під'ізд, εισοδοσ, ulaz, trepikoda, kapnutelpa, laiptine, vhod, eingang, مدخل")},
 }
 
 // wholeLine2 matches the words of a box for the whole second line, or of
