@@ -1361,9 +1361,9 @@ func short(c *form.Control) bool {
 // datePart matches words naming a day, month or year part of a date, in the
 // supported languages.
 var (
-	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|день|дд|日|일|gun|hari|tgl|zz|pp)(?: |$)`)
-	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|месяц|мм|月|월|ay|bulan|bln|ll|kk)(?: |$)`)
-	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anio|anyo|anno|jaar|rok|rrrr|ar|год|гггг|年|년|yil|tahun|thn|vvvv)(?: |$)`)
+	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|paiva|den|nap|ziua|день|ден|ημερα|дд|日|일|gun|gunu|يوم|יום|hari|tgl|dan|paev|diena|zz|pp)(?: |$)`)
+	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|maned|kuukausi|mesic|honap|luna|месяц|місяць|месец|μηνασ|мм|月|월|ay|ayi|شهر|חודש|thang|bulan|bln|माह|mjesec|mesec|kuu|menesis|menuo|ll|kk)(?: |$)`)
+	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anio|anyo|anno|jaar|rok|rrrr|ar|aar|vuosi|ev|anul|год|рік|година|ετοσ|гггг|年|년|연도|yil|yili|سنة|שנת|nam|tahun|thn|वर्ष|godina|leto|aasta|gads|metai|vvvv)(?: |$)`)
 )
 
 // partOf names the date part a control asks for, from its option shape,
@@ -1492,7 +1492,7 @@ func birthDates(g *group) {
 			if tok == "bday" && g.c(k).Type != "date" {
 				// One box or list of a birth date that names its part
 				// ("Year of birth").
-				if p := namedPart(g.c(k)); p != "" {
+				if p := onlyPart(g.c(k)); p != "" {
 					g.set(k, "bday-"+p, 0.8)
 				}
 			}
@@ -1514,6 +1514,14 @@ func birthDates(g *group) {
 			g.set(j, "bday-"+p, conf)
 		}
 		k = run[len(run)-1]
+	}
+	for k := 0; k+2 < len(g.seq); k++ {
+		// "Ngày sinh", "Tháng sinh", "Năm sinh": a birth date's box
+		// before its month and its year is its day, whatever else its
+		// words would mean alone (the date of birth).
+		if g.tok(k) == "bday" && g.tok(k+1) == "bday-month" && g.tok(k+2) == "bday-year" {
+			g.set(k, "bday-day", 0.8)
+		}
 	}
 }
 
@@ -1596,6 +1604,80 @@ func cardExpiry(g *group) {
 			k = j
 		}
 	}
+	for k := range g.seq {
+		// One box or list of an expiry date that names its part alone
+		// ("Utgångsmånad", "Rok ważności") beside no other part.
+		if g.tok(k) != "cc-exp" || g.c(k).Type == "month" {
+			continue
+		}
+		if p := onlyPart(g.c(k)); p == "month" || p == "year" {
+			g.set(k, "cc-exp-"+p, 0.8)
+		}
+	}
+}
+
+// onlyPart is the one part of a date a control's own texts name, the
+// first of them in namedPart's order, or "" when none does or any names
+// two ("MM/YY", "ММ/ГГ", "Date of birth (DD/MM)").
+// Single letters are no part here: "D.O.B." names the whole date.
+func onlyPart(c *form.Control) string {
+	if p := shapePart(c); p != "" {
+		return p
+	}
+	found := ""
+	for _, t := range []string{c.Placeholder, c.Name, c.ID, c.LabelElementText, c.AriaLabel, c.Label} {
+		part, parts := "", 0
+		for _, w := range strings.Fields(normalize(t)) {
+			if utf8.RuneCountInString(w) == 1 && w < "\u3000" {
+				continue
+			}
+			switch {
+			case dateCode(w):
+				// "MM", "RR", "ГГ", "LL": a letter written twice or four
+				// times stands for one part of a date's format, whichever
+				// its language makes it.
+				part, parts = "code", parts+1
+				if monthPart().MatchString(w) {
+					part = "month"
+				} else if yearPart().MatchString(w) {
+					part = "year"
+				}
+			case dayPart().MatchString(w):
+				part, parts = "day", parts+1
+			case monthPart().MatchString(w):
+				part, parts = "month", parts+1
+			case yearPart().MatchString(w):
+				part, parts = "year", parts+1
+			}
+		}
+		switch {
+		case parts > 1:
+			// Any text naming two parts ("Expiration date (MM/YY)" on
+			// a box named creditExpirationMonth) asks for them together.
+			return ""
+		case parts == 1 && found == "":
+			found = part
+		}
+	}
+	if found == "code" {
+		return ""
+	}
+	return found
+}
+
+// dateCode reports whether a word is a letter written two or four times
+// ("mm", "yyyy", "гг"): one part of a date's written format.
+func dateCode(w string) bool {
+	rs := []rune(w)
+	if len(rs) != 2 && len(rs) != 4 || !unicode.IsLetter(rs[0]) {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if r != rs[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // passwords marks every password box of a form with two or more of them as
