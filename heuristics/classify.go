@@ -408,6 +408,9 @@ func classifyControl(c *form.Control, memo *memo) Result {
 		return r
 	}
 	kw := classifyWords(c, memo)
+	if len(kw.Evidence) > 0 && kw.Evidence[0].Rule == "address" {
+		kw.Token = numberedAddressLine(kw.Token, kw.Evidence[0].Text)
+	}
 	ac := c.AutocompleteInfo
 	if ac == nil || ac.Field == "" {
 		return kw
@@ -1030,3 +1033,21 @@ func init() {
 // types in boxes of their own (the house number, the street name): what
 // they say, not "this is no profile data".
 var streetPart = map[string]bool{"house-number": true, "street-name": true}
+
+// numberedAddressLine reads the line a text the plain "address" words
+// matched numbers ("Адресная строка 2", "Linia adresu 2", "住所 2",
+// "Adresse 3"): the second or third line, in any language; token
+// otherwise.
+func numberedAddressLine(token, text string) string {
+	for text != "" {
+		var w string
+		w, text, _ = strings.Cut(text, " ")
+		switch w {
+		case "2", "ii":
+			return "address-line2"
+		case "3", "iii":
+			return "address-line3"
+		}
+	}
+	return token
+}
