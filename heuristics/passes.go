@@ -305,6 +305,10 @@ func radioGroups(g *group) {
 // namePairs resolves a generic "Name" next to an explicit first or last
 // name: "Name" + "Surname" is given + family, "Name" + "Vorname" is family +
 // given.
+// apelido matches the Portuguese word that is a surname in Portugal and a
+// nickname in Brazil.
+var apelido = lazyRE(`^apelidos?$`)
+
 func namePairs(g *group) {
 	// taken reports whether a box near k already asks for tok: then the
 	// generic "Name" is not that part (a decoy or a duplicate box between
@@ -333,6 +337,11 @@ func namePairs(g *group) {
 			continue
 		}
 		switch {
+		case g.tok(k) == "name" && g.tok(k+1) == "nickname" && apelido().MatchString(g.text(k+1)):
+			// "Nome", "Apelido": after a name, the Portuguese surname,
+			// not the Brazilian nickname.
+			g.set(k, "given-name", 0.8)
+			g.set(k+1, "family-name", 0.8)
 		case (a == "name" || wholeName(a)) && g.tok(k) == "name" && g.tok(k+1) == "family-name" && !taken(k, "given-name"):
 			g.set(k, "given-name", 0.8)
 		case a == "name" && g.tok(k) == "name" && g.tok(k+1) == "given-name" && !taken(k, "family-name"):
