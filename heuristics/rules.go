@@ -1527,7 +1527,7 @@ var rules = []rule{
 		{"sl", []string{`cetrt`}},
 	}},
 	{id: "postal-code", token: "postal-code", langs: []lang{
-		{"en", []string{`zip`, `post ?code`, `postal ?(code|index|number|no)`, `^postal$`, `pin ?code`, `^pc$`, `eircode`}},
+		{"en", []string{`zip`, `post ?code`, `postal ?(code|index|number|no)`, `^postal$`, `pin ?code`, `^pc$`, `eircode`, `^p ?code$`}},
 		{"de", []string{`plz\b`, `postleitzahl`}},
 		{"fr", []string{`code postal`, `^cp\b`, `npa\b`}},
 		{"es", []string{`codigo postal`, `^cp$`, `c p\b`}},
@@ -1677,7 +1677,7 @@ var rules = []rule{
 		{"sr", []string{`^округ$`, `^okrug$`}},
 	}},
 	{id: "address-level2", token: "address-level2", langs: []lang{
-		{"en", []string{`city( ?name)?`, `town`, `suburb`, `settlement$`, `municipality`}},
+		{"en", []string{`city( ?name)?`, `town`, `suburb`, `settlement$`, `municipality`, `^locality$`, `address ?locality`}},
 		{"de", []string{`stadt`, `ort\b`, `wohnort`, `gemeinde`}},
 		{"fr", []string{`ville`, `localite`, `commune`}},
 		{"es", []string{`ciudad`, `localidad`, `poblacion`, `municipio`}},
