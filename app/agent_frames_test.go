@@ -123,9 +123,26 @@ func TestAgentFrameForms(t *testing.T) {
 	refused := func(why string) {
 		t.Helper()
 		asked, applied := w.pres.count(), len(w.browser.appliedCalls())
-		res, text := w.call(t, payName, map[string]any{"first": "Mallory"})
-		if !res.IsError || !strings.Contains(text, "refused") {
-			t.Errorf("%s: call = %v %q, want a refusal", why, res.IsError, text)
+		// Two refusals are right, depending on whether tessera mcp has
+		// relisted the page's tools since the change (the app tells it to,
+		// and it does so in the background): the app refuses the call it
+		// still forwards, or the server no longer serves the name.
+		res, err := w.client.CallTool(t.Context(), &mcp.CallToolParams{Name: payName, Arguments: map[string]any{"first": "Mallory"}})
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), "unknown tool") {
+				t.Errorf("%s: call failed with %v, want a refusal or an unknown tool", why, err)
+			}
+		default:
+			var text strings.Builder
+			for _, c := range res.Content {
+				if tc, ok := c.(*mcp.TextContent); ok {
+					text.WriteString(tc.Text)
+				}
+			}
+			if !res.IsError || !strings.Contains(text.String(), "refused") {
+				t.Errorf("%s: call = %v %q, want a refusal", why, res.IsError, text.String())
+			}
 		}
 		if w.pres.count() != asked || len(w.browser.appliedCalls()) != applied {
 			t.Errorf("%s: the call was shown to the person or reached the page", why)
