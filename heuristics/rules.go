@@ -1319,7 +1319,7 @@ var rules = []rule{
 	}},
 
 	// Organisation.
-	{id: "organization-title", token: "organization-title", weight: lowValue, langs: []lang{
+	{id: "organization-title", token: "organization-title", weight: lowValue, kinds: ckText, langs: []lang{
 		{"en", []string{`job ?title`, `position`, `job role`, `occupation`, `designation`}},
 		{"de", []string{`berufsbezeichnung`, `position`, `beruf`}},
 		{"fr", []string{`fonction`, `poste\b`, `profession`}},
