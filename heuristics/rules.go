@@ -303,7 +303,7 @@ var rules = []rule{
 	}},
 	{id: "house-number", kind: kindVeto, langs: []lang{
 		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `house (number|no) (or )?name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
-		{"de", []string{`hausnummer`, `hausnr`, `haus nr`}},
+		{"de", []string{`hausnummer`, `hausnr`, `haus nr`, `^h ?nr$`}},
 		{"fr", []string{`numero de (rue|voie)`, `n de rue`}},
 		{"es", []string{`(numero|num|no) exterior`, `numero de (la )?calle`, `^numero$`}},
 		{"it", []string{`numero civico`, `civico`}},
@@ -1274,7 +1274,7 @@ var rules = []rule{
 		{"en", []string{`phone`, `tel\b`, `telephone`, `mobile`, `cell`, `contact (number|no)`, `mob\b`, `land ?line`}},
 		{"de", []string{`telefon`, `handy`, `mobil`, `rufnummer`, `telnr`}},
 		{"fr", []string{`telephone`, `portable`, `mobile`}},
-		{"es", []string{`telefono`, `celular`, `movil`}},
+		{"es", []string{`telefono`, `celular`, `movil`, `^cel$`}},
 		{"it", []string{`telefono`, `cellulare`}},
 		{"pt", []string{`telefone`, `telemovel`, `celular`, `contacto telefonico`}},
 		{"nl", []string{`telefoon`, `mobiel`, `gsm\b`}},
@@ -1438,7 +1438,7 @@ var rules = []rule{
 		{"es", []string{`direccion 3`, `linea 3`}},
 	}},
 	{id: "address-line2", token: "address-line2", kinds: ckText | ckTextarea, langs: []lang{
-		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional|addition|supplement)`, `additional address`, `addition to (the |your )?address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`, `^entrance\b`, `staircase`}},
+		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional|addition|supplement)`, `additional address`, `addition to (the |your )?address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`, `^entrance\b`, `staircase`, `^ste$`, `bldg\b`, `^flr$`, `add ?(2|two)$`}},
 		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`, `gebaude`, `^eingang$`}},
 		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
 		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`, `punto de referencia`, `edificio`, `dpto\b`, `escalera\b`}},
@@ -1587,7 +1587,7 @@ var rules = []rule{
 		{"es", []string{`nombre del pais`}},
 	}},
 	{id: "country", token: "country", langs: []lang{
-		{"en", []string{`country`, `nation\b`, `united states`}},
+		{"en", []string{`country`, `nation\b`, `united states`, `^c ?n?try$`}},
 		{"de", []string{`land\b`, `staat\b`}},
 		{"fr", []string{`pays`}},
 		{"es", []string{`pais`}},
@@ -1631,7 +1631,7 @@ var rules = []rule{
 		{"az", []string{`olkə`}},
 	}},
 	{id: "address-level1", token: "address-level1", langs: []lang{
-		{"en", []string{`state( ?name)?`, `province( ?name)?`, `region( ?name)?`, `county( ?name)?`, `prefecture`, `territory`, `governorate`, `emirate`, `voivodeship`, `oblast`}},
+		{"en", []string{`state( ?name)?`, `province( ?name)?`, `region( ?name)?`, `county( ?name)?`, `prefecture`, `territory`, `governorate`, `emirate`, `voivodeship`, `oblast`, `^prov$`}},
 		{"de", []string{`bundesland`, `kanton`}},
 		{"fr", []string{`province`, `region`, `departement`}},
 		{"es", []string{`provincia`, `estado`, `region`, `comunidad autonoma`, `departamento`}},
@@ -1677,7 +1677,7 @@ var rules = []rule{
 		{"sr", []string{`^округ$`, `^okrug$`}},
 	}},
 	{id: "address-level2", token: "address-level2", langs: []lang{
-		{"en", []string{`city( ?name)?`, `town`, `suburb`, `settlement$`, `municipality`, `^locality$`, `address ?locality`}},
+		{"en", []string{`city( ?name)?`, `town`, `suburb`, `settlement$`, `municipality`, `^locality$`, `address ?locality`, `^cty$`}},
 		{"de", []string{`stadt`, `ort\b`, `wohnort`, `gemeinde`}},
 		{"fr", []string{`ville`, `localite`, `commune`}},
 		{"es", []string{`ciudad`, `localidad`, `poblacion`, `municipio`}},
@@ -1752,7 +1752,7 @@ var rules = []rule{
 	// A street is typed: a list of addresses is a picker of saved
 	// addresses, never the street itself.
 	{id: "address-line1", token: "address-line1", kinds: ckText | ckTextarea, langs: []lang{
-		{"en", []string{`(address|addr|street|line) ?(1|one)\b`, `street`, `^line$`, `address line`, `first line`}},
+		{"en", []string{`(address|addr|street|line) ?(1|one)\b`, `street`, `^line$`, `address line`, `first line`, `add ?(1|one)$`}},
 		{"de", []string{`strasse`, `str\b`}},
 		{"fr", []string{`rue\b`, `voie\b`, `adresse 1`}},
 		{"es", []string{`calle`, `direccion 1`}},
@@ -1786,7 +1786,7 @@ var rules = []rule{
 	}},
 	{id: "address", token: "address-line1", weak: true, kinds: ckText | ckTextarea, langs: []lang{
 		{"en", []string{`address`, `addr\b`}},
-		{"de", []string{`anschrift`, `adresse`}},
+		{"de", []string{`anschrift`, `adresse`, `^adr$`}},
 		{"fr", []string{`adresse`}},
 		{"es", []string{`direccion`, `domicilio`}},
 		{"it", []string{`indirizzo`}},
@@ -2120,7 +2120,7 @@ var rules = []rule{
 		{"be", []string{`прозвішча`}},
 	}},
 	{id: "given-name", token: "given-name", kinds: ckText, langs: []lang{
-		{"en", []string{`first ?name`, `name ?first`, `fname`, `f name`, `given ?name`, `forename`, `^first$`, `christian name`}},
+		{"en", []string{`first ?name`, `name ?first`, `fname`, `f name`, `given ?name`, `forename`, `^first$`, `christian name`, `^given$`}},
 		{"de", []string{`vorname`}},
 		{"fr", []string{`prenom`}},
 		{"es", []string{`primer nombre`}},
