@@ -1438,7 +1438,7 @@ var rules = []rule{
 		{"es", []string{`direccion 3`, `linea 3`}},
 	}},
 	{id: "address-line2", token: "address-line2", kinds: ckText | ckTextarea, langs: []lang{
-		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional|addition|supplement)`, `additional address`, `addition to (the |your )?address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`, `^entrance\b`, `staircase`, `^ste$`, `bldg\b`, `^flr$`, `add ?(2|two)$`}},
+		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional|addition|supplement)( address)?( line)?( ?(1|one|2|two))?\b`, `additional address`, `addition to (the |your )?address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`, `^entrance\b`, `staircase`, `^ste$`, `bldg\b`, `^flr$`, `add ?(2|two)$`, `additional address( line)?( ?(1|one|2|two))?\b`}},
 		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`, `gebaude`, `^eingang$`}},
 		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
 		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`, `punto de referencia`, `edificio`, `dpto\b`, `escalera\b`}},
