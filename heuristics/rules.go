@@ -302,7 +302,7 @@ var rules = []rule{
 		{"sr", []string{`улица и број`, `ulica i broj`}},
 	}},
 	{id: "house-number", kind: kindVeto, langs: []lang{
-		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `house (number|no) (or )?name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`}},
+		{"en", []string{`house ?(number|no|nr|num)`, `house name`, `house (number|no) (or )?name`, `(outer|exterior|ext) (number|no|nr|num)\b`, `(street|address) 1 (number|no|nr|num)\b`, `building (number|no)`, `street ?(number|no|nr|num)`, `(street|address) ?(number|no|nr|num)$`, `^no$`, `^nr$`, `^(ship|shipping|bill|billing|delivery|invoice) ?(number|num)$`}},
 		{"de", []string{`hausnummer`, `hausnr`, `haus nr`, `^h ?nr$`}},
 		{"fr", []string{`numero de (rue|voie)`, `n de rue`}},
 		{"es", []string{`(numero|num|no) exterior`, `numero de (la )?calle`, `^numero$`}},
