@@ -369,7 +369,7 @@ const ByChoice = "by-choice"
 
 // optionalWord matches the words that mark a box optional, in the supported
 // languages, over normalized text.
-var optionalWord = lazyRE(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln\S*|valfri(tt)?|frivillig(t)?|valgfri(tt?)?|valinnainen|vapaaehtoinen|nepovinn\S*|nem kotelezo|προαιρετικ\S*|необязательн\S*|необов'язков\S*|opsional|tidak wajib|istege bagli|opsiyonel|khong bat buoc|niet verplicht|nicht erforderlich|non obbligatorio|no obligatorio|nao obrigatorio|اختياري|לא חובה|אופציונלי)(?: |$)|任意|选填|可选|選填|선택`)
+var optionalWord = lazyRE(`(?:^| )(?:optional|freiwillig|facultati[fv]|optionnel|opcional|facoltativo|opzionale|optioneel|facultatief|opcjonaln\S*|valfri(tt)?|frivillig(t)?|valgfri(tt?)?|valinnainen|vapaaehtoinen|nepovinn\S*|nem kotelezo|προαιρετικ\S*|необязательн\S*|необов'язков\S*|opsional|tidak wajib|istege bagli|opsiyonel|khong bat buoc|niet verplicht|nicht erforderlich|non obbligatorio|no obligatorio|nao obrigatorio|اختیاری|לא חובה|אופציונלי)(?: |$)|任意|选填|可选|選填|선택`)
 
 // labelSays reports whether a control's label, aria-label or placeholder
 // holds words re matches (over normalized text): a box marked optional
@@ -951,8 +951,9 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 }
 
 // alternative matches the words that join alternatives in a label ("or"),
-// in the supported languages, over normalized text.
-var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|alebo|sau|ili|или|або|ή|veya|atau|hoac)(?: |$)`)
+// in the supported languages, over normalized text. Greek "ή" is left
+// out: normalized it is "η", the article "the".
+var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|alebo|sau|ili|или|або|veya|atau|hoac)(?: |$)`)
 
 // A memo caches normalize and matchControl by their arguments for one
 // Classify call: pages repeat their words.

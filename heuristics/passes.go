@@ -889,7 +889,7 @@ func houseNumberBeside(g *group, k int) int {
 // houseNumberWord matches a label that asks for a number and names
 // nothing else ("Number", "No.", "Будинок"): beside a street box, the
 // house number.
-var houseNumberWord = lazyRE(`^(?:number|no|nr|num|numero|n|broj|cislo|szam|nummer|номер|будинок|дом|αριθμος)$`)
+var houseNumberWord = lazyRE(`^(?:number|no|nr|num|numero|n|broj|cislo|szam|nummer|номер|будинок|дом|αριθμοσ)$`)
 
 // streetAlone gives a box labelled just "Address" with no other address
 // line near it the whole street address: address-line1 is the first of
@@ -1370,7 +1370,7 @@ func short(c *form.Control) bool {
 // datePart matches words naming a day, month or year part of a date, in the
 // supported languages.
 var (
-	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|paiva|den|nap|ziua|день|ден|ημερα|дд|日|일|gun|gunu|يوم|יום|hari|tgl|dan|paev|diena|zz|pp)(?: |$)`)
+	dayPart   = lazyRE(`(?:^| )(?:day|dd|d|tag|tt|jour|jj|dia|giorno|gg|dag|dzien|paiva|den|nap|ziua|день|ден|ημερα|дд|日|일|gun|gunu|یوم|יום|hari|tgl|dan|paev|diena|zz|pp)(?: |$)`)
 	monthPart = lazyRE(`(?:^| )(?:month|mm|mon|m|monat|mois|mes|mese|maand|miesiac|manad|maned|kuukausi|mesic|honap|luna|месяц|місяць|месец|μηνασ|мм|月|월|ay|ayi|شهر|חודש|thang|bulan|bln|माह|mjesec|mesec|kuu|menesis|menuo|ll|kk)(?: |$)`)
 	yearPart  = lazyRE(`(?:^| )(?:year|yyyy|yy|y|jahr|jjjj|annee|aaaa|ano|anio|anyo|anno|jaar|rok|rrrr|ar|aar|vuosi|ev|anul|год|рік|година|ετοσ|гггг|年|년|연도|yil|yili|سنة|שנת|nam|tahun|thn|वर्ष|godina|leto|aasta|gads|metai|vvvv)(?: |$)`)
 )
@@ -1805,7 +1805,7 @@ func choosesPassword(g *group, k int) bool {
 
 // newEmail matches the words of an e-mail box that asks for an address
 // to change to, or to confirm one, over normalized text.
-var newEmail = lazyRE(`(?:^| )(?:new|confirm\S*|repeat|re ?enter|retype|verify|neue\S*|nouvel(?:le)?|nuev[oa]|nuov[oa]|nov[oa]|nieuw\S*|now[yea]|novy|nov[ae]|nytt?|uusi|новый|новая|новую|подтвердите|wiederholen|bestatigen|confirmez|confirmer|repite|repetir|confirma|conferma|ripeti|confirme|bevestig|herhaal|powtorz|potwierdz|upprepa|bekrafta|tekrar)(?: |$)|新しい|確認|新邮箱|确认|새 이메일`)
+var newEmail = lazyRE(`(?:^| )(?:new|confirm\S*|repeat|re ?enter|retype|verify|neue\S*|nouvel(?:le)?|nuev[oa]|nuov[oa]|nov[oa]|nieuw\S*|now[yea]|novy|nov[ae]|nytt?|uusi|новыи|новая|новую|подтвердите|wiederholen|bestatigen|confirmez|confirmer|repite|repetir|confirma|conferma|ripeti|confirme|bevestig|herhaal|powtorz|potwierdz|upprepa|bekrafta|tekrar)(?: |$)|新しい|確認|新邮箱|确认|새 이메일`)
 
 // signupWord matches the words of a form's id, name or action that make it
 // a sign-up form, over normalized text.
