@@ -22,6 +22,20 @@ func TestNormalizedPatternWords(t *testing.T) {
 	}
 	escape := regexp.MustCompile(`\\.`)
 	word := regexp.MustCompile(`[\pL\pM]+`)
+	sets := map[string]func() map[string]bool{
+		"wholeLine2": wholeLine2, "genderWords": genderWords, "otherWords": otherWords,
+		"honorificWords": honorificWords, "suffixWords": suffixWords, "cardBrands": cardBrands,
+	}
+	for _, lp := range lineParts {
+		sets["lineParts "+lp.part] = lp.words
+	}
+	for name, set := range sets {
+		for w := range set() {
+			if n := normalize(w); n != w {
+				t.Errorf("%s: %q is %q once normalized, so text never holds it", name, w, n)
+			}
+		}
+	}
 	for name, re := range patterns {
 		src := escape.ReplaceAllString(re().String(), " ")
 		for _, w := range word.FindAllString(src, -1) {
