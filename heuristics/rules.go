@@ -2117,6 +2117,7 @@ var rules = []rule{
 		{"kk", []string{`тегі`}},
 		{"mn", []string{`^овог$`}},
 		{"be", []string{`прозвішча`}},
+		{"ur", []string{`آخری نام`}},
 	}},
 	{id: "given-name", token: "given-name", kinds: ckText, langs: []lang{
 		{"en", []string{`first ?name`, `name ?first`, `fname`, `f name`, `given ?name`, `forename`, `^first$`, `christian name`, `^given$`}},
@@ -2164,6 +2165,7 @@ var rules = []rule{
 		{"kk", []string{`^аты$`}},
 		{"mn", []string{`^нэр$`}},
 		{"be", []string{`^імя$`}},
+		{"ur", []string{`پہلا نام`}},
 	}},
 	// The name of a thing is not the person's name: "Property name",
 	// "Product name", "Event name". (Companies, cards, users and streets
