@@ -1431,6 +1431,31 @@ var rules = []rule{
 	}},
 
 	// Addresses, most specific first.
+	// The address of a web site, a computer or a wallet, before the
+	// postal address's words: "Website address", "Adresse du site",
+	// "Адрес сайта" ask for no street. A person's site, as the "url"
+	// rule below: never filled on its word alone.
+	{id: "web-address", token: "url", weight: lowValue, kinds: ckText, langs: []lang{
+		{"en", []string{`(web ?site|web|ip|wallet|site|home ?page|internet|url|blog|mac|bitcoin|crypto) address`, `address of (your |the )?(web ?site|site|home ?page|blog)`}},
+		{"de", []string{`web ?adresse`, `internet ?adresse`, `(ip|mac) ?adresse`}},
+		{"fr", []string{`adresse (du |de votre )?(site|web)`, `adresse ip`}},
+		{"es", []string{`direccion (del sitio )?web`, `direccion (del|de tu|de su) sitio`, `direccion ip`}},
+		{"it", []string{`indirizzo (del )?(sito|web)`, `indirizzo ip`}},
+		{"pt", []string{`endereco (do )?(site|web)`, `endereco ip`}},
+		{"nl", []string{`internetadres`, `ip ?adres`}},
+		{"pl", []string{`adres (strony|www|ip)`}},
+		{"sv", []string{`webbadress`, `ip ?adress`}},
+		{"ru", []string{`адрес (сайта|веб)`, `веб адрес`, `ip адрес`}},
+		{"uk", []string{`адреса (сайту|веб)`, `веб адреса`}},
+		{"tr", []string{`web sitesi adresi`, `ip adresi`}},
+		{"cs", []string{`webova adresa`, `adresa (webu|stranky|www)`, `ip adresa`}},
+		{"hu", []string{`weboldal cime`, `honlap cime`, `ip cim`}},
+		{"ar", []string{`عنوان (ال)?موقع`}},
+		{"he", []string{`כתובת (ה)?אתר`}},
+		{"zh", []string{`网站地址`, `网址`}},
+		{"vi", []string{`dia chi (website|trang web|web)`}},
+		{"id", []string{`alamat (situs|website|web)`, `alamat ip`}},
+	}},
 	{id: "address-line3", token: "address-line3", kinds: ckText | ckTextarea, langs: []lang{
 		{"en", []string{`(address|addr|street|line) ?(3|three)\b`, `address line 3`, `third line`}},
 		{"de", []string{`adresszeile 3`}},
