@@ -337,8 +337,8 @@ func declared(r Result) bool {
 // ruleSure reports whether the rules' verdict stands without the model:
 // the page declared the field (a valid autocomplete token, a WebMCP
 // parameter description), the box is masked, it is a sign-in form's
-// login identifier, or its label asks for the whole phone number with its
-// code.
+// login identifier, its label asks for the whole phone number with its
+// code, or its words ask for an address the person lived at before.
 func ruleSure(c *form.Control, r Result) bool {
 	if c.Type == "password" || len(r.Evidence) == 0 {
 		return c.Type == "password"
@@ -354,6 +354,11 @@ func ruleSure(c *form.Control, r Result) bool {
 		// A box the rules read as a credential or a code ("E-mail ou
 		// celular" to sign in): no profile value goes there, whatever
 		// the model makes of its words.
+		return true
+	}
+	if r.Evidence[0].Rule == "previous-address" {
+		// "Previous city": whose address the words say, not what kind
+		// of box it is, which the model reads from the same words.
 		return true
 	}
 	if r.Evidence[0].Rule == "tel-with-area" {

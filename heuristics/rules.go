@@ -340,6 +340,20 @@ var rules = []rule{
 	}},
 	// The address of an employer or business is not the person's own
 	// address: filling the home address there is wrong.
+	// An address the person lived at before (applications ask for the
+	// last years'): the profile holds where they live now.
+	{id: "previous-address", kind: kindVeto, qualifies: true, langs: []lang{
+		{"en", []string{`(previous|former|prior|old|past) (home |postal |street |residential |mailing )?(address|street|city|town|post ?code|zip|state|county|country)`}},
+		{"de", []string{`(vorherige|fruhere|alte)\S* (adresse|anschrift|strasse|plz|postleitzahl|wohnort|ort)`}},
+		{"fr", []string{`ancienne adresse`, `adresse precedente`, `ancien domicile`}},
+		{"es", []string{`(direccion|domicilio) anterior`}},
+		{"it", []string{`indirizzo precedente`}},
+		{"pt", []string{`(endereco|morada) anterior`}},
+		{"nl", []string{`(vorig|oud) adres`}},
+		{"pl", []string{`poprzedni adres`}},
+		{"ru", []string{`(предыдущи|прежни)\S* адрес`}},
+		{"tr", []string{`(onceki|eski) adres`}},
+	}},
 	{id: "work-address", kind: kindVeto, qualifies: true, langs: []lang{
 		{"en", []string{`(company|business|office|work|employer|agency) ?(street )?address`}},
 		{"de", []string{`firmen ?(anschrift|adresse)`, `geschaftsadresse`}},
