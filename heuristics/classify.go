@@ -1037,18 +1037,26 @@ var streetPart = map[string]bool{"house-number": true, "street-name": true}
 
 // numberedAddressLine reads the line a text the plain "address" words
 // matched numbers ("Адресная строка 2", "Linia adresu 2", "住所 2",
-// "Adresse 3"): the second or third line, in any language; token
-// otherwise.
+// "Adresse 3 (optional)"): the second or third line, in any language,
+// when the number ends the text or only a word marking the box optional
+// follows it ("Address (2 lines max)" numbers no line); token otherwise.
 func numberedAddressLine(token, text string) string {
-	for text != "" {
+	for rest := text; rest != ""; {
 		var w string
-		w, text, _ = strings.Cut(text, " ")
+		w, rest, _ = strings.Cut(rest, " ")
+		line := ""
 		switch w {
 		case "2", "ii":
-			return "address-line2"
+			line = "address-line2"
 		case "3", "iii":
-			return "address-line3"
+			line = "address-line3"
+		default:
+			continue
 		}
+		if rest == "" || len(strings.Fields(rest)) <= 2 && optionalWord().MatchString(rest) {
+			return line
+		}
+		return token
 	}
 	return token
 }
