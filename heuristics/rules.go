@@ -1069,7 +1069,7 @@ var rules = []rule{
 		{"hi", []string{`समाप्ति`}},
 		{"th", []string{`วันหมดอายุ`, `หมดอายุ`}},
 		{"vi", []string{`ngay het han`, `het han`}},
-		{"ms", []string{`tarikh luput`, `tamat`}},
+		{"ms", []string{`tarikh luput`, `tarikh tamat`, `tamat tempoh`}},
 		{"ca", []string{`caducitat`}},
 	}},
 	// An amount of money, before the card rules: "Amount on this card" and
