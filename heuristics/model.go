@@ -361,6 +361,12 @@ func ruleSure(c *form.Control, r Result) bool {
 		// of box it is, which the model reads from the same words.
 		return true
 	}
+	if r.Evidence[0].Rule == "coupon" && r.Evidence[0].Signal != "nearby" {
+		// "Code de réduction", "Gutschein": the box's own words say it
+		// takes a code the shop gave, never the person's data; the model
+		// reads "code" and guesses a card's security code.
+		return true
+	}
 	if r.Evidence[0].Rule == "tel-with-area" {
 		// "Phone with country code", "DDD e número": phrases that name
 		// the whole number and nothing else, whose words the model knows
