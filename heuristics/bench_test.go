@@ -43,6 +43,23 @@ func BenchmarkExtractClassify200KB(b *testing.B) {
 	b.ReportMetric(float64(controls), "controls")
 }
 
+// BenchmarkClassify200KB measures classification alone (rules, passes and
+// the learned model) of the same ~200 KB page's snapshot, extracted once:
+// BenchmarkExtractClassify200KB less the HTML parse and the page walk.
+func BenchmarkClassify200KB(b *testing.B) {
+	s, err := form.Extract(bytes.NewReader(generatedPage(200<<10)), form.ExtractOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	Classify(&form.Snapshot{})
+	b.ResetTimer()
+	var controls int
+	for b.Loop() {
+		controls = len(Classify(s))
+	}
+	b.ReportMetric(float64(controls), "controls")
+}
+
 // generatedPage writes a page of at least size bytes: checkout forms in
 // several languages with labels, tables and filler text, like a real shop.
 func generatedPage(size int) []byte {
