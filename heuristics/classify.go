@@ -614,6 +614,13 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// recipient's first name, not a name for the address.
 				continue
 			}
+			if m != nil && src.ident && !sources[from].ident && m.id == "address-lookup" && notAnAddress[decided.token] {
+				// A box the person sees labelled "Telephone number" whose
+				// name says "autocomplete" (autocompleteHandler: some
+				// script completes it): an address finder is never where
+				// a phone number, an e-mail or a name goes.
+				continue
+			}
 			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
 				// A box the person sees labelled "Postcode" whose name
 				// says "search" or "autocomplete" (a store finder, an
@@ -805,6 +812,11 @@ func lookupFor(decided, v *rule) bool {
 	}
 	return false
 }
+
+// notAnAddress lists the tokens of boxes no address finder is: what the
+// words a person sees name there outweighs a finder's word in the box's
+// name or id.
+var notAnAddress = map[string]bool{"tel": true, "email": true, "name": true, "given-name": true, "family-name": true}
 
 // findsBy lists the vetoes of boxes that find a place from what one
 // types (an address finder, a site search): the postcode is one key.
