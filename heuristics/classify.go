@@ -621,6 +621,14 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// a phone number, an e-mail or a name goes.
 				continue
 			}
+			if m != nil && src.ident && !sources[from].ident && m.id == "thing-name" && personsName[decided.token] {
+				// "Cardholder's first name" shown on a box whose id ends
+				// "…ViewModel.name" (a framework's model, not a product
+				// model): the words the person sees name whose name it
+				// is. A bare "Name" on a box named product_name stays the
+				// product's.
+				continue
+			}
 			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
 				// A box the person sees labelled "Postcode" whose name
 				// says "search" or "autocomplete" (a store finder, an
@@ -817,6 +825,10 @@ func lookupFor(decided, v *rule) bool {
 // words a person sees name there outweighs a finder's word in the box's
 // name or id.
 var notAnAddress = map[string]bool{"tel": true, "email": true, "name": true, "given-name": true, "family-name": true}
+
+// personsName lists the tokens of a person's name in parts or on a card:
+// shown words that say so outweigh a thing's name in the box's name or id.
+var personsName = map[string]bool{"given-name": true, "family-name": true, "cc-name": true, "cc-given-name": true, "cc-family-name": true}
 
 // findsBy lists the vetoes of boxes that find a place from what one
 // types (an address finder, a site search): the postcode is one key.
