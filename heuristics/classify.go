@@ -608,25 +608,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 				// person's name, not a label for the address or a login.
 				continue
 			}
-			if m != nil && src.ident && !sources[from].ident && (decided.token == "given-name" || decided.token == "family-name") && m.id == "address-label" {
-				// "First name" shown on a box named "deliveryAddress.name"
-				// (the delivery address object's name field): the
-				// recipient's first name, not a name for the address.
-				continue
-			}
-			if m != nil && src.ident && !sources[from].ident && m.id == "address-lookup" && notAnAddress[decided.token] {
-				// A box the person sees labelled "Telephone number" whose
-				// name says "autocomplete" (autocompleteHandler: some
-				// script completes it): an address finder is never where
-				// a phone number, an e-mail or a name goes.
-				continue
-			}
-			if m != nil && src.ident && !sources[from].ident && m.id == "thing-name" && personsName[decided.token] {
-				// "Cardholder's first name" shown on a box whose id ends
-				// "…ViewModel.name" (a framework's model, not a product
-				// model): the words the person sees name whose name it
-				// is. A bare "Name" on a box named product_name stays the
-				// product's.
+			if m != nil && src.ident && !sources[from].ident && shownOutweighs[m.id][decided.token] {
 				continue
 			}
 			if m != nil && src.ident && !sources[from].ident && lookupFor(decided, m) {
@@ -821,14 +803,24 @@ func lookupFor(decided, v *rule) bool {
 	return false
 }
 
-// notAnAddress lists the tokens of boxes no address finder is: what the
-// words a person sees name there outweighs a finder's word in the box's
-// name or id.
-var notAnAddress = map[string]bool{"tel": true, "email": true, "name": true, "given-name": true, "family-name": true}
-
-// personsName lists the tokens of a person's name in parts or on a card:
-// shown words that say so outweigh a thing's name in the box's name or id.
-var personsName = map[string]bool{"given-name": true, "family-name": true, "cc-name": true, "cc-given-name": true, "cc-family-name": true}
+// shownOutweighs lists, by veto, the tokens whose words a person sees on a
+// box outweigh that veto read in the box's name or id: the veto names a
+// kind of box those words say this one is not.
+var shownOutweighs = map[string]map[string]bool{
+	// "First name" shown on a box named "deliveryAddress.name" (the
+	// delivery address object's name field): the recipient's first name,
+	// not a name for the address.
+	"address-label": {"given-name": true, "family-name": true},
+	// "Telephone number" shown on a box named autocompleteHandler (some
+	// script completes it): an address finder is never where a phone
+	// number, an e-mail or a name goes.
+	"address-lookup": {"tel": true, "email": true, "name": true, "given-name": true, "family-name": true},
+	// "Cardholder's first name" shown on a box whose id ends
+	// "…ViewModel.name" (a framework's model, not a product model): the
+	// words name whose name it is. A bare "Name" on a box named
+	// product_name stays the product's.
+	"thing-name": {"given-name": true, "family-name": true, "cc-name": true, "cc-given-name": true, "cc-family-name": true},
+}
 
 // findsBy lists the vetoes of boxes that find a place from what one
 // types (an address finder, a site search): the postcode is one key.
