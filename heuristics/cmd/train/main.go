@@ -10,16 +10,21 @@
 // give the same file.
 //
 //	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
-//	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20]
+//	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20] [-oof FILE]
 //
 // The second form writes no model: it reports precision and recall of
 // models that did not learn from the sites they are scored on, the honest
 // estimate to tune features and settings by, and with -confusion the
-// commonest wrong decisions per source.
+// commonest wrong decisions per source. With -oof it also writes, as JSON
+// lines, what the whole classifier (rules, passes and the model of the
+// fold that did not learn the page's site) decides for every labelled
+// control of the tuning half: errors to study without reading the
+// held-out half, where the shipped model has learned every tuning page.
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -64,12 +69,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
 	confusion := fl.Int("confusion", 0, "with -cv, also list the `n` commonest wrong decisions (label, decision) per source at override 0.90")
 	listWrong := fl.Bool("wrong", false, "with -cv, also list every wrong decision at override 0.90 with its page and control (tuning sites only)")
+	oof := fl.String("oof", "", "with -cv, also write every labelled control of the tuning half classified with the model of the fold that left its site out, as JSON lines, to `file`")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || fl.NArg() > 0 || *bits < 10 || *bits > 20 {
+	if *dir == "" || fl.NArg() > 0 || *bits < 10 || *bits > 20 || *oof != "" && *folds < 2 {
 		fl.Usage()
-		return fmt.Errorf("%w: -corpus DIR is required, -bits in 10..20", flag.ErrHelp)
+		return fmt.Errorf("%w: -corpus DIR is required, -bits in 10..20, -oof only with -cv", flag.ErrHelp)
 	}
 	o.Bits = uint8(*bits)
 	start := time.Now()
@@ -166,6 +172,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *folds > 1 {
 		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, *listWrong, o)
+		if *oof != "" {
+			return writeOutOfFold(stdout, *oof, tuning, classes, all, kept, *folds, o)
+		}
 		return nil
 	}
 	// The temperature is fitted on sites the first model did not learn
@@ -445,6 +454,133 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 			fmt.Fprintf(w, "cv-wrong %s label=%q decision=%q %d\n", src, p[0], p[1], ws[p])
 		}
 	}
+}
+
+// An oofRecord is one labelled control of the tuning half as the whole
+// classifier decides it with a model that did not learn its site.
+type oofRecord struct {
+	Page    string `json:"page"`
+	Site    string `json:"site"`
+	Source  string `json:"source"`
+	Index   int    `json:"control_index"`
+	Label   string `json:"label"`
+	Token   string `json:"token"`
+	Part    string `json:"part,omitempty"`
+	Verdict string `json:"verdict"`
+	// Optional: recognised but offered unticked (not filled unless the
+	// person ticks it).
+	Optional bool `json:"optional,omitempty"`
+	// Decision is the probability the fill was decided by; the model's
+	// temperature and the dialog's calibration maps, fitted on other
+	// data, are left out.
+	Decision float64 `json:"decision"`
+	// Rule is the rules' class alone (Veto where they vetoed), Model the
+	// fold model's likeliest class and ModelP its probability.
+	Rule     string                `json:"rule"`
+	Model    string                `json:"model"`
+	ModelP   float32               `json:"model_p,omitempty"`
+	Text     string                `json:"text"`
+	Evidence []heuristics.Evidence `json:"evidence,omitempty"`
+}
+
+// writeOutOfFold writes to path, for every labelled control of the
+// tuning pages, what Classify decides with the model learned, as
+// crossValidate learns it, from the other folds' sites: the rules' own
+// verdicts on the tuning half are as they ship, the model's are those of
+// a site it never saw.
+func writeOutOfFold(w io.Writer, path string, tuning []tuningPage, classes []string, all []linear.Example, data []labelled, k int, o linear.Options) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	p := make([]float32, len(classes))
+	type tally struct{ targets, found, predicted, right int }
+	res := map[string]*tally{}
+	for f := range k {
+		var train []linear.Example
+		for i, e := range all {
+			if foldOf(data[i].site, k) != f {
+				train = append(train, e)
+			}
+		}
+		m := linear.Train(classes, train, o)
+		m.Temperature, m.AgreeTemperature = 1, 1
+		fb, err := m.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		for _, tp := range tuning {
+			if foldOf(tp.page.Site, k) != f {
+				continue
+			}
+			rs, err := heuristics.ClassifyWithModel(tp.snap, fb)
+			if err != nil {
+				return err
+			}
+			feats, rules, _ := heuristics.Features(tp.snap)
+			align := corpus.Align(tp.page, tp.snap)
+			for _, t := range tp.page.Truths {
+				if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
+					continue
+				}
+				c := align[t.Index]
+				r, ctl := rs[c], &tp.snap.Controls[c]
+				rec := oofRecord{Page: tp.page.Rel, Site: tp.page.Site, Source: tp.page.Source, Index: t.Index, Label: label(t),
+					Token: r.Token, Part: r.Part, Verdict: r.Verdict(), Optional: r.Optional, Decision: r.Decision,
+					Rule: rules[c], Text: describeControl(ctl), Evidence: r.Evidence}
+				if feats[c] != nil {
+					best := m.Predict(feats[c], p)
+					rec.Model, rec.ModelP = classes[best], p[best]
+				}
+				// Counted as the score command counts a fill: a box
+				// offered unticked is not filled, and one part of the
+				// street line is that part's label.
+				got := r.Token
+				if r.Optional {
+					got = ""
+				} else if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
+					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
+				}
+				for _, src := range []string{tp.page.Source, "all"} {
+					if res[src] == nil {
+						res[src] = &tally{}
+					}
+					t := res[src]
+					if isTarget(rec.Label) {
+						t.targets++
+						if got == rec.Label {
+							t.found++
+						}
+					}
+					if isTarget(got) {
+						t.predicted++
+						if got == rec.Label {
+							t.right++
+						}
+					}
+				}
+				if err := enc.Encode(rec); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, src := range slices.Sorted(maps.Keys(res)) {
+		t := res[src]
+		fmt.Fprintf(w, "oof %s targets=%d P=%.3f R=%.3f\n", src, t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// describeControl is what a person reading an oofRecord needs to find
+// the control: its label, name and placeholder, those it has.
+func describeControl(c *form.Control) string {
+	var parts []string
+	for _, s := range []string{c.Label, c.Name, c.Placeholder} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " | ")
 }
 
 // isTarget reports whether a token is one Tessera fills: profile or

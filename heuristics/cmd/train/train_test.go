@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -146,5 +147,59 @@ func TestCalibrationQuarterOnly(t *testing.T) {
 	untouched := train(map[string]string{"walmart_checkout": "bolt_checkout"})
 	if len(untouched.Calibration) != 0 || !bytes.Equal(weights(untouched), weights(alone)) {
 		t.Error("a page of the untouched quarter changed the model")
+	}
+}
+
+// TestTrainOutOfFold: -oof writes one record for every labelled control
+// of the tuning half, each decided by a model that did not learn its
+// site, and reports the whole classifier's precision and recall; without
+// -cv it is refused.
+func TestTrainOutOfFold(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "oof.jsonl")
+	var out bytes.Buffer
+	if err := run([]string{"-corpus", "testdata/corpus", "-cv", "2", "-bits", "10", "-oof", path}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Bytes(), []byte("oof all targets=")) {
+		t.Errorf("run(-oof) wrote %q, want an oof line", out.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := corpus.Find("testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, p := range pages {
+		if !corpus.HeldOut(p.Site) {
+			want += len(p.Truths)
+		}
+	}
+	var got int
+	labelled := map[string]bool{}
+	for line := range bytes.Lines(data) {
+		var r oofRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		if corpus.HeldOut(r.Site) {
+			t.Errorf("record of held-out site %s", r.Site)
+		}
+		got++
+		labelled[r.Label] = true
+		if r.Token != "" && r.Verdict == "" {
+			t.Errorf("record %+v has a token and no verdict", r)
+		}
+	}
+	if got == 0 || got != want {
+		t.Errorf("-oof wrote %d records, want one per labelled tuning control (%d)", got, want)
+	}
+	if len(labelled) < 3 {
+		t.Errorf("records carry labels %v, want the corpus's", labelled)
+	}
+	if err := run([]string{"-corpus", "testdata/corpus", "-oof", path}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("run(-oof without -cv) = %v, want a usage error", err)
 	}
 }
