@@ -1121,7 +1121,7 @@ var rules = []rule{
 		{"ca", []string{`numero de (la )?targeta`}},
 	}},
 	{id: "cc-type", token: "cc-type", weight: lowValue, kinds: ckDefault | ckChoice, langs: []lang{
-		{"en", []string{`card ?type`, `type of card`, `card brand`, `payment method`}},
+		{"en", []string{`card ?type`, `type of card`, `card brand`}},
 		{"de", []string{`kartentyp`, `kartenart`}},
 		{"fr", []string{`type de carte`}},
 		{"es", []string{`tipo de tarjeta`}},
