@@ -181,15 +181,15 @@ func writeBreakdown(w io.Writer, bs []Breakdown) error {
 func writeTable(w io.Writer, pages int, scores []Score) error {
 	fmt.Fprintf(w, "%d pages\n", pages)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked\tacc\tsites\tP 95%\tR 95%")
+	fmt.Fprintln(tw, "source\thalf\tsystem\tvariant\ttargets\tpredicted\tP\tR\tP lenient\tR lenient\tP vocab\tunticked\tacc\tacc tokens\tsites\tP 95%\tR 95%")
 	for _, last := range []bool{false, true} {
 		for _, s := range scores {
 			if (s.Source == "all") != last {
 				continue
 			}
 			iv := s.Interval
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%d\t%.3f-%.3f\t%.3f-%.3f\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
-				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked, s.Accuracy,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%.3f\t%d\t%.3f-%.3f\t%.3f-%.3f\n", s.Source, halfName(s.Half), s.System, variantName(s.Variant),
+				s.Counts.Targets, s.Counts.Predicted, s.Precision, s.Recall, s.PrecisionLenient, s.RecallLenient, s.PrecisionVocab, s.Counts.Unticked, s.Accuracy, s.AccuracyTokens,
 				iv.Sites, iv.PLow, iv.PHigh, iv.RLow, iv.RHigh)
 		}
 	}

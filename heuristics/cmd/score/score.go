@@ -54,9 +54,18 @@ type Counts struct {
 	// Labelled counts every scored control and Agree those whose fill is
 	// the source's label, "not something to autofill" included (a part of
 	// a street line agrees with Mozilla's label for it): the accuracy
-	// Mozilla reports for Firefox's model.
-	Labelled int `json:"labelled"`
-	Agree    int `json:"agree"`
+	// Mozilla reports for Firefox's model. A box Tessera recognises only
+	// to keep profile data out of it (a credential, a one-time code:
+	// heuristics.IsGuardToken), of a kind the source gives no control
+	// anywhere in the corpus, is read in the source's own terms: nothing
+	// is filled there, which is what an unlabelled box means. Mozilla's
+	// labels are autofill types or "other" ("the field should not be
+	// filled", its model card says), and leave 194 of its 197 password
+	// boxes and every one-time-code box unlabelled; a fill of any kind is
+	// never read so. AgreeTokens compares Tessera's tokens as they are.
+	Labelled    int `json:"labelled"`
+	Agree       int `json:"agree"`
+	AgreeTokens int `json:"agreeTokens"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -72,6 +81,7 @@ func (c *Counts) add(o Counts) {
 	c.Unticked += o.Unticked
 	c.Labelled += o.Labelled
 	c.Agree += o.Agree
+	c.AgreeTokens += o.AgreeTokens
 }
 
 func ratio(a, b int) float64 {
@@ -97,8 +107,10 @@ type Score struct {
 	// PrecisionVocab is the precision over predictions of tokens the
 	// source labels somewhere (see Counts.PredictedVocab).
 	PrecisionVocab float64 `json:"precisionVocab"`
-	// Accuracy is Agree over Labelled.
-	Accuracy float64 `json:"accuracy"`
+	// Accuracy is Agree over Labelled, AccuracyTokens AgreeTokens over
+	// Labelled.
+	Accuracy       float64 `json:"accuracy"`
+	AccuracyTokens float64 `json:"accuracyTokens"`
 	// Interval is the 95 % bootstrap interval of precision and recall
 	// over the line's sites (siteInterval): how far the figures could
 	// move on another draw of sites like these.
@@ -151,6 +163,7 @@ func newScore(source, half, variant, system string, c Counts) Score {
 		PrecisionLenient: ratio(c.RightLenient, c.Predicted), RecallLenient: ratio(c.FoundLenient, c.TargetsLenient),
 		PrecisionVocab: ratio(c.RightVocab, c.PredictedVocab),
 		Accuracy:       ratio(c.Agree, c.Labelled),
+		AccuracyTokens: ratio(c.AgreeTokens, c.Labelled),
 	}
 }
 
@@ -391,8 +404,9 @@ func sourceOrder(a, b string) int {
 }
 
 // tally scores one page's predictions, calling miss for every error. vocab
-// holds the tokens the page's source labels anywhere in the corpus.
-func tally(p *corpus.Page, vocab map[string]bool, pred func(i int) string, miss func(t corpus.Truth, got string)) Counts {
+// holds the target tokens the page's source labels anywhere in the
+// corpus, labels every token it gives any control (labelVocabularies).
+func tally(p *corpus.Page, vocab, labels map[string]bool, pred func(i int) string, miss func(t corpus.Truth, got string)) Counts {
 	var c Counts
 	for _, t := range p.Truths {
 		got := pred(t.Index)
@@ -403,6 +417,12 @@ func tally(p *corpus.Page, vocab map[string]bool, pred func(i int) string, miss 
 			want = l
 		}
 		if got == want {
+			c.AgreeTokens++
+		}
+		if got == want || want == "" && heuristics.IsGuardToken(got) && !labels[got] {
+			// A box Tessera recognises only to keep profile data out of
+			// it, of a kind the source never labels, is the source's "not
+			// something to autofill" (Counts.Agree).
 			c.Agree++
 		}
 		// A "username or email" field is not a profile field, so strict
@@ -494,6 +514,28 @@ func vocabularies(pages []*corpus.Page) map[string]map[string]bool {
 	return out
 }
 
+// labelVocabularies returns, per source, every token its labels give a
+// control anywhere in the corpus, targets or not, and its labels for the
+// parts of a street line: the set a prediction is read in for the
+// source's accuracy (Counts.Agree).
+func labelVocabularies(pages []*corpus.Page) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, p := range pages {
+		if out[p.Source] == nil {
+			out[p.Source] = map[string]bool{}
+		}
+		for _, t := range p.Truths {
+			if t.Token != "" {
+				out[p.Source][t.Token] = true
+			}
+			if l := partLabel(t.Label); l != "" {
+				out[p.Source][l] = true
+			}
+		}
+	}
+	return out
+}
+
 // scoreCorpus classifies every page of a corpus and returns the scores per
 // source and overall (source "all"), for Tessera and, when chrome is not
 // nil, for Chrome's recorded predictions.
@@ -533,7 +575,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 	}
 	cal := newCalibration()
 	byRule := ruleFills{}
-	vocab := vocabularies(pages)
+	vocab, labelled := vocabularies(pages), labelVocabularies(pages)
 	labels := map[*corpus.Page][]string{}
 	noAC := map[*corpus.Page][]heuristics.Result{}
 	for _, p := range pages {
@@ -566,7 +608,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 					*misses = append(*misses, m)
 				}
 			}
-			c := tally(p, vocab[p.Source], pred, onMiss)
+			c := tally(p, vocab[p.Source], labelled[p.Source], pred, onMiss)
 			if opts.rules != nil && v == variantNoAC {
 				byRule.add(calibrationHalf(p), p, rs, pred)
 			}
@@ -579,7 +621,7 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 			cal.add(calibrationHalf(p), v, p, rs)
 			if chrome != nil {
 				cp := chrome[v][p.Rel]
-				addTo(key{p.Source, half, v, "chromium156"}, p.Site, tally(p, vocab[p.Source], func(i int) string { return cp[i] }, nil))
+				addTo(key{p.Source, half, v, "chromium156"}, p.Site, tally(p, vocab[p.Source], labelled[p.Source], func(i int) string { return cp[i] }, nil))
 			}
 		}
 	}
