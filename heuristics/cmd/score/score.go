@@ -56,9 +56,9 @@ type Counts struct {
 	// a street line agrees with Mozilla's label for it): the accuracy
 	// Mozilla reports for Firefox's model. A box Tessera recognises only
 	// to keep profile data out of it (a credential, a one-time code:
-	// heuristics.IsGuardToken), of a kind the source gives no control
-	// anywhere in the corpus, is read in the source's own terms: nothing
-	// is filled there, which is what an unlabelled box means. Mozilla's
+	// heuristics.IsGuardToken), of a kind the source does not label so
+	// (labelledKinds), is read in the source's own terms: nothing is
+	// filled there, which is what an unlabelled box means. Mozilla's
 	// labels are autofill types or "other" ("the field should not be
 	// filled", its model card says), and leave 194 of its 197 password
 	// boxes and every one-time-code box unlabelled; a fill of any kind is
@@ -405,7 +405,7 @@ func sourceOrder(a, b string) int {
 
 // tally scores one page's predictions, calling miss for every error. vocab
 // holds the target tokens the page's source labels anywhere in the
-// corpus, labels every token it gives any control (labelVocabularies).
+// corpus, labels the kinds of box it labels (labelledKinds).
 func tally(p *corpus.Page, vocab, labels map[string]bool, pred func(i int) string, miss func(t corpus.Truth, got string)) Counts {
 	var c Counts
 	for _, t := range p.Truths {
@@ -514,22 +514,23 @@ func vocabularies(pages []*corpus.Page) map[string]map[string]bool {
 	return out
 }
 
-// labelVocabularies returns, per source, every token its labels give a
-// control anywhere in the corpus, targets or not, and its labels for the
-// parts of a street line: the set a prediction is read in for the
-// source's accuracy (Counts.Agree).
-func labelVocabularies(pages []*corpus.Page) map[string]map[string]bool {
+// labelledKinds returns, per source, the tokens its labels give a box
+// Tessera gives the same token (as served or autocomplete removed): the
+// kinds of box that source labels so. A label given only to boxes of
+// other kinds (Mozilla's two "new-password" labels sit on a town box and
+// an unnamed text box, where its 72 sign-up password boxes carry none)
+// names no kind the source labels.
+func labelledKinds(pages []*corpus.Page, results []map[string][]heuristics.Result) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
-	for _, p := range pages {
+	for i, p := range pages {
 		if out[p.Source] == nil {
 			out[p.Source] = map[string]bool{}
 		}
-		for _, t := range p.Truths {
-			if t.Token != "" {
-				out[p.Source][t.Token] = true
-			}
-			if l := partLabel(t.Label); l != "" {
-				out[p.Source][l] = true
+		for _, rs := range results[i] {
+			for _, t := range p.Truths {
+				if t.Token != "" && t.Index >= 0 && t.Index < len(rs) && rs[t.Index].Token == t.Token {
+					out[p.Source][t.Token] = true
+				}
 			}
 		}
 	}
@@ -575,21 +576,27 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 	}
 	cal := newCalibration()
 	byRule := ruleFills{}
-	vocab, labelled := vocabularies(pages), labelVocabularies(pages)
+	vocab := vocabularies(pages)
 	labels := map[*corpus.Page][]string{}
 	noAC := map[*corpus.Page][]heuristics.Result{}
-	for _, p := range pages {
-		half = halfOf(p)
-		if opts.quarters {
-			half = calibrationHalf(p)
-		}
+	results := make([]map[string][]heuristics.Result, len(pages))
+	for i, p := range pages {
 		res, ls, err := classifyPage(p)
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		results[i] = res
 		if breakdown != nil {
 			labels[p], noAC[p] = ls, res[variantNoAC]
 		}
+	}
+	labelled := labelledKinds(pages, results)
+	for i, p := range pages {
+		half = halfOf(p)
+		if opts.quarters {
+			half = calibrationHalf(p)
+		}
+		res := results[i]
 		for _, v := range []string{variantServed, variantNoAC} {
 			rs := res[v]
 			pred := func(i int) string {

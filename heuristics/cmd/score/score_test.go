@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tessera-app/tessera/heuristics"
 	"github.com/tessera-app/tessera/heuristics/internal/corpus"
 	"strings"
 	"testing"
@@ -32,6 +33,28 @@ func TestAccuracyInSourceLabels(t *testing.T) {
 		if c.Agree != tc.agree || c.AgreeTokens != tc.agreeTokens || c.Labelled != 4 {
 			t.Errorf("%s: tally = Agree %d AgreeTokens %d Labelled %d, want %d %d 4", tc.name, c.Agree, c.AgreeTokens, c.Labelled, tc.agree, tc.agreeTokens)
 		}
+	}
+}
+
+// TestLabelledKinds: a source labels a kind of box when it gives a box the
+// token Tessera gives it; a label given only to a box of another kind (a
+// town box labelled new-password) names no kind it labels.
+func TestLabelledKinds(t *testing.T) {
+	moz := &corpus.Page{Source: "mozilla", Truths: []corpus.Truth{{Index: 0, Token: "new-password"}, {Index: 1}, {Index: 2, Token: "username"}}}
+	ddg := &corpus.Page{Source: "ddg", Truths: []corpus.Truth{{Index: 0, Token: "new-password"}}}
+	res := func(toks ...string) map[string][]heuristics.Result {
+		var rs []heuristics.Result
+		for _, tok := range toks {
+			rs = append(rs, heuristics.Result{Token: tok})
+		}
+		return map[string][]heuristics.Result{variantNoAC: rs}
+	}
+	got := labelledKinds([]*corpus.Page{moz, ddg}, []map[string][]heuristics.Result{
+		res("address-level2", "new-password", "username"),
+		res("new-password"),
+	})
+	if got["mozilla"]["new-password"] || !got["mozilla"]["username"] || !got["ddg"]["new-password"] {
+		t.Errorf("labelledKinds = %v, want mozilla username only, ddg new-password", got)
 	}
 }
 
