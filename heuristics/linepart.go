@@ -21,6 +21,11 @@ var lineParts = []struct {
 	{"staircase", wordSet("staircase, stairs, stair, entrance, entree, scara, stiege, escalera, escalier, portal, portale, klatka, lepcsohaz, porras, trappuppgang, κλιμακα, подъезд, вход, כניסה, ingang, uppgang, opgang, vchod, під'ізд, εισοδοσ, ulaz, trepikoda, kapnutelpa, laiptine, vhod, eingang, مدخل")},
 }
 
+// landmark matches the words of a box for what lies near the address
+// (a landmark, a reference point), which no part of the street line
+// fills.
+var landmark = wordSet("landmark, landmarks, referencia, referencias, reference, riferimento, repere, ориентир")
+
 // wholeLine2 matches the words of a box for the whole second line, or of
 // one asking for any of several parts ("apartment, suite, floor"): such a
 // box holds the whole line.

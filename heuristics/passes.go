@@ -616,11 +616,21 @@ func addressRuns(g *group) {
 				k++
 				continue
 			}
-			if a != "" && b == "" && hasWord(wholeLine2(), g.text(k+1)) {
-				// A part of the second line and then a box for a line of
-				// its own ("Floor", "Landmark"): the part, and line 3.
+			if a != "" && b == "" && hasWord(landmark(), g.text(k+1)) {
+				// A part of the second line and then a box for what lies
+				// near ("Floor", "Landmark"): the part, and line 3.
 				g.setPart(k, "address-line2", a, g.r(k).Confidence)
 				g.set(k+1, "address-line3", g.r(k+1).Confidence)
+				k++
+				continue
+			}
+			if a != "" && b == "" {
+				// A part of the second line and then a box asking for the
+				// line, whole ("Emelet", "Kiegészítés a címhez"; "Floor",
+				// "Address addition"): the part, and the whole line, so
+				// that what the part leaves out (the flat, the door) is
+				// still given.
+				g.setPart(k, "address-line2", a, g.r(k).Confidence)
 				k++
 				continue
 			}
