@@ -111,7 +111,8 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("extract: parse html: %w", err)
 	}
-	if d := depth(doc, maxDepth); d > maxDepth {
+	sv := survey(doc, maxDepth)
+	if sv.depth > maxDepth {
 		return nil, fmt.Errorf("extract: %w (limit %d)", ErrTooDeep, maxDepth)
 	}
 	x := &extractor{
@@ -125,13 +126,13 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		texts:       map[*html.Node]string{},
 		sets:        map[*html.Node]Fieldset{},
 	}
-	// The document's maps are sized from a count of what the page spells
-	// (an over-estimate, capped): growing them entry by entry rehashed
-	// them over and over on big pages.
-	ids := min(bytes.Count(data, []byte("id=")), maxIndexHint)
-	labels := min(bytes.Count(data, []byte("<label")), maxIndexHint)
+	// The document's maps are sized from the survey's counts (capped):
+	// growing them entry by entry rehashed them over and over on big
+	// pages.
+	ids := min(sv.ids, maxIndexHint)
+	labels := min(sv.labels, maxIndexHint)
 	x.scopes[doc] = newScope(ids, labels)
-	x.order = make(map[*html.Node]int, labels+min(bytes.Count(data, []byte("<fieldset")), maxIndexHint))
+	x.order = make(map[*html.Node]int, labels+min(sv.fieldsets, maxIndexHint))
 	x.index(doc, doc)
 	// One allocation for every control the walk will find (controls are
 	// large: growing the slice by doubling copied them over and over).
@@ -153,32 +154,53 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	return x.snap, nil
 }
 
-// depth returns the element nesting depth of n, stopping early once it
-// exceeds limit. It is iterative so that hostile nesting cannot exhaust the
+// A pageSurvey is what one walk over a parsed page counts before it is
+// read: its element nesting depth (up to the limit that stopped the walk)
+// and how many elements carry an id, and how many are labels and
+// fieldsets, to size the maps that index them.
+type pageSurvey struct {
+	depth, ids, labels, fieldsets int
+}
+
+// survey walks n's elements, stopping early once their nesting exceeds
+// limit. It is iterative so that hostile nesting cannot exhaust the
 // stack.
-func depth(n *html.Node, limit int) int {
+func survey(n *html.Node, limit int) pageSurvey {
 	type item struct {
 		n *html.Node
 		d int
 	}
+	var sv pageSurvey
 	stack := []item{{n, 0}}
-	maxD := 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if it.d > maxD {
-			maxD = it.d
-			if maxD > limit {
-				return maxD
+		if it.d > sv.depth {
+			sv.depth = it.d
+			if sv.depth > limit {
+				return sv
 			}
 		}
 		for c := it.n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.ElementNode {
-				stack = append(stack, item{c, it.d + 1})
+			if c.Type != html.ElementNode {
+				continue
 			}
+			switch c.DataAtom {
+			case atom.Label:
+				sv.labels++
+			case atom.Fieldset:
+				sv.fieldsets++
+			}
+			for _, a := range c.Attr {
+				if a.Key == "id" && a.Namespace == "" {
+					sv.ids++
+					break
+				}
+			}
+			stack = append(stack, item{c, it.d + 1})
 		}
 	}
-	return maxD
+	return sv
 }
 
 // A scope is one node tree (the document or an open shadow root): ids and

@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
@@ -447,5 +449,22 @@ func TestInvalidUTF8(t *testing.T) {
 	}
 	if len(c.Options) != 1 || c.Options[0].Value != "a\uFFFDb" || c.Options[0].Text != "x\uFFFD" {
 		t.Errorf("Options = %+v, want value %q text %q", c.Options, "a\uFFFDb", "x\uFFFD")
+	}
+}
+
+// TestSurvey: the one walk before extraction counts the elements that carry
+// an id (an id= inside text or another attribute is none), the labels and
+// the fieldsets, and the nesting depth, stopping past its limit.
+func TestSurvey(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<p data-id="x">id=1 &lt;label</p><fieldset id="f"><label for="a">A</label><div><input id="a"></div></fieldset>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// html > body > fieldset > div > input
+	if got, want := survey(doc, 100), (pageSurvey{depth: 5, ids: 2, labels: 1, fieldsets: 1}); got != want {
+		t.Errorf("survey = %+v, want %+v", got, want)
+	}
+	if got := survey(doc, 2); got.depth != 3 {
+		t.Errorf("survey(limit 2).depth = %d, want 3 (stopped just past the limit)", got.depth)
 	}
 }
