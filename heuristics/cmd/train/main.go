@@ -371,26 +371,54 @@ func mix32(x uint32) uint32 {
 	return x
 }
 
+// foldModel learns the model from the tuning examples of every site but
+// those of fold f (of k).
+func foldModel(classes []string, all []linear.Example, data []labelled, k, f int, o linear.Options) *linear.Model {
+	var train []linear.Example
+	for i, e := range all {
+		if foldOf(data[i].site, k) != f {
+			train = append(train, e)
+		}
+	}
+	return linear.Train(classes, train, o)
+}
+
+// A tally counts decisions as the score command does: the targets and
+// those found, the fills and those right.
+type tally struct{ targets, found, predicted, right int }
+
+// add counts one control labelled want and decided got.
+func (t *tally) add(want, got string) {
+	if isTarget(want) {
+		t.targets++
+		if got == want {
+			t.found++
+		}
+	}
+	if isTarget(got) {
+		t.predicted++
+		if got == want {
+			t.right++
+		}
+	}
+}
+
+func (t tally) precision() float64 { return float64(t.right) / float64(max(t.predicted, 1)) }
+func (t tally) recall() float64    { return float64(t.found) / float64(max(t.targets, 1)) }
+
 // crossValidate learns k models, each without one fold of the tuning
 // sites, and reports the precision and recall of their decisions on the
 // fold left out (rare: examples of classes too rare to learn, counted
 // but not taught), for a few values of the probability below which the
 // model is unsure and the rules' verdict stands.
 func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, listWrong bool, o linear.Options) {
-	type tally struct{ targets, found, predicted, right int }
 	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
 	res := map[string][]tally{}
 	// wrong[source][label, decision] counts the mistakes at override 0.90.
 	wrong := map[string]map[[2]string]int{}
 
 	for f := range k {
-		var train []linear.Example
-		for i, e := range all {
-			if foldOf(data[i].site, k) != f {
-				train = append(train, e)
-			}
-		}
-		m := linear.Train(classes, train, o)
+		m := foldModel(classes, all, data, k, f, o)
 		p := make([]float32, len(classes))
 		for _, d := range slices.Concat(data, rare) {
 			if foldOf(d.site, k) != f {
@@ -419,27 +447,14 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 					if res[src] == nil {
 						res[src] = make([]tally, len(sures))
 					}
-					t := &res[src][ki]
-					want := d.token
-					if isTarget(want) {
-						t.targets++
-						if got == want {
-							t.found++
-						}
-					}
-					if isTarget(got) {
-						t.predicted++
-						if got == want {
-							t.right++
-						}
-					}
+					res[src][ki].add(d.token, got)
 				}
 			}
 		}
 	}
 	for src, ts := range res {
 		for ki, t := range ts {
-			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
+			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, t.precision(), t.recall())
 		}
 	}
 	for src, ws := range wrong {
@@ -493,16 +508,9 @@ func writeOutOfFold(w io.Writer, path string, tuning []tuningPage, classes []str
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	p := make([]float32, len(classes))
-	type tally struct{ targets, found, predicted, right int }
 	res := map[string]*tally{}
 	for f := range k {
-		var train []linear.Example
-		for i, e := range all {
-			if foldOf(data[i].site, k) != f {
-				train = append(train, e)
-			}
-		}
-		m := linear.Train(classes, train, o)
+		m := foldModel(classes, all, data, k, f, o)
 		m.Temperature, m.AgreeTemperature = 1, 1
 		fb, err := m.MarshalBinary()
 		if err != nil {
@@ -544,19 +552,7 @@ func writeOutOfFold(w io.Writer, path string, tuning []tuningPage, classes []str
 					if res[src] == nil {
 						res[src] = &tally{}
 					}
-					t := res[src]
-					if isTarget(rec.Label) {
-						t.targets++
-						if got == rec.Label {
-							t.found++
-						}
-					}
-					if isTarget(got) {
-						t.predicted++
-						if got == rec.Label {
-							t.right++
-						}
-					}
+					res[src].add(rec.Label, got)
 				}
 				if err := enc.Encode(rec); err != nil {
 					return err
@@ -566,7 +562,7 @@ func writeOutOfFold(w io.Writer, path string, tuning []tuningPage, classes []str
 	}
 	for _, src := range slices.Sorted(maps.Keys(res)) {
 		t := res[src]
-		fmt.Fprintf(w, "oof %s targets=%d P=%.3f R=%.3f\n", src, t.targets, float64(t.right)/float64(max(t.predicted, 1)), float64(t.found)/float64(max(t.targets, 1)))
+		fmt.Fprintf(w, "oof %s targets=%d P=%.3f R=%.3f\n", src, t.targets, t.precision(), t.recall())
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
