@@ -785,6 +785,9 @@ func shownOverrules(ident, shown *rule) bool {
 		return wholeName(shown.id) && ident.token != "name" || shown.id == "organization"
 	case "address-level2":
 		return shown.id == "address-line2"
+	case "honorific-prefix":
+		// A box named "title" the person sees labelled "Job title".
+		return shown.id == "organization-title"
 	}
 	return false
 }
