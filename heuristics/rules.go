@@ -593,6 +593,17 @@ var rules = []rule{
 		{"tr", []string{`adres basligi`, `adres adi`}},
 	}},
 
+	// A card's verification code in so many words ("Card verification
+	// code", "Código de verificación de la tarjeta"): the card's security
+	// code, before the one-time codes' "verification code" reads it.
+	{id: "card-verification", token: "cc-csc", langs: []lang{
+		{"en", []string{`card ?(verification|validation|security) (code|number|value)`}},
+		{"fr", []string{`code de (verification|validation|securite) de (la |votre )?carte`}},
+		{"es", []string{`codigo de (verificacion|validacion|seguridad) de (la |tu |su )?tarjeta`}},
+		{"it", []string{`codice di (verifica|sicurezza) (della |dell )?carta`}},
+		{"pt", []string{`codigo de (verificacao|seguranca) do cartao`}},
+		{"nl", []string{`kaartverificatiecode`}},
+	}},
 	// Credentials and one-time codes: recognised so they are never filled
 	// with profile data.
 	{id: "one-time-code", token: "one-time-code", kind: kindGuard, langs: []lang{
