@@ -523,7 +523,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			if sources[i].ident || sources[i].weight < 0.8 || texts[i] == "" {
 				continue
 			}
-			if m := memo.match(texts[i], kind, false); m != nil && shownOverrules(decided, m) {
+			if m := memo.match(texts[i], kind, false); m != nil && shownOverrules(decided, ev.Text, m) {
 				decided, weight, from = m, sources[i].weight*m.weight, i
 				ev = Evidence{Signal: sources[i].signal, Rule: m.id, Text: texts[i]}
 			}
@@ -773,15 +773,31 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	return r
 }
 
+// personName lists the tokens of a person's name and its parts.
+var personName = map[string]bool{
+	"name": true, "given-name": true, "family-name": true, "additional-name": true, "nickname": true,
+	"honorific-prefix": true, "honorific-suffix": true,
+	"phonetic-name": true, "phonetic-given-name": true, "phonetic-family-name": true,
+}
+
 // shownOverrules reports whether rule shown, read in the first text the
 // person sees, overrules rule ident read in a box's name or id:
 //   - a name or id that says "name" or "FirstName" under a label that
 //     reads "Full name" or "Name (company)": the label says which name;
+//   - a box named only "name" (identText, normalized) under a label
+//     that names other data ("Email:", "City:"): the label says what;
 //   - a box named "suburb" shown as "Address line 2": the second street
-//     line.
-func shownOverrules(ident, shown *rule) bool {
+//     line;
+//   - a box named "title" shown as "Job title": the job title.
+func shownOverrules(ident *rule, identText string, shown *rule) bool {
 	switch ident.token {
 	case "name", "given-name", "family-name":
+		if identText == "name" && shown.kind == kindTarget && !strings.HasPrefix(shown.token, "cc-") && !personName[shown.token] {
+			// A box named only "name" that the person sees labelled as
+			// another kind of data ("Email:", "City:", "Country:"):
+			// "name" names the box, not what it holds.
+			return true
+		}
 		return wholeName(shown.id) && ident.token != "name" || shown.id == "organization"
 	case "address-level2":
 		return shown.id == "address-line2"
