@@ -798,7 +798,7 @@ func shownOverrules(ident *rule, identText string, shown *rule) bool {
 			// "name" names the box, not what it holds.
 			return true
 		}
-		return wholeName(shown.id) && ident.token != "name" || shown.id == "organization"
+		return wholeName(shown.id) || shown.id == "organization"
 	case "address-level2":
 		return shown.id == "address-line2"
 	case "honorific-prefix":

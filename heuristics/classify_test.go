@@ -309,3 +309,19 @@ func TestClassifyConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestShownWholeNameDecidesOverNameIdentifier: a box named "name" under a
+// label the person reads as a whole name ("Nombre de la persona que va a
+// recibir", "Full name") is decided by the label, so the learned model,
+// which may not contradict what the rules read in a box's own label
+// (ModelMayOverride), cannot empty it; before, the identifier decided and
+// the model could.
+func TestShownWholeNameDecidesOverNameIdentifier(t *testing.T) {
+	for _, label := range []string{"Full name", "Nombre de la persona que va a recibir*"} {
+		s := snapshot([]goldenControl{{Control: form.Control{Name: "name", Label: label, LabelSource: "preceding-text"}}})
+		r := classifyRules(s, newMemo(1))[0]
+		if r.Token != "name" || !labelNamed(r) {
+			t.Errorf("classifyRules(name=name, label %q) = %q by %+v, want name read in the label", label, r.Token, r.Evidence)
+		}
+	}
+}
