@@ -2234,7 +2234,7 @@ var rules = []rule{
 	{id: "name", token: "name", kinds: ckText, langs: []lang{
 		{"en", []string{`name\b`, `author$`, `^(attention|attn)( line| to)?$`, `attention( line)?$`}},
 		{"de", []string{`^name$`}},
-		{"fr", []string{`^nom$`}},
+		{"fr", []string{`^nom$`, `^(votre|ton) nom$`}},
 		{"es", []string{`^nombres?$`}},
 		{"it", []string{`^nome$`}},
 		{"pt", []string{`^nome$`}},
