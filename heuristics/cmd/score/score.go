@@ -421,8 +421,8 @@ func tally(p *corpus.Page, vocab, labels map[string]bool, pred func(i int) strin
 		}
 		if got == want || want == "" && heuristics.IsGuardToken(got) && !labels[got] {
 			// A box Tessera recognises only to keep profile data out of
-			// it, of a kind the source never labels, is the source's "not
-			// something to autofill" (Counts.Agree).
+			// it, of a kind the source does not label so (labelledKinds),
+			// is the source's "not something to autofill" (Counts.Agree).
 			c.Agree++
 		}
 		// A "username or email" field is not a profile field, so strict

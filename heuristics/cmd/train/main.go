@@ -115,6 +115,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		snap := tp.snap
 		feats, rules, named := heuristics.Features(snap)
 		align := corpus.Align(p, snap)
+		tp.feats, tp.rules = feats, rules
 		tuning = append(tuning, tp)
 		npages++
 		for _, t := range p.Truths {
@@ -227,10 +228,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 				if snap == tp.served && !declared(snap.Controls[c]) {
 					continue
 				}
-				got := r.Token
-				if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
-					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
-				}
+				got := filled(r)
 				confs[kind] = append(confs[kind], float32(r.Confidence))
 				rights[kind] = append(rights[kind], heuristics.SameFill(got, label(t)))
 				nfills++
@@ -272,6 +270,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 type tuningPage struct {
 	page         *corpus.Page
 	snap, served *form.Snapshot
+	// feats and rules are heuristics.Features of snap, for a tuning page
+	// (not one of the calibration quarter).
+	feats [][]uint32
+	rules []string
 }
 
 // extract reads a corpus page and extracts it twice: with its
@@ -339,6 +341,15 @@ var errTooFew = errors.New("too few labelled controls in the tuning half")
 // the model, which tells them from the street boxes; Tessera fills them
 // from the street line split (heuristics.Result.Part).
 var nonFill = map[string]bool{"address-housenumber": true, "address-streetname": true}
+
+// filled is the label a fill of r counts as: its token, or Mozilla's
+// label for the part of a street line it holds (nonFill).
+func filled(r heuristics.Result) string {
+	if l := "address-" + strings.ReplaceAll(r.Part, "-", ""); r.Part != "" && nonFill[l] {
+		return l
+	}
+	return r.Token
+}
 
 // label is the class a truth teaches: its token, or its own label for the
 // parts of a street line.
@@ -524,7 +535,7 @@ func writeOutOfFold(w io.Writer, path string, tuning []tuningPage, classes []str
 			if err != nil {
 				return err
 			}
-			feats, rules, _ := heuristics.Features(tp.snap)
+			feats, rules := tp.feats, tp.rules
 			align := corpus.Align(tp.page, tp.snap)
 			for _, t := range tp.page.Truths {
 				if t.Index < 0 || t.Index >= len(align) || align[t.Index] < 0 {
@@ -542,11 +553,9 @@ func writeOutOfFold(w io.Writer, path string, tuning []tuningPage, classes []str
 				// Counted as the score command counts a fill: a box
 				// offered unticked is not filled, and one part of the
 				// street line is that part's label.
-				got := r.Token
-				if r.Optional {
-					got = ""
-				} else if r.Part != "" && nonFill["address-"+strings.ReplaceAll(r.Part, "-", "")] {
-					got = "address-" + strings.ReplaceAll(r.Part, "-", "")
+				got := ""
+				if !r.Optional {
+					got = filled(r)
 				}
 				for _, src := range []string{tp.page.Source, "all"} {
 					if res[src] == nil {
