@@ -153,6 +153,10 @@ var sources = []source{
 	{"nearby", 0.6, func(c *form.Control) string { return c.NearbyText }, false},
 }
 
+// maxSources is the number of sources classifyWords keeps the texts of
+// without allocating.
+const maxSources = 16
+
 // raw returns the source's text of control c, an identifier's last
 // maxIdentBytes bytes: identifiers name the field last
 // ("panel.mainContent:...:card:firstName"), and normalize keeps a text's
@@ -477,7 +481,13 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	var decided *rule
 	var ev Evidence
 	weight, from := 0.0, -1
-	texts := make([]string, len(sources))
+	var textsBuf [maxSources]string // on the stack: one per control
+	texts := textsBuf[:0]
+	if len(sources) <= maxSources {
+		texts = textsBuf[:len(sources)]
+	} else {
+		texts = make([]string, len(sources))
+	}
 	for i, src := range sources {
 		texts[i] = memo.normalize(src.raw(c))
 		if decided != nil {
