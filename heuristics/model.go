@@ -119,6 +119,20 @@ func (f *featurizer) words(prefix, text string, fromRight bool) {
 	}
 }
 
+// ownWords adds the words of text under prefix alone, without the
+// shared word features words adds.
+func (f *featurizer) ownWords(prefix, text string) {
+	head := fnv(fnv(fnvOffset, prefix), ":")
+	for n := 0; text != "" && n < maxWordsPerSource; n++ {
+		w, rest, _ := strings.Cut(text, " ")
+		text = rest
+		if w == "" {
+			continue
+		}
+		f.out = append(f.out, fnv(head, w))
+	}
+}
+
 // bucket names a number by rough size.
 func bucket(n int) string {
 	switch {
@@ -146,6 +160,13 @@ var neighbours = []struct {
 	d        int
 	name, id string
 }{{-2, "prev2", "prev2id"}, {-1, "prev", "previd"}, {1, "next", "nextid"}, {2, "next2", "next2id"}}
+
+// neighbourWords are the controls whose words the model reads besides
+// the control's own, by distance in the form.
+var neighbourWords = []struct {
+	d      int
+	prefix string
+}{{-1, "prevw"}, {1, "nextw"}}
 
 // formFacts are what the model reads of a control's form as a whole.
 type formFacts struct {
@@ -248,6 +269,24 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 				fz.add(name, rules[seq[j]].Token)
 				if ev := rules[seq[j]].Evidence; len(ev) > 0 {
 					fz.add(nb.id, ev[0].Rule)
+				}
+			}
+			// The words of the controls just before and after, as the
+			// person reads them (a label, else a placeholder): a box
+			// after "Street" and before "City" is a house number or a
+			// second line whatever its own words are. Apart from the
+			// control's own words (no shared "w:" feature): a
+			// neighbour's "Email" says little of this box's meaning.
+			// Measured out of fold (train -cv 5): Mozilla 0.914/0.903 to
+			// 0.916/0.905; two controls away as well did no better.
+			for _, nb := range neighbourWords {
+				if j := k + nb.d; j >= 0 && j < len(seq) {
+					nc := &s.Controls[seq[j]]
+					t := m.normalize(nc.Label)
+					if t == "" {
+						t = m.normalize(nc.Placeholder)
+					}
+					fz.ownWords(nb.prefix, t)
 				}
 			}
 			for _, src := range sources {
@@ -544,7 +583,12 @@ func labelNamed(r Result) bool {
 		case "options":
 			return true
 		case "label", "aria-label", "aria-labelledby", "placeholder":
-			if k == 0 {
+			if k == 0 || k == 1 && r.Evidence[0].Signal == "pass:lang-sense" {
+				// The label decided, or the page's language re-read
+				// its words (pt-PT "Apelido" is the surname, pt-BR a
+				// nickname): a sense of a word by language that the
+				// model, reading words and language apart, cannot
+				// learn.
 				return true
 			}
 		}

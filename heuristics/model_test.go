@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tessera-app/tessera/form"
@@ -135,5 +136,61 @@ func TestStreetPartsAfterModel(t *testing.T) {
 	}
 	if out[3].Part != "" {
 		t.Errorf("a street box no house number is beside = %q/%q, want the whole line", out[3].Token, out[3].Part)
+	}
+}
+
+// TestFeaturesReadNeighbourWords: the model reads the words the person
+// sees on the controls just before and after a box (Firefox's model reads
+// its neighbours' words too), not those of a control further away.
+func TestFeaturesReadNeighbourWords(t *testing.T) {
+	// The words are none any rule knows, so that the rules' verdicts,
+	// which the model reads as well, stay the same.
+	page := func(labels ...string) [][]uint32 {
+		t.Helper()
+		s := &form.Snapshot{Forms: []form.Form{{Index: 0}}}
+		for i, l := range labels {
+			s.Controls = append(s.Controls, form.Control{Index: i, Tag: "input", Type: "text", Label: l, LabelSource: "label-for"})
+			s.Forms[0].Controls = append(s.Forms[0].Controls, i)
+		}
+		f, _, _ := Features(s)
+		return f
+	}
+	base := page("zorblax", "quuxly", "frobnic", "wibblet", "gloamer")
+	if len(base) != 5 || base[2] == nil {
+		t.Fatalf("features = %v, want five controls read", base)
+	}
+	for _, tc := range []struct {
+		name   string
+		f      [][]uint32
+		differ bool
+	}{
+		{"the one before", page("zorblax", "plonkish", "frobnic", "wibblet", "gloamer"), true},
+		{"the one after", page("zorblax", "quuxly", "frobnic", "plonkish", "gloamer"), true},
+		{"two before", page("plonkish", "quuxly", "frobnic", "wibblet", "gloamer"), false},
+		{"two after", page("zorblax", "quuxly", "frobnic", "wibblet", "plonkish"), false},
+	} {
+		if got := !slices.Equal(base[2], tc.f[2]); got != tc.differ {
+			t.Errorf("changing the words of %s: the middle box's features changed = %v, want %v", tc.name, got, tc.differ)
+		}
+	}
+}
+
+// TestLanguageSenseIsLabelNamed: a verdict the page's language gave a
+// label's words (pt-PT "Apelido", the surname; a nickname in Brazil) is
+// the label's, which the model may not contradict: it reads words and
+// language apart and learnt "apelido" from Brazilian pages.
+func TestLanguageSenseIsLabelNamed(t *testing.T) {
+	for _, tc := range []struct {
+		ev   []Evidence
+		want bool
+	}{
+		{[]Evidence{{Signal: "pass:lang-sense", Rule: "family-name"}, {Signal: "label", Rule: "nickname", Text: "apelido"}}, true},
+		{[]Evidence{{Signal: "label", Rule: "family-name"}}, true},
+		{[]Evidence{{Signal: "pass:lang-sense", Rule: "family-name"}, {Signal: "name", Rule: "nickname", Text: "apelido"}}, false},
+		{[]Evidence{{Signal: "pass:address-run", Rule: "address-line1"}, {Signal: "label", Rule: "street"}}, false},
+	} {
+		if got := labelNamed(Result{Token: "family-name", Evidence: tc.ev}); got != tc.want {
+			t.Errorf("labelNamed(%v) = %v, want %v", tc.ev, got, tc.want)
+		}
 	}
 }
