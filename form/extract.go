@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -917,7 +918,33 @@ func isAncestor(a, n *html.Node) bool {
 
 // collapse trims s and collapses its runs of white space to single spaces.
 func collapse(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	// Most texts are collapsed already (one word, or words and single
+	// spaces): they are returned as they are, without the slice of
+	// words and the new string strings.Fields and Join would make.
+	clean, space := true, true // space: the last rune was a space (or none was read)
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if r != ' ' || space {
+				clean = false
+				break
+			}
+			space = true
+		} else {
+			space = false
+		}
+	}
+	if clean && !space {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for w := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
 
 // clip bounds a label-like text to maxLabelRunes, keeping its start.

@@ -468,3 +468,16 @@ func TestSurvey(t *testing.T) {
 		t.Errorf("survey(limit 2).depth = %d, want 3 (stopped just past the limit)", got.depth)
 	}
 }
+
+// FuzzCollapse: collapse gives what strings.Fields and Join give, for
+// texts already collapsed (returned as they are) and any other.
+func FuzzCollapse(f *testing.F) {
+	for _, s := range []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\u00a0b", "名 前", "\u0085x", "x\u3000y z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("collapse(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
