@@ -153,8 +153,9 @@ var sources = []source{
 	{"nearby", 0.6, func(c *form.Control) string { return c.NearbyText }, false},
 }
 
-// maxSources is the number of sources classifyWords keeps the texts of
-// without allocating.
+// maxSources bounds len(sources): classifyWords keeps a control's texts
+// in an array of that size (a source more and every classification
+// panics, which any test shows).
 const maxSources = 16
 
 // raw returns the source's text of control c, an identifier's last
@@ -482,12 +483,7 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	var ev Evidence
 	weight, from := 0.0, -1
 	var textsBuf [maxSources]string // on the stack: one per control
-	texts := textsBuf[:0]
-	if len(sources) <= maxSources {
-		texts = textsBuf[:len(sources)]
-	} else {
-		texts = make([]string, len(sources))
-	}
+	texts := textsBuf[:len(sources)]
 	for i, src := range sources {
 		texts[i] = memo.normalize(src.raw(c))
 		if decided != nil {

@@ -107,22 +107,20 @@ func (f *featurizer) words(prefix, text string, fromRight bool) {
 		}
 	}
 	f.add(prefix, "any")
-	head := fnv(fnv(fnvOffset, prefix), ":")
-	shared := fnv(fnvOffset, "w:")
-	for n := 0; text != "" && n < maxWordsPerSource; n++ {
-		w, rest, _ := strings.Cut(text, " ")
-		text = rest
-		if w == "" {
-			continue
-		}
-		f.out = append(f.out, fnv(head, w), fnv(shared, w))
-	}
+	f.eachWord(prefix, text, true)
 }
 
-// ownWords adds the words of text under prefix alone, without the
+// ownWords adds the first words of text under prefix alone, without the
 // shared word features words adds.
 func (f *featurizer) ownWords(prefix, text string) {
+	f.eachWord(prefix, text, false)
+}
+
+// eachWord adds each of the first words of text under prefix, and again
+// under "w" when shared.
+func (f *featurizer) eachWord(prefix, text string, shared bool) {
 	head := fnv(fnv(fnvOffset, prefix), ":")
+	w0 := fnv(fnvOffset, "w:")
 	for n := 0; text != "" && n < maxWordsPerSource; n++ {
 		w, rest, _ := strings.Cut(text, " ")
 		text = rest
@@ -130,6 +128,9 @@ func (f *featurizer) ownWords(prefix, text string) {
 			continue
 		}
 		f.out = append(f.out, fnv(head, w))
+		if shared {
+			f.out = append(f.out, fnv(w0, w))
+		}
 	}
 }
 
