@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tessera-app/tessera/internal/parallel"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -141,6 +142,7 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	if err := x.walk(doc, doc); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
+	x.labels()
 	for _, b := range x.buttons {
 		f := &x.snap.Forms[b.form]
 		f.ButtonNames = append(f.ButtonNames, b.name)
@@ -245,6 +247,8 @@ type extractor struct {
 	// sets caches each fieldset's facts (its legend's text is read once,
 	// not once per control inside it).
 	sets map[*html.Node]Fieldset
+	// unlabelled are the controls whose labels are read after the walk.
+	unlabelled []unlabelled
 }
 
 type namedButton struct {
@@ -532,20 +536,47 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	c.Legends, c.Fieldsets = x.fieldsets(n, root)
 	c.Visibility = x.visibility(n, c.Type)
 	if c.Type != "hidden" {
-		x.label(n, root, c)
-	}
-	if c.Type == "radio" || c.Type == "checkbox" {
+		// Read once the walk is done, on every core (labels).
 		v := a.value
 		if !a.hasValue {
 			v = "on"
 		}
-		c.Options = []Option{{Value: v, Text: c.LabelElementText, Selected: c.Checked}}
-		if c.Options[0].Text == "" {
-			c.Options[0].Text = c.Label
-		}
+		x.unlabelled = append(x.unlabelled, unlabelled{i, n, root, v})
 	}
 	return nil
 }
+
+// An unlabelled control is one the walk found whose label is still to be
+// read (labels): its index, its element and tree, and the value a radio
+// button or checkbox sends.
+type unlabelled struct {
+	i       int
+	n, root *html.Node
+	value   string
+}
+
+// labels reads the label of every control the walk found, sharing them
+// among the cores (parallel.Chunks): a control's label depends only on the
+// page, which the walk has indexed and no longer changes, and is written
+// to that control alone. A radio button or checkbox then offers its one
+// option under its label.
+func (x *extractor) labels() {
+	parallel.Chunks(len(x.unlabelled), labelChunk, func(lo, hi int) {
+		for _, u := range x.unlabelled[lo:hi] {
+			c := &x.snap.Controls[u.i]
+			x.label(u.n, u.root, c)
+			if c.Type == "radio" || c.Type == "checkbox" {
+				c.Options = []Option{{Value: u.value, Text: c.LabelElementText, Selected: c.Checked}}
+				if c.Options[0].Text == "" {
+					c.Options[0].Text = c.Label
+				}
+			}
+		}
+	})
+}
+
+// labelChunk is how many controls' labels one core reads at a time.
+const labelChunk = 32
 
 // controlAttrs are the attributes addControl reads from a control.
 type controlAttrs struct {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -480,4 +481,52 @@ func FuzzCollapse(f *testing.F) {
 			t.Errorf("collapse(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestExtractOnCoresSameAsAlone: a page whose controls' labels are read on
+// several cores (labels, parallel.Chunks) gives exactly the snapshot one
+// core gives. The page is every test page one after another and the
+// benchmark's big page: labels by for=, by wrapping, by ARIA, nearby
+// text, radio and checkbox options.
+func TestExtractOnCoresSameAsAlone(t *testing.T) {
+	pages, err := filepath.Glob("testdata/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no test pages: %v", err)
+	}
+	var all bytes.Buffer
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for name, page := range map[string][]byte{"test pages": all.Bytes(), "big page": bigPage(200 << 10)} {
+		prev := runtime.GOMAXPROCS(1)
+		alone, err := Extract(bytes.NewReader(page), ExtractOptions{})
+		runtime.GOMAXPROCS(max(prev, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(alone.Controls) <= 2*labelChunk {
+			t.Fatalf("%s: %d controls, too few to share among cores", name, len(alone.Controls))
+		}
+		for range 3 {
+			got, err := Extract(bytes.NewReader(page), ExtractOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, alone) {
+				for i := range got.Controls {
+					if !reflect.DeepEqual(got.Controls[i], alone.Controls[i]) {
+						t.Errorf("%s control %d on cores: %+v, alone: %+v", name, i, got.Controls[i], alone.Controls[i])
+						break
+					}
+				}
+				t.Errorf("%s: snapshots differ", name)
+				break
+			}
+		}
+		runtime.GOMAXPROCS(prev)
+	}
 }

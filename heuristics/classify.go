@@ -9,6 +9,7 @@ import (
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
+	"github.com/tessera-app/tessera/internal/parallel"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -263,8 +264,19 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 		applyModel(s, out, memo, lm)
 		afterModel(s, out)
 	}
-	for i := range out {
-		r := &out[i]
+	parallel.Chunks(len(out), controlChunk, func(lo, hi int) { settle(s, out[lo:hi], lo, lm, memo) })
+	combinePostcodeCity(s, out, memo)
+	return out
+}
+
+// settle gives the results rs, of the controls from lo on, what the page
+// and the calibration say of them beyond their token: the discount of a
+// hidden box, optional data offered unticked, the least confidence
+// filled, the confidence shown, the part of a line a box takes, and the
+// concept filled.
+func settle(s *form.Snapshot, rs []Result, lo int, lm *linear.Model, memo *memo) {
+	for k := range rs {
+		i, r := lo+k, &rs[k]
 		if s.Controls[i].Visibility.Hidden {
 			// Invisible controls are often decoys or duplicates of a visible
 			// field: the same words are weaker evidence there.
@@ -329,17 +341,19 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 			r.Concept, _ = profile.ConceptForToken(r.Token)
 		}
 	}
-	combinePostcodeCity(s, out, memo)
-	return out
 }
 
 // classifyRules classifies every control by the rules alone: each
 // control's own evidence, then the structural passes over each form.
-func classifyRules(s *form.Snapshot, memo *memo) []Result {
+func classifyRules(s *form.Snapshot, m *memo) []Result {
 	out := make([]Result, len(s.Controls))
-	for i := range s.Controls {
-		out[i] = classifyControl(&s.Controls[i], memo)
-	}
+	// Each control's own words first, on every core (parallel.Chunks); the
+	// passes then read the form as a whole.
+	parallel.Chunks(len(out), controlChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = classifyControl(&s.Controls[i], m)
+		}
+	})
 	applyPasses(s, out)
 	return out
 }
@@ -999,6 +1013,9 @@ var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|aleb
 // A memo caches normalize and matchControl by their arguments for one
 // Classify call: pages repeat their words.
 type memo struct {
+	// mu guards both maps: the controls of a page are classified on
+	// several cores (parallel.Chunks), which share what each has matched.
+	mu      sync.Mutex
 	matches map[memoKey]*rule
 	texts   map[string]string
 }
@@ -1033,11 +1050,18 @@ func (m *memo) match(text string, kind controlKinds, ident bool) *rule {
 		return nil
 	}
 	k := memoKey{text, kind, ident}
-	if r, ok := m.matches[k]; ok {
+	m.mu.Lock()
+	r, ok := m.matches[k]
+	m.mu.Unlock()
+	if ok {
 		return r
 	}
-	r := matchControl(text, kind, ident)
+	// Matched without the lock: two cores may both match a text that
+	// neither had, and store the same answer.
+	r = matchControl(text, kind, ident)
+	m.mu.Lock()
 	m.matches[k] = r
+	m.mu.Unlock()
 	return r
 }
 
@@ -1050,11 +1074,16 @@ func (m *memo) normalize(s string) string {
 	if m == nil {
 		return normalize(s)
 	}
-	if n, ok := m.texts[s]; ok {
+	m.mu.Lock()
+	n, ok := m.texts[s]
+	m.mu.Unlock()
+	if ok {
 		return n
 	}
-	n := normalize(s)
+	n = normalize(s)
+	m.mu.Lock()
 	m.texts[s] = n
+	m.mu.Unlock()
 	return n
 }
 
@@ -1101,3 +1130,9 @@ func numberedAddressLine(token, text string) string {
 	}
 	return token
 }
+
+// controlChunk is how many controls one core takes at a time
+// (parallel.Chunks): enough that handing out work costs nothing
+// measurable, few enough that the cores finish together on a page of a
+// few hundred controls.
+const controlChunk = 32

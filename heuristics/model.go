@@ -9,6 +9,7 @@ import (
 
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/heuristics/internal/linear"
+	"github.com/tessera-app/tessera/internal/parallel"
 )
 
 // fieldModel is the learned model: a multinomial logistic regression over
@@ -176,6 +177,9 @@ type formFacts struct {
 	// tokens counts the controls whose rule verdict is each token or
 	// comes from each rule.
 	tokens map[string]int
+	// formTokens are the tokens the model is told a form has, of those
+	// tokens holds.
+	formTokens []string
 }
 
 // featuresOf returns the hashed features of every control, given the rules'
@@ -210,18 +214,36 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 		}
 		seqs[fi] = append(seqs[fi], i)
 	}
-	var fz featurizer
-	// One backing array for every control's features.
-	var backing []uint32
+	// Where each control stands: its form's fillable controls in order,
+	// and its place among them.
+	type place struct {
+		seq []int
+		k   int
+		ff  *formFacts
+	}
+	places := make([]place, len(s.Controls))
 	for fi, seq := range seqs {
 		ff := facts[fi]
-		var formTokens []string
 		for _, t := range []string{"postal-code", "address-level2", "address-level1", "address-line1", "address-line2", "street-address", "cc-number", "username", "given-name", "tel", "tel-country-code", "email", "country", "house-number"} {
 			if ff.tokens[t] > 0 {
-				formTokens = append(formTokens, t)
+				ff.formTokens = append(ff.formTokens, t)
 			}
 		}
 		for k, i := range seq {
+			places[i] = place{seq, k, ff}
+		}
+	}
+	// The controls on every core (parallel.Chunks), each chunk with one backing
+	// array for its controls' features.
+	parallel.Chunks(len(places), controlChunk, func(lo, hi int) {
+		var fz featurizer
+		var backing []uint32
+		for i := lo; i < hi; i++ {
+			seq, k, ff := places[i].seq, places[i].k, places[i].ff
+			if seq == nil {
+				continue
+			}
+			formTokens := ff.formTokens
 			c := &s.Controls[i]
 			fz.out = fz.out[:0]
 			fz.add("bias")
@@ -314,13 +336,13 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 				}
 			}
 			if len(backing)+len(fz.out) > cap(backing) {
-				backing = make([]uint32, 0, max(len(fz.out), 64*len(seq)))
+				backing = make([]uint32, 0, max(len(fz.out), 64*(hi-i)))
 			}
 			n := len(backing)
 			backing = append(backing, fz.out...)
 			out[i] = backing[n:len(backing):len(backing)]
 		}
-	}
+	})
 	return out
 }
 
@@ -434,12 +456,22 @@ const (
 // from the street line (Result.Part).
 func applyModel(s *form.Snapshot, out []Result, m *memo, lm *linear.Model) {
 	feats := featuresOf(s, out, m)
-	p, z := make([]float32, len(lm.Classes)), make([]float32, len(lm.Classes))
 	class := make(map[string]int, len(lm.Classes))
 	for c, name := range lm.Classes {
 		class[name] = c
 	}
-	for i, f := range feats {
+	// Each control's verdict is its own: on every core (parallel.Chunks).
+	parallel.Chunks(len(feats), controlChunk, func(lo, hi int) {
+		decideChunk(s, out, feats, lo, hi, class, lm)
+	})
+}
+
+// decideChunk weighs the model's voice against the rules' verdict for the
+// controls lo to hi-1 (applyModel).
+func decideChunk(s *form.Snapshot, out []Result, feats [][]uint32, lo, hi int, class map[string]int, lm *linear.Model) {
+	p, z := make([]float32, len(lm.Classes)), make([]float32, len(lm.Classes))
+	for i := lo; i < hi; i++ {
+		f := feats[i]
 		r := &out[i]
 		if f == nil || ruleSure(&s.Controls[i], *r) {
 			continue

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/internal/parallel"
 )
 
 // A pass is a structural rule over neighbouring controls of one form: it
@@ -56,6 +57,11 @@ type group struct {
 	out  []Result
 	seq  []int // indexes into s.Controls, document order
 	pass string
+	// cardElsewhere: a control of another group asks for card data other
+	// than a security code, by the rules before any pass. The groups'
+	// passes run at once on several cores (applyPasses), so a group reads
+	// the others as they were before.
+	cardElsewhere bool
 }
 
 func (g *group) c(k int) *form.Control { return &g.s.Controls[g.seq[k]] }
@@ -129,12 +135,33 @@ func (g *group) wordless(k, ref int) bool {
 // applyPasses runs every structural pass over each form's controls, and
 // over the controls outside any form.
 func applyPasses(s *form.Snapshot, out []Result) {
-	for _, g := range groupsOf(s, out) {
-		for _, p := range passes {
-			g.pass = p.id
-			p.run(g)
+	gs := groupsOf(s, out)
+	cards, total := make([]int, len(gs)), 0
+	for i, g := range gs {
+		for _, j := range g.seq {
+			if cardData(out[j].Token) {
+				cards[i]++
+			}
 		}
+		total += cards[i]
 	}
+	// Each group (a form, the controls of none) on a core of its own
+	// (parallel.Chunks): a pass reads and writes its own group's controls only.
+	parallel.Chunks(len(gs), 1, func(lo, hi int) {
+		for i, g := range gs[lo:hi] {
+			g.cardElsewhere = total > cards[lo+i]
+			for _, p := range passes {
+				g.pass = p.id
+				p.run(g)
+			}
+		}
+	})
+}
+
+// cardData reports whether a token asks for payment card data other than
+// its security code.
+func cardData(tok string) bool {
+	return strings.HasPrefix(tok, "cc-") && tok != "cc-csc"
 }
 
 // afterModel runs the passes that must see the learned model's verdicts,
@@ -144,12 +171,15 @@ func applyPasses(s *form.Snapshot, out []Result) {
 //     "Gender"), which would leave that choice out of the field;
 //   - streetParts.
 func afterModel(s *form.Snapshot, out []Result) {
-	for _, g := range groupsOf(s, out) {
-		g.pass = "radio-group"
-		radioGroups(g)
-		g.pass = "street-parts"
-		streetParts(g)
-	}
+	gs := groupsOf(s, out)
+	parallel.Chunks(len(gs), 1, func(lo, hi int) {
+		for _, g := range gs[lo:hi] {
+			g.pass = "radio-group"
+			radioGroups(g)
+			g.pass = "street-parts"
+			streetParts(g)
+		}
+	})
 }
 
 // streetParts: a box the model read as the house number ("House", "Дом"
@@ -1913,9 +1943,7 @@ func cardFields(g *group) {
 	// cardOnPage reports whether any control of the page, in any form,
 	// asks for card data other than a security code.
 	cardOnPage := func() bool {
-		return slices.ContainsFunc(g.out, func(r Result) bool {
-			return strings.HasPrefix(r.Token, "cc-") && r.Token != "cc-csc"
-		})
+		return g.cardElsewhere || slices.ContainsFunc(g.seq, func(i int) bool { return cardData(g.out[i].Token) })
 	}
 	for k := range g.seq {
 		if g.tok(k) == "cc-csc" && vagueCode().MatchString(g.text(k)) && !cardOnPage() {

@@ -1,0 +1,57 @@
+package heuristics
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/tessera-app/tessera/form"
+)
+
+// TestClassifyOnCoresSameAsAlone: a page classified on several cores
+// (parallel.Chunks) gets exactly what one core gives it, token, part, confidence
+// and evidence of every control. The page is every golden page one after
+// another (hundreds of controls in dozens of forms, cards, addresses and
+// names in many languages) and the benchmark's generated page; under
+// -race this also finds a chunk writing what is not its own.
+func TestClassifyOnCoresSameAsAlone(t *testing.T) {
+	pages, err := filepath.Glob("testdata/pages/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no golden pages: %v", err)
+	}
+	var all bytes.Buffer
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for name, html := range map[string][]byte{"golden pages": all.Bytes(), "generated": generatedPage(200 << 10)} {
+		snap, err := form.Extract(bytes.NewReader(html), form.ExtractOptions{MaxBytes: 4 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(snap.Controls) < 4*controlChunk {
+			t.Fatalf("%s: %d controls, too few to share among cores", name, len(snap.Controls))
+		}
+		prev := runtime.GOMAXPROCS(1)
+		alone := Classify(snap)
+		runtime.GOMAXPROCS(max(prev, 4))
+		for range 3 {
+			if got := Classify(snap); !reflect.DeepEqual(got, alone) {
+				for i := range got {
+					if !reflect.DeepEqual(got[i], alone[i]) {
+						t.Errorf("%s #%d on cores: %+v, alone: %+v", name, i, got[i], alone[i])
+						break
+					}
+				}
+				break
+			}
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+}
