@@ -1011,13 +1011,24 @@ func matchControl(text string, kind controlKinds, ident bool) *rule {
 var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|alebo|sau|ili|или|або|veya|atau|hoac)(?: |$)`)
 
 // A memo caches normalize and matchControl by their arguments for one
-// Classify call: pages repeat their words.
+// Classify call: pages repeat their words. The controls of a page are
+// classified on several cores (parallel.Chunks), which share what each
+// has matched: the texts are spread over memoShards maps, each with its
+// own lock, so that two cores seldom wait for the same one (one lock for
+// all had them spinning on it for a tenth of the time).
 type memo struct {
-	// mu guards both maps: the controls of a page are classified on
-	// several cores (parallel.Chunks), which share what each has matched.
+	shards [memoShards]memoShard
+}
+
+// memoShards is how many locked maps a memo's texts are spread over.
+const memoShards = 16
+
+type memoShard struct {
 	mu      sync.Mutex
 	matches map[memoKey]*rule
 	texts   map[string]string
+	// pad keeps two shards' locks off one cache line.
+	_ [40]byte
 }
 
 type memoKey struct {
@@ -1026,7 +1037,20 @@ type memoKey struct {
 	ident bool
 }
 
-// memos keeps released memos: a page's two maps, grown to its size, are
+// shard returns the shard of a text: by its length and its last bytes,
+// which differ between a page's texts as much as a hash would, for less.
+func (m *memo) shard(s string) *memoShard {
+	h := len(s)
+	if len(s) > 0 {
+		h = h*31 + int(s[len(s)-1])
+	}
+	if len(s) > 1 {
+		h = h*31 + int(s[len(s)-2])
+	}
+	return &m.shards[h%memoShards]
+}
+
+// memos keeps released memos: a page's maps, grown to its size, are
 // reused by the next page rather than made and collected each time.
 var memos sync.Pool
 
@@ -1035,13 +1059,21 @@ func newMemo(n int) *memo {
 	if m, ok := memos.Get().(*memo); ok {
 		return m
 	}
-	return &memo{matches: make(map[memoKey]*rule, 2*n), texts: make(map[string]string, 2*n)}
+	m := &memo{}
+	for i := range m.shards {
+		sh := &m.shards[i]
+		sh.matches = make(map[memoKey]*rule, 2*n/memoShards)
+		sh.texts = make(map[string]string, 2*n/memoShards)
+	}
+	return m
 }
 
 // release empties m (it holds the page's texts) and keeps it for reuse.
 func (m *memo) release() {
-	clear(m.matches)
-	clear(m.texts)
+	for i := range m.shards {
+		clear(m.shards[i].matches)
+		clear(m.shards[i].texts)
+	}
 	memos.Put(m)
 }
 
@@ -1050,18 +1082,19 @@ func (m *memo) match(text string, kind controlKinds, ident bool) *rule {
 		return nil
 	}
 	k := memoKey{text, kind, ident}
-	m.mu.Lock()
-	r, ok := m.matches[k]
-	m.mu.Unlock()
+	sh := m.shard(text)
+	sh.mu.Lock()
+	r, ok := sh.matches[k]
+	sh.mu.Unlock()
 	if ok {
 		return r
 	}
 	// Matched without the lock: two cores may both match a text that
 	// neither had, and store the same answer.
 	r = matchControl(text, kind, ident)
-	m.mu.Lock()
-	m.matches[k] = r
-	m.mu.Unlock()
+	sh.mu.Lock()
+	sh.matches[k] = r
+	sh.mu.Unlock()
 	return r
 }
 
@@ -1074,16 +1107,17 @@ func (m *memo) normalize(s string) string {
 	if m == nil {
 		return normalize(s)
 	}
-	m.mu.Lock()
-	n, ok := m.texts[s]
-	m.mu.Unlock()
+	sh := m.shard(s)
+	sh.mu.Lock()
+	n, ok := sh.texts[s]
+	sh.mu.Unlock()
 	if ok {
 		return n
 	}
 	n = normalize(s)
-	m.mu.Lock()
-	m.texts[s] = n
-	m.mu.Unlock()
+	sh.mu.Lock()
+	sh.texts[s] = n
+	sh.mu.Unlock()
 	return n
 }
 
