@@ -13,7 +13,7 @@
 // replacement, seeded): how much of a difference between two runs is
 // the draw of sites.
 //
-//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain] [-quarters] [-rules] [-agreement]
+//	go run ./heuristics/cmd/score -corpus ../shared/corpus [-json] [-chrome FILE] [-v] [-explain] [-quarters] [-unticked] [-rules] [-agreement]
 package main
 
 import (
@@ -49,6 +49,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	verbose := fl.Bool("v", false, "list every wrong prediction with its evidence")
 	why := fl.Bool("explain", false, "sort the wrong fills (autocomplete removed) by what the source's own labels say of them")
 	quarters := fl.Bool("quarters", false, "split the held-out half into its calibration and untouched quarters")
+	unticked := fl.Bool("unticked", false, "count the boxes offered unticked (optional data, a gender) as predicted: what is recognised, whatever the dialog ticks")
 	agree := fl.Bool("agreement", false, "report how consistently each source labels controls of one site that share tag, name and id (the tuning half and the calibration quarter only), and the ceiling that sets")
 	rules := fl.Bool("rules", false, "list the rules that decided fills (autocomplete removed), right and wrong on the tuning half and the calibration quarter, never the untouched quarter")
 	if err := fl.Parse(args); err != nil {
@@ -84,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *why {
 		bp = &breakdown
 	}
-	opts := scoreOptions{misses: mp, breakdown: bp, quarters: *quarters}
+	opts := scoreOptions{misses: mp, breakdown: bp, quarters: *quarters, unticked: *unticked}
 	var ruleFills []RuleFills
 	if *rules {
 		opts.rules = &ruleFills

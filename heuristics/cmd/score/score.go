@@ -551,6 +551,10 @@ type scoreOptions struct {
 	rules *[]RuleFills
 	// quarters splits the held-out half into its two quarters.
 	quarters bool
+	// unticked counts a box offered unticked (Result.Optional) as a
+	// prediction of its token: what Tessera recognises, apart from what
+	// its dialog ticks.
+	unticked bool
 }
 
 func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]string, opts scoreOptions) ([]Score, []Bin, []Kind, error) {
@@ -603,7 +607,11 @@ func scoreCorpus(pages []*corpus.Page, chrome map[string]map[string]map[int]stri
 				if i < 0 || i >= len(rs) {
 					return ""
 				}
-				return fills(rs[i])
+				r := rs[i]
+				if opts.unticked {
+					r.Optional = false
+				}
+				return fills(r)
 			}
 			var onMiss func(t corpus.Truth, got string)
 			if misses != nil {

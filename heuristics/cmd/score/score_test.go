@@ -304,3 +304,40 @@ func TestAgreement(t *testing.T) {
 		t.Errorf("agreement = %+v, want 2 pairs, 1 agreeing, 4 controls, 3 as most of their group", moz)
 	}
 }
+
+// TestUnticked: a box offered unticked (a company the page marks
+// optional) is recognised but not filled, so it is no prediction; with
+// -unticked it counts as one, and here a right one.
+func TestUnticked(t *testing.T) {
+	for _, c := range []struct {
+		args                              []string
+		predicted, right, found, unticked int
+	}{
+		{nil, 2, 2, 2, 1},
+		{[]string{"-unticked"}, 3, 3, 3, 1},
+	} {
+		var out bytes.Buffer
+		if err := run(append([]string{"-corpus", "testdata/unticked", "-json"}, c.args...), &out, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Scores []Score `json:"scores"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, s := range rep.Scores {
+			if s.Source != "mozilla_firefox_ai" || s.Half != "" || s.Variant != variantNoAC || s.System != "tessera" {
+				continue
+			}
+			found = true
+			if g := s.Counts; g.Targets != 3 || g.Predicted != c.predicted || g.Right != c.right || g.Found != c.found || g.Unticked != c.unticked {
+				t.Errorf("%v: counts %+v, want 3 targets, %d predicted, %d right, %d found, %d unticked", c.args, g, c.predicted, c.right, c.found, c.unticked)
+			}
+		}
+		if !found {
+			t.Fatalf("%v: no Mozilla line", c.args)
+		}
+	}
+}
