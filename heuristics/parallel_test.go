@@ -55,3 +55,32 @@ func TestClassifyOnCoresSameAsAlone(t *testing.T) {
 		runtime.GOMAXPROCS(prev)
 	}
 }
+
+// TestGroupsShareNoControl: a snapshot that lists one control in two
+// forms (Extract never does; a snapshot built by hand may) puts it in
+// one group only, the first, so that no two groups' passes, which run at
+// once, write to it.
+func TestGroupsShareNoControl(t *testing.T) {
+	s := &form.Snapshot{
+		Forms: []form.Form{{Index: 0, Controls: []int{0, 1}}, {Index: 1, Controls: []int{1, 2, 2}}},
+		Controls: []form.Control{
+			{Index: 0, Tag: "input", Type: "text", FormIndex: 0, Label: "First name"},
+			{Index: 1, Tag: "input", Type: "text", FormIndex: 0, Label: "Last name"},
+			{Index: 2, Tag: "input", Type: "text", FormIndex: 1, Label: "Email"},
+		},
+	}
+	out := make([]Result, len(s.Controls))
+	owner := map[int]int{}
+	for gi, g := range groupsOf(s, out) {
+		for _, i := range g.seq {
+			if o, dup := owner[i]; dup {
+				t.Errorf("control %d in groups %d and %d", i, o, gi)
+			}
+			owner[i] = gi
+		}
+	}
+	if len(owner) != 3 || owner[1] != 0 {
+		t.Errorf("groups = %v, want every control once, control 1 in the first form's", owner)
+	}
+	Classify(s) // and classifying it does not fail
+}

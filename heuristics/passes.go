@@ -223,13 +223,18 @@ func groupsOf(s *form.Snapshot, out []Result) []*group {
 		}
 	}
 	groups = append(groups, loose)
+	// A control is in one group at most, the first that lists it: the
+	// groups' passes run at once (applyPasses), and a snapshot built by
+	// hand may list a control in two forms.
+	seen := make([]bool, len(s.Controls))
 	var gs []*group
 	for _, idx := range groups {
 		g := &group{s: s, out: out}
 		for _, i := range idx {
-			if i < 0 || i >= len(s.Controls) {
+			if i < 0 || i >= len(s.Controls) || seen[i] {
 				continue
 			}
+			seen[i] = true
 			c := &s.Controls[i]
 			// Hidden controls stay in the sequence: a billing block hidden
 			// until "same as shipping" is unticked has the same structure.
