@@ -264,19 +264,19 @@ func classify(s *form.Snapshot, lm *linear.Model) []Result {
 		applyModel(s, out, memo, lm)
 		afterModel(s, out)
 	}
-	parallel.Chunks(len(out), controlChunk, func(lo, hi int) { settle(s, out[lo:hi], lo, lm, memo) })
+	parallel.Chunks(len(out), controlChunk, func(lo, hi int) { settle(s, out, lo, hi, lm, memo) })
 	combinePostcodeCity(s, out, memo)
 	return out
 }
 
-// settle gives the results rs, of the controls from lo on, what the page
-// and the calibration say of them beyond their token: the discount of a
+// settle gives the results of the controls lo to hi-1 what the page and
+// the calibration say of them beyond their token: the discount of a
 // hidden box, optional data offered unticked, the least confidence
 // filled, the confidence shown, the part of a line a box takes, and the
 // concept filled.
-func settle(s *form.Snapshot, rs []Result, lo int, lm *linear.Model, memo *memo) {
-	for k := range rs {
-		i, r := lo+k, &rs[k]
+func settle(s *form.Snapshot, out []Result, lo, hi int, lm *linear.Model, memo *memo) {
+	for i := lo; i < hi; i++ {
+		r := &out[i]
 		if s.Controls[i].Visibility.Hidden {
 			// Invisible controls are often decoys or duplicates of a visible
 			// field: the same words are weaker evidence there.

@@ -12,8 +12,8 @@ import (
 )
 
 // TestClassifyOnCoresSameAsAlone: a page classified on several cores
-// (parallel.Chunks) gets exactly what one core gives it, token, part, confidence
-// and evidence of every control. The page is every golden page one after
+// (parallel.Chunks) gets exactly what one core gives it: the token, part,
+// confidence and evidence of every control. The page is every golden page one after
 // another (hundreds of controls in dozens of forms, cards, addresses and
 // names in many languages) and the benchmark's generated page; under
 // -race this also finds a chunk writing what is not its own.

@@ -32,9 +32,9 @@ func TestChunkPanicReachesCaller(t *testing.T) {
 	}
 }
 
-// TestEachChunkCoversEveryIndexOnce: every index is given to exactly one
+// TestChunksCoverEveryIndexOnce: every index is given to exactly one
 // chunk, for sizes that do and do not divide the count.
-func TestEachChunkCoversEveryIndexOnce(t *testing.T) {
+func TestChunksCoverEveryIndexOnce(t *testing.T) {
 	prev := runtime.GOMAXPROCS(4)
 	defer runtime.GOMAXPROCS(prev)
 	for _, c := range []struct{ n, size int }{{0, 32}, {1, 32}, {31, 32}, {32, 32}, {33, 32}, {1000, 32}, {97, 1}, {5, 7}} {
