@@ -351,7 +351,7 @@ func classifyRules(s *form.Snapshot, m *memo) []Result {
 	// passes then read the form as a whole.
 	parallel.Chunks(len(out), controlChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out[i] = classifyControl(&s.Controls[i], m)
+			out[i] = classifyControl(&s.Controls[i], m, m.ownOf(i))
 		}
 	})
 	applyPasses(s, out)
@@ -420,13 +420,15 @@ func IsGuardToken(token string) bool {
 
 // classifyControl applies the per-control rules: a valid autocomplete field
 // name (unless it is a known misuse), else the words.
-func classifyControl(c *form.Control, memo *memo) Result {
+//
+// own, when not nil, keeps the control's normalized texts (ownTexts).
+func classifyControl(c *form.Control, memo *memo, own *ownTexts) Result {
 	r := Result{Index: c.Index}
 	if controlKind(c) == 0 {
 		r.Evidence = []Evidence{{Signal: "type", Rule: "not-fillable", Text: c.Type}}
 		return r
 	}
-	kw := classifyWords(c, memo)
+	kw := classifyWords(c, memo, own)
 	if len(kw.Evidence) > 0 && kw.Evidence[0].Rule == "address" {
 		kw.Token = numberedAddressLine(kw.Token, kw.Evidence[0].Text)
 	}
@@ -471,7 +473,7 @@ func overrides(acTok, kwTok string, c *form.Control) (string, bool) {
 
 // classifyWords classifies a control from everything but its autocomplete
 // attribute: the input type, then keyword rules over each text source.
-func classifyWords(c *form.Control, memo *memo) Result {
+func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 	r := Result{Index: c.Index}
 	kind := controlKind(c)
 	if c.Type == "search" {
@@ -498,6 +500,9 @@ func classifyWords(c *form.Control, memo *memo) Result {
 	weight, from := 0.0, -1
 	var textsBuf [maxSources]string // on the stack: one per control
 	texts := textsBuf[:len(sources)]
+	if own != nil {
+		texts = own.texts
+	}
 	for i, src := range sources {
 		texts[i] = memo.normalize(src.raw(c))
 		if decided != nil {
@@ -507,6 +512,9 @@ func classifyWords(c *form.Control, memo *memo) Result {
 			decided, weight, from = m, src.weight*m.weight, i
 			ev = Evidence{Signal: src.signal, Rule: m.id, Text: texts[i]}
 		}
+	}
+	if own != nil {
+		own.kept = true
 	}
 	// shownEmail reports whether a text the person sees (a label, an
 	// aria-label, a placeholder; not a name or id) says e-mail: then the
@@ -1018,6 +1026,27 @@ var alternative = lazyRE(`(?:^| )(?:or|oder|ou|o|of|eller|tai|vagy|lub|nebo|aleb
 // all had them spinning on it for a tenth of the time).
 type memo struct {
 	shards [memoShards]memoShard
+	// own holds what classifyWords read of each control: its texts,
+	// normalized, source by source (sources), for featuresOf to read
+	// again without the shards' locks.
+	own     []ownTexts
+	backing []string
+}
+
+// ownTexts are one control's normalized texts, by source; kept tells
+// whether classifyWords read them (it returns before that for some
+// boxes).
+type ownTexts struct {
+	texts []string
+	kept  bool
+}
+
+// ownOf returns control i's slot in m.own, nil without one.
+func (m *memo) ownOf(i int) *ownTexts {
+	if m == nil || i < 0 || i >= len(m.own) {
+		return nil
+	}
+	return &m.own[i]
 }
 
 // memoShards is how many locked maps a memo's texts are spread over.
@@ -1058,14 +1087,22 @@ var memos sync.Pool
 
 // newMemo returns a memo sized for n controls.
 func newMemo(n int) *memo {
-	if m, ok := memos.Get().(*memo); ok {
-		return m
+	m, ok := memos.Get().(*memo)
+	if !ok {
+		m = &memo{}
+		for i := range m.shards {
+			sh := &m.shards[i]
+			sh.matches = make(map[memoKey]*rule, 2*n/memoShards)
+			sh.texts = make(map[string]string, 2*n/memoShards)
+		}
 	}
-	m := &memo{}
-	for i := range m.shards {
-		sh := &m.shards[i]
-		sh.matches = make(map[memoKey]*rule, 2*n/memoShards)
-		sh.texts = make(map[string]string, 2*n/memoShards)
+	k := len(sources)
+	if cap(m.own) < n {
+		m.own, m.backing = make([]ownTexts, n), make([]string, n*k)
+	}
+	m.own, m.backing = m.own[:n], m.backing[:n*k]
+	for i := range m.own {
+		m.own[i].texts = m.backing[i*k : (i+1)*k : (i+1)*k]
 	}
 	return m
 }
@@ -1076,6 +1113,8 @@ func (m *memo) release() {
 		clear(m.shards[i].matches)
 		clear(m.shards[i].texts)
 	}
+	clear(m.own)
+	clear(m.backing)
 	memos.Put(m)
 }
 

@@ -312,13 +312,20 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 					fz.ownWords(nb.prefix, t)
 				}
 			}
-			for _, src := range sources {
+			read := m.ownOf(i)
+			for si, src := range sources {
 				if src.signal == "nearby" {
 					// Text near a control names its neighbours as often
 					// as itself; the neighbours' verdicts say it better.
 					continue
 				}
-				fz.words(src.signal, m.normalize(src.raw(c)), src.ident)
+				var t string
+				if read != nil && read.kept {
+					t = read.texts[si] // as classifyWords read it
+				} else {
+					t = m.normalize(src.raw(c))
+				}
+				fz.words(src.signal, t, src.ident)
 			}
 			for _, l := range c.Legends {
 				fz.words("legend", m.normalize(l), false)

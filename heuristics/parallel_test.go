@@ -84,3 +84,41 @@ func TestGroupsShareNoControl(t *testing.T) {
 	}
 	Classify(s) // and classifying it does not fail
 }
+
+// TestFeaturesReadOwnTexts: the model's features read the texts the rules
+// normalized for each control (memo.own) instead of normalizing them
+// again; they must be exactly the features of texts normalized afresh,
+// on every golden page, or the model sees other words than it learned.
+func TestFeaturesReadOwnTexts(t *testing.T) {
+	pages, err := filepath.Glob("testdata/pages/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no golden pages: %v", err)
+	}
+	kept := 0
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := form.Extract(bytes.NewReader(b), form.ExtractOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := newMemo(len(s.Controls))
+		got := featuresOf(s, classifyRules(s, m), m)
+		for i := range s.Controls {
+			if m.ownOf(i).kept {
+				kept++
+			}
+		}
+		fresh := newMemo(len(s.Controls))
+		fresh.own = nil // nothing kept: every text normalized again
+		want := featuresOf(s, classifyRules(s, fresh), fresh)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: features from the kept texts differ from those of texts normalized afresh", p)
+		}
+	}
+	if kept == 0 {
+		t.Fatal("no control's texts were kept: featuresOf normalized every one again")
+	}
+}

@@ -3,7 +3,6 @@ package heuristics
 import (
 	"regexp/syntax"
 	"slices"
-	"strings"
 )
 
 // The prefilter spares most keywords any matching at all: every keyword
@@ -13,10 +12,24 @@ import (
 // running. Keywords with no such literal (a leading optional part, a wide
 // character class) are always run.
 
-// A lit is one starting literal of keyword kw.
+// A lit is one starting literal of keyword kw. Its first four bytes
+// (fewer when it is shorter: mask keeps those it has) are packed in key,
+// so that most literals that share a text's first two bytes are told
+// apart from it by one compare of integers, without a call.
 type lit struct {
-	s  string
-	kw int32
+	s         string
+	kw        int32
+	key, mask uint32
+}
+
+// pack4 packs the first four bytes of s (zeros past its end) into a
+// word, the first byte lowest.
+func pack4(s string) uint32 {
+	var w uint32
+	for i := range min(len(s), 4) {
+		w |= uint32(s[i]) << (8 * i)
+	}
+	return w
 }
 
 // prefilterIndex maps the first two bytes of every starting literal of two
@@ -48,7 +61,8 @@ func buildPrefilter(kws []keyword) prefilterIndex {
 				continue
 			}
 			k := uint16(s[0])<<8 | uint16(s[1])
-			pairs[k] = append(pairs[k], lit{s, int32(i)})
+			n := min(len(s), 4)
+			pairs[k] = append(pairs[k], lit{s: s, kw: int32(i), key: pack4(s), mask: ^uint32(0) >> (32 - 8*n)})
 		}
 	}
 	prefilter.start = new([1<<16 + 1]int32)
@@ -68,8 +82,12 @@ func (p *prefilterIndex) candidates(text string, into []int32) []int32 {
 		into = append(into, p.single[text[j]]...)
 		if j+1 < len(text) {
 			k := int(text[j])<<8 | int(text[j+1])
+			// Text bytes past the end pack as zeros (a literal with a zero
+			// byte may pass the word's test where it is not: a candidate
+			// too many, which the keyword's own match turns down).
+			w := pack4(text[j:])
 			for _, l := range p.lits[p.start[k]:p.start[k+1]] {
-				if strings.HasPrefix(text[j:], l.s) {
+				if w&l.mask == l.key && (len(l.s) <= 4 || len(text)-j >= len(l.s) && text[j+4:j+len(l.s)] == l.s[4:]) {
 					into = append(into, l.kw)
 				}
 			}
