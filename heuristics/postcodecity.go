@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"github.com/tessera-app/tessera/form"
+	"github.com/tessera-app/tessera/internal/parallel"
 	"github.com/tessera-app/tessera/profile"
 )
 
@@ -51,30 +52,40 @@ func postcodeAndCity(c *form.Control, m *memo) string {
 // is such a box too, where no box asks for the postcode alone: it takes
 // the postcode's token, the value a form with one box for both checks.
 func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
-	var shown map[[2]int]bool // [form, 0] has a town box, [form, 1] a postcode box
-	for i := range out {
-		r := &out[i]
-		if r.Token != "postal-code" && r.Token != "address-level2" || r.Part != "" {
+	// What each postcode or town box's own words ask (postcodeAndCity),
+	// read once per box, on every core (parallel.Chunks).
+	parts := make([]string, len(out))
+	found := false
+	parallel.Chunks(len(out), controlChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if r := &out[i]; (r.Token == "postal-code" || r.Token == "address-level2") && r.Part == "" {
+				parts[i] = postcodeAndCity(&s.Controls[i], m)
+			}
+		}
+	})
+	for _, p := range parts {
+		found = found || p != ""
+	}
+	if !found {
+		return
+	}
+	shown := map[[2]int]bool{} // [form, 0] has a town box, [form, 1] a postcode box
+	for j := range out {
+		c := &s.Controls[j]
+		if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || parts[j] != "" {
 			continue
 		}
-		part := postcodeAndCity(&s.Controls[i], m)
+		switch out[j].Token {
+		case "address-level2":
+			shown[[2]int{c.FormIndex, 0}] = true
+		case "postal-code":
+			shown[[2]int{c.FormIndex, 1}] = true
+		}
+	}
+	for i := range out {
+		r, part := &out[i], parts[i]
 		if part == "" {
 			continue
-		}
-		if shown == nil {
-			shown = map[[2]int]bool{}
-			for j := range out {
-				c := &s.Controls[j]
-				if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || postcodeAndCity(c, m) != "" {
-					continue
-				}
-				switch out[j].Token {
-				case "address-level2":
-					shown[[2]int{c.FormIndex, 0}] = true
-				case "postal-code":
-					shown[[2]int{c.FormIndex, 1}] = true
-				}
-			}
 		}
 		f := s.Controls[i].FormIndex
 		switch {
