@@ -170,13 +170,27 @@ var neighbourWords = []struct {
 	prefix string
 }{{-1, "prevw"}, {1, "nextw"}}
 
+// formTokenList are the tokens (and rules: "house-number") the model
+// reads a form as asking for when one of its controls has it.
+var formTokenList = [...]string{"postal-code", "address-level2", "address-level1", "address-line1", "address-line2", "street-address", "cc-number", "username", "given-name", "tel", "tel-country-code", "email", "country", "house-number"}
+
+// formTokenIndex is formTokenList's index of each of its tokens, and
+// formHas the hashed feature "form-has:" of each.
+var formTokenIndex, formHas = func() (map[string]int, []uint32) {
+	idx, hashes := map[string]int{}, make([]uint32, len(formTokenList))
+	for k, t := range formTokenList {
+		idx[t], hashes[k] = k, hashFeature("form-has", t)
+	}
+	return idx, hashes
+}()
+
 // formFacts are what the model reads of a control's form as a whole.
 type formFacts struct {
 	passwords int
 	fillable  int
-	// tokens counts the controls whose rule verdict is each token or
-	// comes from each rule.
-	tokens map[string]int
+	// tokens counts the controls whose rule verdict is each token of
+	// formTokenList or comes from the rule of that name.
+	tokens [len(formTokenList)]int
 	// formTokens are the tokens, of a fixed list, that some control of
 	// the form has: the model reads them as what the form asks for.
 	formTokens []string
@@ -187,19 +201,17 @@ type formFacts struct {
 func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 	out := make([][]uint32, len(s.Controls))
 	_, lang := pageLang(s)
-	facts := map[int]*formFacts{}
-	seqs := map[int][]int{}
+	// Each form's facts and fillable controls, by form index + 1 (0:
+	// the controls of no form).
+	facts := make([]formFacts, len(s.Forms)+1)
+	seqs := make([][]int, len(s.Forms)+1)
 	for i := range s.Controls {
 		c := &s.Controls[i]
 		fi := c.FormIndex
 		if fi < 0 || fi >= len(s.Forms) {
 			fi = -1
 		}
-		ff := facts[fi]
-		if ff == nil {
-			ff = &formFacts{tokens: map[string]int{}}
-			facts[fi] = ff
-		}
+		ff := &facts[fi+1]
 		if c.Type == "password" {
 			ff.passwords++
 		}
@@ -208,11 +220,13 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 		}
 		ff.fillable++
 		tok, rule := verdictOf(rules[i])
-		ff.tokens[tok]++
-		if rule != tok {
-			ff.tokens[rule]++
+		if k, ok := formTokenIndex[tok]; ok {
+			ff.tokens[k]++
 		}
-		seqs[fi] = append(seqs[fi], i)
+		if k, ok := formTokenIndex[rule]; ok && rule != tok {
+			ff.tokens[k]++
+		}
+		seqs[fi+1] = append(seqs[fi+1], i)
 	}
 	// Where each control stands: its form's fillable controls in order,
 	// and its place among them.
@@ -222,10 +236,10 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 		ff  *formFacts
 	}
 	places := make([]place, len(s.Controls))
-	for fi, seq := range seqs {
-		ff := facts[fi]
-		for _, t := range []string{"postal-code", "address-level2", "address-level1", "address-line1", "address-line2", "street-address", "cc-number", "username", "given-name", "tel", "tel-country-code", "email", "country", "house-number"} {
-			if ff.tokens[t] > 0 {
+	for f, seq := range seqs {
+		ff := &facts[f]
+		for k, t := range formTokenList {
+			if ff.tokens[k] > 0 {
 				ff.formTokens = append(ff.formTokens, t)
 			}
 		}
@@ -337,9 +351,9 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 				if t == own || t == ownRule {
 					mine = 1
 				}
-				if ff.tokens[t] > mine {
+				if k := formTokenIndex[t]; ff.tokens[k] > mine {
 					// Another control of the form has it.
-					fz.add("form-has", t)
+					fz.out = append(fz.out, formHas[k])
 				}
 			}
 			if len(backing)+len(fz.out) > cap(backing) {
