@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -142,7 +143,7 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	if err := x.walk(doc, doc); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
-	x.labels()
+	x.finish()
 	for _, b := range x.buttons {
 		f := &x.snap.Forms[b.form]
 		f.ButtonNames = append(f.ButtonNames, b.name)
@@ -235,8 +236,10 @@ type extractor struct {
 	declarers int
 	// buttons are the named, enabled <button> elements with a form owner.
 	buttons []namedButton
-	// texts caches the text of elements referenced by ARIA id lists.
-	texts map[*html.Node]string
+	// texts caches the text of elements referenced by ARIA id lists;
+	// textsMu guards it (controls are finished on every core).
+	texts   map[*html.Node]string
+	textsMu sync.Mutex
 	// pointerForm emulates the parser's form element pointer for a <form>
 	// that the HTML parser emptied out of a table: browsers still associate
 	// the controls that follow it in the same table with that form.
@@ -245,10 +248,12 @@ type extractor struct {
 	// controls counts the input, select and textarea elements index saw.
 	controls int
 	// sets caches each fieldset's facts (its legend's text is read once,
-	// not once per control inside it).
-	sets map[*html.Node]Fieldset
-	// unlabelled are the controls whose labels are read after the walk.
-	unlabelled []unlabelled
+	// not once per control inside it); setsMu guards it.
+	sets   map[*html.Node]Fieldset
+	setsMu sync.Mutex
+	// unfinished are the controls the walk found, to be finished after it
+	// (finish).
+	unfinished []unfinished
 }
 
 type namedButton struct {
@@ -492,11 +497,8 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	c.AriaDescription = a.ariaDescription
 	c.Title = a.title
 	c.InputMode = a.inputMode
-	c.Attrs = toolAttrs(n, true)
 	c.Frame = x.frame
-	c.AutocompleteInfo = ParseAutocomplete(c.Autocomplete)
 	c.Disabled, c.ReadOnly = a.disabled, a.readOnly
-	c.Disabled = c.Disabled || disabledByFieldset(n)
 	c.Constraints = Constraints{
 		Required:  a.required,
 		Pattern:   a.pattern,
@@ -520,51 +522,64 @@ func (x *extractor) addControl(n, root *html.Node) error {
 		if c.Multiple {
 			c.Type = "select-multiple"
 		}
-		c.Options = options(n)
-		c.Value = selectValue(c.Options, c.Multiple)
 	case atom.Textarea:
 		c.Type = "textarea"
 		if a.hasValue {
 			c.Value = a.value // live value stamped by the extension
-		} else {
-			c.Value = rawText(n)
 		}
 	}
-	sc := x.scopes[root]
-	c.AriaLabelledBy = clip(x.resolveIDs(sc, a.labelledBy))
-	c.AriaDescribedBy = clip(x.resolveIDs(sc, a.describedBy))
-	c.Legends, c.Fieldsets = x.fieldsets(n, root)
-	c.Visibility = x.visibility(n, c.Type)
-	if c.Type != "hidden" {
-		// Read once the walk is done, on every core (labels).
-		v := a.value
-		if !a.hasValue {
-			v = "on"
-		}
-		x.unlabelled = append(x.unlabelled, unlabelled{i, n, root, v})
+	// The rest is read once the walk is done, on every core (finish).
+	v := a.value
+	if !a.hasValue {
+		v = "on"
 	}
+	x.unfinished = append(x.unfinished, unfinished{i, n, root, v, a.hasValue, a.labelledBy, a.describedBy})
 	return nil
 }
 
-// An unlabelled control is one the walk found whose label is still to be
-// read (labels): its index, its element and tree, and the value a radio
-// button or checkbox sends.
-type unlabelled struct {
-	i       int
-	n, root *html.Node
-	value   string
+// An unfinished control is one the walk found whose other facts are
+// still to be read (finish): its index, its element and tree, the value
+// a radio button or checkbox sends, whether the extension stamped its
+// live value, and its ARIA id lists.
+type unfinished struct {
+	i                       int
+	n, root                 *html.Node
+	value                   string
+	hasValue                bool
+	labelledBy, describedBy string
 }
 
-// labels reads the label of every control the walk found, sharing them
-// among the cores (parallel.Chunks): a control's label depends only on the
-// page, which the walk has indexed and no longer changes, and is written
-// to that control alone. A radio button or checkbox then offers its one
-// option under its label.
-func (x *extractor) labels() {
-	parallel.Chunks(len(x.unlabelled), labelChunk, func(lo, hi int) {
-		for _, u := range x.unlabelled[lo:hi] {
-			c := &x.snap.Controls[u.i]
-			x.label(u.n, u.root, c)
+// finish reads what the walk left of every control it found, sharing them
+// among the cores (parallel.Chunks): these facts (its options, its
+// fieldsets, whether it is seen, its label) depend only on the page,
+// which the walk has indexed and no longer changes, and are written to
+// that control alone (the two caches they share are locked). A radio
+// button or checkbox then offers its one option under its label.
+func (x *extractor) finish() {
+	parallel.Chunks(len(x.unfinished), finishChunk, func(lo, hi int) {
+		for _, u := range x.unfinished[lo:hi] {
+			c, n := &x.snap.Controls[u.i], u.n
+			c.Attrs = toolAttrs(n, true)
+			c.AutocompleteInfo = ParseAutocomplete(c.Autocomplete)
+			c.Disabled = c.Disabled || disabledByFieldset(n)
+			switch n.DataAtom {
+			case atom.Select:
+				c.Options = options(n)
+				c.Value = selectValue(c.Options, c.Multiple)
+			case atom.Textarea:
+				if !u.hasValue {
+					c.Value = rawText(n)
+				}
+			}
+			sc := x.scopes[u.root]
+			c.AriaLabelledBy = clip(x.resolveIDs(sc, u.labelledBy))
+			c.AriaDescribedBy = clip(x.resolveIDs(sc, u.describedBy))
+			c.Legends, c.Fieldsets = x.fieldsets(n, u.root)
+			c.Visibility = x.visibility(n, c.Type)
+			if c.Type == "hidden" {
+				continue
+			}
+			x.label(n, u.root, c)
 			if c.Type == "radio" || c.Type == "checkbox" {
 				c.Options = []Option{{Value: u.value, Text: c.LabelElementText, Selected: c.Checked}}
 				if c.Options[0].Text == "" {
@@ -575,8 +590,8 @@ func (x *extractor) labels() {
 	})
 }
 
-// labelChunk is how many controls' labels one core reads at a time.
-const labelChunk = 32
+// finishChunk is how many controls one core finishes at a time.
+const finishChunk = 32
 
 // controlAttrs are the attributes addControl reads from a control.
 type controlAttrs struct {
@@ -753,7 +768,9 @@ func (x *extractor) fieldsets(n, root *html.Node) ([]string, []Fieldset) {
 		if p.Type != html.ElementNode || p.DataAtom != atom.Fieldset {
 			continue
 		}
+		x.setsMu.Lock()
 		fs, ok := x.sets[p]
+		x.setsMu.Unlock()
 		if !ok {
 			// Controls share the Attrs map of their fieldset: nothing
 			// writes to a snapshot's maps after extraction.
@@ -761,7 +778,9 @@ func (x *extractor) fieldsets(n, root *html.Node) ([]string, []Fieldset) {
 			if l := firstChildElement(p, atom.Legend); l != nil {
 				fs.Legend = clip(collapse(text(l, nil)))
 			}
+			x.setsMu.Lock()
 			x.sets[p] = fs
+			x.setsMu.Unlock()
 		}
 		legends = append(legends, fs.Legend)
 		sets = append(sets, fs)
@@ -848,10 +867,14 @@ func (x *extractor) resolveIDs(sc *scope, ids string) string {
 		if el := sc.ids[id]; el != nil {
 			// Memoised: a hostile page may point every control at one huge
 			// element.
+			x.textsMu.Lock()
 			t, ok := x.texts[el]
+			x.textsMu.Unlock()
 			if !ok {
 				t = clip(collapse(text(el, nil)))
+				x.textsMu.Lock()
 				x.texts[el] = t
+				x.textsMu.Unlock()
 			}
 			if t != "" {
 				parts = append(parts, t)

@@ -508,7 +508,7 @@ func TestExtractOnCoresSameAsAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(alone.Controls) <= 2*labelChunk {
+		if len(alone.Controls) <= 2*finishChunk {
 			t.Fatalf("%s: %d controls, too few to share among cores", name, len(alone.Controls))
 		}
 		for range 3 {
