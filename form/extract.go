@@ -126,8 +126,8 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		maxControls: maxControls,
 		formIndex:   map[*html.Node]int{},
 		scopes:      map[*html.Node]*scope{},
-		texts:       map[*html.Node]string{},
-		sets:        map[*html.Node]Fieldset{},
+		texts:       nodeCache[string]{m: map[*html.Node]string{}},
+		sets:        nodeCache[Fieldset]{m: map[*html.Node]Fieldset{}},
 	}
 	// The document's maps are sized from the survey's counts (capped):
 	// growing them entry by entry rehashed them over and over on big
@@ -236,10 +236,8 @@ type extractor struct {
 	declarers int
 	// buttons are the named, enabled <button> elements with a form owner.
 	buttons []namedButton
-	// texts caches the text of elements referenced by ARIA id lists;
-	// textsMu guards it (controls are finished on every core).
-	texts   map[*html.Node]string
-	textsMu sync.Mutex
+	// texts caches the text of elements referenced by ARIA id lists.
+	texts nodeCache[string]
 	// pointerForm emulates the parser's form element pointer for a <form>
 	// that the HTML parser emptied out of a table: browsers still associate
 	// the controls that follow it in the same table with that form.
@@ -248,12 +246,34 @@ type extractor struct {
 	// controls counts the input, select and textarea elements index saw.
 	controls int
 	// sets caches each fieldset's facts (its legend's text is read once,
-	// not once per control inside it); setsMu guards it.
-	sets   map[*html.Node]Fieldset
-	setsMu sync.Mutex
+	// not once per control inside it).
+	sets nodeCache[Fieldset]
 	// unfinished are the controls the walk found, to be finished after it
 	// (finish).
 	unfinished []unfinished
+}
+
+// A nodeCache keeps one fact per element, read once: the controls that
+// share the element are finished on several cores at once (finish).
+type nodeCache[V any] struct {
+	mu sync.Mutex
+	m  map[*html.Node]V
+}
+
+// get returns n's fact, read by read the first time. It reads without
+// the lock: two cores may both read one element, and keep the same fact.
+func (c *nodeCache[V]) get(n *html.Node, read func() V) V {
+	c.mu.Lock()
+	v, ok := c.m[n]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = read()
+	c.mu.Lock()
+	c.m[n] = v
+	c.mu.Unlock()
+	return v
 }
 
 type namedButton struct {
@@ -553,7 +573,7 @@ type unfinished struct {
 // among the cores (parallel.Chunks): these facts (its options, its
 // fieldsets, whether it is seen, its label) depend only on the page,
 // which the walk has indexed and no longer changes, and are written to
-// that control alone (the two caches they share are locked). A radio
+// that control alone (the caches they share are locked). A radio
 // button or checkbox then offers its one option under its label.
 func (x *extractor) finish() {
 	parallel.Chunks(len(x.unfinished), finishChunk, func(lo, hi int) {
@@ -768,20 +788,15 @@ func (x *extractor) fieldsets(n, root *html.Node) ([]string, []Fieldset) {
 		if p.Type != html.ElementNode || p.DataAtom != atom.Fieldset {
 			continue
 		}
-		x.setsMu.Lock()
-		fs, ok := x.sets[p]
-		x.setsMu.Unlock()
-		if !ok {
+		fs := x.sets.get(p, func() Fieldset {
 			// Controls share the Attrs map of their fieldset: nothing
 			// writes to a snapshot's maps after extraction.
-			fs = Fieldset{Index: x.order[p], Name: attr(p, "name"), Attrs: toolAttrs(p, false)}
+			fs := Fieldset{Index: x.order[p], Name: attr(p, "name"), Attrs: toolAttrs(p, false)}
 			if l := firstChildElement(p, atom.Legend); l != nil {
 				fs.Legend = clip(collapse(text(l, nil)))
 			}
-			x.setsMu.Lock()
-			x.sets[p] = fs
-			x.setsMu.Unlock()
-		}
+			return fs
+		})
 		legends = append(legends, fs.Legend)
 		sets = append(sets, fs)
 	}
@@ -867,15 +882,7 @@ func (x *extractor) resolveIDs(sc *scope, ids string) string {
 		if el := sc.ids[id]; el != nil {
 			// Memoised: a hostile page may point every control at one huge
 			// element.
-			x.textsMu.Lock()
-			t, ok := x.texts[el]
-			x.textsMu.Unlock()
-			if !ok {
-				t = clip(collapse(text(el, nil)))
-				x.textsMu.Lock()
-				x.texts[el] = t
-				x.textsMu.Unlock()
-			}
+			t := x.texts.get(el, func() string { return clip(collapse(text(el, nil))) })
 			if t != "" {
 				parts = append(parts, t)
 			}

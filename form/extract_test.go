@@ -483,11 +483,12 @@ func FuzzCollapse(f *testing.F) {
 	})
 }
 
-// TestExtractOnCoresSameAsAlone: a page whose controls' labels are read on
-// several cores (labels, parallel.Chunks) gives exactly the snapshot one
-// core gives. The page is every test page one after another and the
-// benchmark's big page: labels by for=, by wrapping, by ARIA, nearby
-// text, radio and checkbox options.
+// TestExtractOnCoresSameAsAlone: a page whose controls are finished on
+// several cores (finish, parallel.Chunks: labels, options, fieldsets,
+// ARIA texts, visibility) gives exactly the snapshot one core gives. The
+// page is every test page one after another and the benchmark's big
+// page: labels by for=, by wrapping, by ARIA, nearby text, radio and
+// checkbox options.
 func TestExtractOnCoresSameAsAlone(t *testing.T) {
 	pages, err := filepath.Glob("testdata/*.html")
 	if err != nil || len(pages) == 0 {

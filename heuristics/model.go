@@ -189,11 +189,9 @@ type formFacts struct {
 	passwords int
 	fillable  int
 	// tokens counts the controls whose rule verdict is each token of
-	// formTokenList or comes from the rule of that name.
+	// formTokenList or comes from the rule of that name: the model reads
+	// those some control has as what the form asks for.
 	tokens [len(formTokenList)]int
-	// formTokens are the tokens, of a fixed list, that some control of
-	// the form has: the model reads them as what the form asks for.
-	formTokens []string
 }
 
 // featuresOf returns the hashed features of every control, given the rules'
@@ -238,11 +236,6 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 	places := make([]place, len(s.Controls))
 	for f, seq := range seqs {
 		ff := &facts[f]
-		for k, t := range formTokenList {
-			if ff.tokens[k] > 0 {
-				ff.formTokens = append(ff.formTokens, t)
-			}
-		}
 		for k, i := range seq {
 			places[i] = place{seq, k, ff}
 		}
@@ -257,7 +250,6 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 			if seq == nil {
 				continue
 			}
-			formTokens := ff.formTokens
 			c := &s.Controls[i]
 			fz.out = fz.out[:0]
 			fz.add("bias")
@@ -346,12 +338,12 @@ func featuresOf(s *form.Snapshot, rules []Result, m *memo) [][]uint32 {
 			}
 			fz.add("form-passwords", bucket(ff.passwords))
 			fz.add("form-fields", bucket(ff.fillable))
-			for _, t := range formTokens {
+			for k, n := range ff.tokens {
 				mine := 0 // the control's own count in ff.tokens: one at most
-				if t == own || t == ownRule {
+				if t := formTokenList[k]; t == own || t == ownRule {
 					mine = 1
 				}
-				if k := formTokenIndex[t]; ff.tokens[k] > mine {
+				if n > mine {
 					// Another control of the form has it.
 					fz.out = append(fz.out, formHas[k])
 				}

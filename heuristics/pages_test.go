@@ -10,6 +10,16 @@ import (
 	"github.com/tessera-app/tessera/form"
 )
 
+// goldenPages returns the paths of the golden pages, testdata/pages/*.html.
+func goldenPages(t testing.TB) []string {
+	t.Helper()
+	pages, err := filepath.Glob("testdata/pages/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no golden pages: %v", err)
+	}
+	return pages
+}
+
 // TestGoldenPages extracts and classifies small pages of our own writing
 // and compares every control with X.html.want (one token per control in
 // document order, "-" for none; "token/part" also checks Result.Part,
@@ -19,11 +29,7 @@ import (
 // page tests how a label is read, not which of the two a street box is
 // told).
 func TestGoldenPages(t *testing.T) {
-	pages, err := filepath.Glob("testdata/pages/*.html")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no golden pages: %v", err)
-	}
-	for _, p := range pages {
+	for _, p := range goldenPages(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			f, err := os.Open(p)
 			if err != nil {

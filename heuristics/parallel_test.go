@@ -3,7 +3,6 @@ package heuristics
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"testing"
@@ -18,12 +17,8 @@ import (
 // names in many languages) and the benchmark's generated page; under
 // -race this also finds a chunk writing what is not its own.
 func TestClassifyOnCoresSameAsAlone(t *testing.T) {
-	pages, err := filepath.Glob("testdata/pages/*.html")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no golden pages: %v", err)
-	}
 	var all bytes.Buffer
-	for _, p := range pages {
+	for _, p := range goldenPages(t) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -90,12 +85,8 @@ func TestGroupsShareNoControl(t *testing.T) {
 // again; they must be exactly the features of texts normalized afresh,
 // on every golden page, or the model sees other words than it learned.
 func TestFeaturesReadOwnTexts(t *testing.T) {
-	pages, err := filepath.Glob("testdata/pages/*.html")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no golden pages: %v", err)
-	}
 	kept := 0
-	for _, p := range pages {
+	for _, p := range goldenPages(t) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

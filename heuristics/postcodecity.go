@@ -1,6 +1,8 @@
 package heuristics
 
 import (
+	"slices"
+
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/internal/parallel"
 	"github.com/tessera-app/tessera/profile"
@@ -55,7 +57,6 @@ func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
 	// What each postcode or town box's own words ask (postcodeAndCity),
 	// read once per box, on every core (parallel.Chunks).
 	parts := make([]string, len(out))
-	found := false
 	parallel.Chunks(len(out), controlChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if r := &out[i]; (r.Token == "postal-code" || r.Token == "address-level2") && r.Part == "" {
@@ -63,10 +64,7 @@ func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
 			}
 		}
 	})
-	for _, p := range parts {
-		found = found || p != ""
-	}
-	if !found {
+	if !slices.ContainsFunc(parts, func(p string) bool { return p != "" }) {
 		return
 	}
 	shown := map[[2]int]bool{} // [form, 0] has a town box, [form, 1] a postcode box

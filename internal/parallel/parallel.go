@@ -1,5 +1,5 @@
 // Package parallel shares a page's controls among the cores: extraction
-// reads their labels, classification weighs their words, on every core
+// finishes reading them, classification weighs their words, on every core
 // GOMAXPROCS allows, with the results one core alone would give.
 package parallel
 
