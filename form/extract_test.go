@@ -11,8 +11,10 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/tessera-app/tessera/internal/parallel"
 	"golang.org/x/net/html"
 )
 
@@ -529,5 +531,54 @@ func TestExtractOnCoresSameAsAlone(t *testing.T) {
 			}
 		}
 		runtime.GOMAXPROCS(prev)
+	}
+}
+
+// TestNodeCacheReadsOnce: a hostile page may point every control's
+// aria-labelledby at one huge element, and the cores finishing those
+// controls at once share the element's text (nodeCache): it is read once
+// per core at most, never once per control, and every control gets the
+// same text. Then a real page built so: every control carries it.
+func TestNodeCacheReadsOnce(t *testing.T) {
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	el := &html.Node{Type: html.ElementNode, Data: "div"}
+	c := nodeCache[string]{m: map[*html.Node]string{}}
+	var reads atomic.Int32
+	got := make([]string, 1000)
+	parallel.Chunks(len(got), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			got[i] = c.get(el, func() string { reads.Add(1); return "the text" })
+		}
+	})
+	if n := reads.Load(); n < 1 || int(n) > runtime.GOMAXPROCS(0) {
+		t.Errorf("one element read %d times by %d cores for %d controls", n, runtime.GOMAXPROCS(0), len(got))
+	}
+	for i, s := range got {
+		if s != "the text" {
+			t.Fatalf("control %d got %q", i, s)
+		}
+	}
+
+	var page strings.Builder
+	page.WriteString(`<div id="big">` + strings.Repeat("word ", 20000) + `</div><form>`)
+	for i := range 300 {
+		fmt.Fprintf(&page, `<input name="f%d" aria-labelledby="big">`, i)
+	}
+	snap, err := Extract(strings.NewReader(page.String()), ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Controls) != 300 {
+		t.Fatalf("%d controls, want 300", len(snap.Controls))
+	}
+	want := snap.Controls[0].AriaLabelledBy
+	if !strings.HasPrefix(want, "word word") {
+		t.Fatalf("aria-labelledby text = %.40q", want)
+	}
+	for i, c := range snap.Controls {
+		if c.AriaLabelledBy != want {
+			t.Fatalf("control %d: aria-labelledby text %.40q, want %.40q", i, c.AriaLabelledBy, want)
+		}
 	}
 }
