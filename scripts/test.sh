@@ -91,7 +91,7 @@ package() { scripts/test-package.sh; }
 # Two and three Tessera vaults kept in step through real Syncthing
 # instances on 127.0.0.1 (discovery, relays and reporting off), with the
 # network between them paused and resumed (devsync/syncthing_test.go).
-sync_engine() { TESSERA_TEST_SYNCTHING=1 go test -count=1 -run 'TestSyncthing' ./devsync/; }
+sync_engine() { TESSERA_TEST_SYNCTHING=1 go test -count=1 -run 'TestSyncthing|TestStart' ./devsync/ ./devsync/syncthingtest/; }
 
 # Nothing Tessera starts may outlive its owner: no orphaned D-Bus or keyring
 # daemon (parent 1) started since this script began may survive the stages.
