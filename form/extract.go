@@ -140,6 +140,7 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 	// One allocation for every control the walk will find (controls are
 	// large: growing the slice by doubling copied them over and over).
 	x.snap.Controls = make([]Control, 0, min(x.controls, maxControls))
+	x.unfinished = make([]unfinished, 0, cap(x.snap.Controls))
 	if err := x.walk(doc, doc); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
@@ -496,10 +497,10 @@ func (x *extractor) addControl(n, root *html.Node) error {
 		return fmt.Errorf("%w (limit %d)", ErrTooManyControls, x.maxControls)
 	}
 	// The control is written in its place in the snapshot (controls are
-	// large: building one aside and appending it copied it whole).
+	// large: building one aside and appending it copied it whole). The
+	// room make gave is zero and nothing else writes there.
 	if i < cap(x.snap.Controls) {
 		x.snap.Controls = x.snap.Controls[:i+1]
-		x.snap.Controls[i] = Control{}
 	} else {
 		x.snap.Controls = append(x.snap.Controls, Control{})
 	}
@@ -933,8 +934,22 @@ func (x *extractor) controlRef(n *html.Node, i int) string {
 	if r, ok := x.stamp(n, "data-tessera-ref"); ok && r != "" {
 		return r
 	}
+	if i < len(positionRefs) {
+		return positionRefs[i]
+	}
 	return "c" + strconv.Itoa(i)
 }
+
+// positionRefs are the references of the first controls of a page, made
+// once: "c" + strconv.Itoa(i) allocated a string per control of every
+// page read.
+var positionRefs = func() []string {
+	refs := make([]string, 2048)
+	for i := range refs {
+		refs[i] = "c" + strconv.Itoa(i)
+	}
+	return refs
+}()
 
 // ref returns the extension's stamp of n, or a reference synthesised from
 // the element's kind and position.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -579,6 +580,26 @@ func TestNodeCacheReadsOnce(t *testing.T) {
 	for i, c := range snap.Controls {
 		if c.AriaLabelledBy != want {
 			t.Fatalf("control %d: aria-labelledby text %.40q, want %.40q", i, c.AriaLabelledBy, want)
+		}
+	}
+}
+
+// TestPositionRefs: a control the extension did not stamp is "c" and its
+// position, for the first controls (positionRefs, made once) and past
+// them, and every control is whole and in its place.
+func TestPositionRefs(t *testing.T) {
+	n := len(positionRefs) + 5
+	page := strings.Repeat(`<input name="x">`, n)
+	s, err := Extract(strings.NewReader(page), ExtractOptions{MaxControls: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Controls) != n {
+		t.Fatalf("%d controls, want %d", len(s.Controls), n)
+	}
+	for i, c := range s.Controls {
+		if want := "c" + strconv.Itoa(i); c.Ref != want || c.Index != i || c.Name != "x" || c.Type != "text" {
+			t.Fatalf("control %d: ref %q index %d name %q type %q, want ref %q", i, c.Ref, c.Index, c.Name, c.Type, want)
 		}
 	}
 }
