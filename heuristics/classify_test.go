@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -237,6 +238,43 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// TestNormalizeASCII holds normalizeASCII, the byte-at-a-time path of
+// ASCII text, to normalizeRunes on the texts where they could part: case
+// and digit boundaries, apostrophes at a word's start, end and middle,
+// runs of separators, and the word limit; and checks that a text already
+// normalized comes back as itself, with no allocation.
+func TestNormalizeASCII(t *testing.T) {
+	long := strings.Repeat("ab1 ", 120)
+	for _, s := range []string{
+		"", " ", "email", "Email", "EMAIL", "eMail", "first name", "first  name", " first name ",
+		"billing[firstName]", "address2", "2nd", "a1b2c3", "ABCdef", "abcDEF", "x'y", "'abc", "abc'",
+		"a ' b", "a''b", "d'Artagnan", "l'Adresse2", "__--__", "foo_bar-baz.qux", "A1'B2",
+		"\t\ntab\r", "~!@#$%^&*()", "zip+4", long, long + "x", strings.Repeat("a", 300),
+	} {
+		if got, want := normalizeASCII(s), normalizeRunes(s); got != want {
+			t.Errorf("normalizeASCII(%q) = %q, normalizeRunes says %q", s, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { normalizeASCII("first name") }); n != 0 {
+		t.Errorf("normalizeASCII of a normalized text allocated %v times", n)
+	}
+}
+
+// FuzzNormalizeASCII: for every ASCII text, normalizeASCII is normalizeRunes.
+func FuzzNormalizeASCII(f *testing.F) {
+	for _, s := range []string{"billing[firstName]", "address2", "d'Artagnan", "a ' b", "ABCdef1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isASCII(s) {
+			return
+		}
+		if got, want := normalizeASCII(s), normalizeRunes(s); got != want {
+			t.Errorf("normalizeASCII(%q) = %q, normalizeRunes says %q", s, got, want)
+		}
+	})
 }
 
 func TestOptionShapes(t *testing.T) {

@@ -77,10 +77,16 @@ func normalize(s string) string {
 			s = s[:len(s)-1]
 		}
 	}
-	if s = dropPlural(s); !isASCII(s) {
-		// letterFold replaces only non-ASCII letters.
-		s = letterFold.Replace(fold(s))
+	if s = dropPlural(s); isASCII(s) {
+		return normalizeASCII(s)
 	}
+	// letterFold replaces only non-ASCII letters.
+	return normalizeRunes(letterFold.Replace(fold(s)))
+}
+
+// normalizeRunes is normalize's last step, on any text: words of
+// lower-case letters, digits and marks, one space between.
+func normalizeRunes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	var prev rune
@@ -149,6 +155,85 @@ func boundary(prev, r rune) bool {
 	}
 	return false
 }
+
+// normalizeASCII is normalizeRunes(s) for an s of ASCII alone (most
+// names, ids and English labels), a byte at a time, and returns s itself,
+// allocating nothing, when s is normalized already ("email", "first name").
+// TestNormalizeASCII and FuzzNormalizeASCII hold it to normalizeRunes.
+func normalizeASCII(s string) string {
+	var buf [128]byte
+	b := buf[:0]
+	space := true
+	prev := asciiOther // the kind of the byte before
+	n := 0
+	for i := 0; i < len(s) && n < maxTextLen; i++ {
+		c := s[i]
+		cl := asciiClasses[c]
+		switch cl {
+		case asciiLower, asciiUpper, asciiDigit:
+			if !space && asciiBoundary[prev][cl] {
+				b = append(b, ' ')
+			}
+			if cl == asciiUpper {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			space = false
+			n++
+		case asciiApostrophe:
+			if !space {
+				b = append(b, '\'')
+			}
+		default:
+			if !space {
+				b = append(b, ' ')
+				space = true
+				n++
+			}
+		}
+		prev = cl
+	}
+	for len(b) > 0 && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	if string(b) == s {
+		return s
+	}
+	return string(b)
+}
+
+// The kinds of ASCII byte normalizeASCII tells apart.
+const (
+	asciiOther byte = iota
+	asciiLower
+	asciiUpper
+	asciiDigit
+	asciiApostrophe
+	asciiKinds
+)
+
+var asciiClasses = func() (t [256]byte) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = asciiLower
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = asciiUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = asciiDigit
+	}
+	t['\''] = asciiApostrophe
+	return t
+}()
+
+// asciiBoundary[prev][kind] is boundary for bytes of those kinds: lower
+// to upper case, letter to digit, digit to letter.
+var asciiBoundary = func() (t [asciiKinds][asciiKinds]bool) {
+	t[asciiLower][asciiUpper] = true
+	t[asciiLower][asciiDigit], t[asciiUpper][asciiDigit] = true, true
+	t[asciiDigit][asciiLower], t[asciiDigit][asciiUpper] = true, true
+	return t
+}()
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
