@@ -83,3 +83,20 @@ func generatedPage(size int) []byte {
 	sb.WriteString("</body></html>\n")
 	return []byte(sb.String())
 }
+
+// BenchmarkNormalize measures normalize on texts as pages give them:
+// ASCII names and labels (normalizeASCII), some already normalized, and
+// labels in other scripts (the rune path).
+func BenchmarkNormalize(b *testing.B) {
+	texts := []string{
+		"email", "First name", "billing[firstName]", "address2", "form[3][field_4]",
+		"ZIP code", "phone_number", "dwfrm_billing_addressFields_postalCode",
+		"Straße und Hausnummer", "Téléphone portable", "メールアドレス", "Номер телефона",
+	}
+	for b.Loop() {
+		for _, s := range texts {
+			normalize(s)
+		}
+	}
+	b.ReportMetric(float64(len(texts))*float64(b.N)/b.Elapsed().Seconds(), "texts/s")
+}

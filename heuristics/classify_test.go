@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"golang.org/x/text/transform"
+
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/profile"
 )
@@ -273,6 +275,53 @@ func FuzzNormalizeASCII(f *testing.F) {
 		}
 		if got, want := normalizeASCII(s), normalizeRunes(s); got != want {
 			t.Errorf("normalizeASCII(%q) = %q, normalizeRunes says %q", s, got, want)
+		}
+	})
+}
+
+// foldByChain is fold without its shortcuts: the transform chain itself.
+func foldByChain(s string) string {
+	t := foldChains.Get().(transform.Transformer)
+	defer foldChains.Put(t)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		return s
+	}
+	return out
+}
+
+// TestFoldStable: foldStable says a text is left as it is only where the
+// chain leaves it so, and says so for plain Cyrillic, CJK and Arabic
+// labels (else the shortcut saves nothing).
+func TestFoldStable(t *testing.T) {
+	for _, tt := range []struct {
+		s      string
+		stable bool
+	}{
+		{"Телефон", true}, {"郵便番号", true}, {"メール", true}, {"アドレス", false}, {"رقم الهاتف", true},
+		{"Téléphone", false}, {"ｅｍａｉｌ", false}, {"ﾒｰﾙ", false}, {"Οδός", false},
+		{"й", false}, {"が", false}, {"\u1100\u1161", false}, {"e\u0301", false}, {"\xff", false},
+	} {
+		if got := foldStable(tt.s); got != tt.stable {
+			t.Errorf("foldStable(%q) = %v, want %v", tt.s, got, tt.stable)
+		}
+		if foldStable(tt.s) && foldByChain(tt.s) != tt.s {
+			t.Errorf("foldStable(%q), but the chain gives %q", tt.s, foldByChain(tt.s))
+		}
+	}
+}
+
+// FuzzFoldStable: whatever foldStable calls stable, the chain leaves as
+// it is.
+func FuzzFoldStable(f *testing.F) {
+	for _, s := range []string{"Телефон", "郵便番号", "\u1100\u1161", "e\u0301", "ｅ", "Οδός", "か\u3099"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if foldStable(s) {
+			if got := foldByChain(s); got != s {
+				t.Errorf("foldStable(%q), but the chain gives %q", s, got)
+			}
 		}
 	})
 }

@@ -38,7 +38,7 @@ func isDiacritic(r rune) bool {
 // lists are written once ("telefono" matches "teléfono", "ｅｍａｉｌ" matches
 // "email"). It is applied to keywords and to page text alike.
 func fold(s string) string {
-	if isASCII(s) {
+	if isASCII(s) || foldStable(s) {
 		return s
 	}
 	t := foldChains.Get().(transform.Transformer)
@@ -48,6 +48,21 @@ func fold(s string) string {
 		return s
 	}
 	return out
+}
+
+// foldStable reports whether the chain leaves s as it is, by checks that
+// cost a fraction of running it (most labels in Cyrillic, CJK or Arabic
+// letters without marks): no rune width.Fold changes, s already in NFD
+// (every link after Fold then sees s itself: NFD has nothing to
+// decompose, no diacritic is left to remove) and in NFC. FuzzFoldStable
+// holds it to the chain.
+func foldStable(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || r >= utf8.RuneSelf && (width.LookupRune(r).Folded() != 0 || isDiacritic(r)) {
+			return false
+		}
+	}
+	return norm.NFD.QuickSpanString(s) == len(s) && norm.NFC.QuickSpanString(s) == len(s)
 }
 
 // foldChains pools fold's transformer: a chain holds a buffer per link
