@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/text/transform"
-
 	"github.com/tessera-app/tessera/form"
 	"github.com/tessera-app/tessera/profile"
 )
@@ -277,17 +275,6 @@ func FuzzNormalizeASCII(f *testing.F) {
 			t.Errorf("normalizeASCII(%q) = %q, normalizeRunes says %q", s, got, want)
 		}
 	})
-}
-
-// foldByChain is fold without its shortcuts: the transform chain itself.
-func foldByChain(s string) string {
-	t := foldChains.Get().(transform.Transformer)
-	defer foldChains.Put(t)
-	out, _, err := transform.String(t, s)
-	if err != nil {
-		return s
-	}
-	return out
 }
 
 // TestFoldStable: foldStable says a text is left as it is only where the

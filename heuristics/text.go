@@ -41,6 +41,11 @@ func fold(s string) string {
 	if isASCII(s) || foldStable(s) {
 		return s
 	}
+	return foldByChain(s)
+}
+
+// foldByChain is fold without its shortcuts: the transform chain itself.
+func foldByChain(s string) string {
 	t := foldChains.Get().(transform.Transformer)
 	defer foldChains.Put(t)
 	out, _, err := transform.String(t, s)
