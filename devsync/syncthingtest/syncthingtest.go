@@ -41,14 +41,7 @@ type Instance struct {
 // connection, and the instances already started connect to each other.
 func freePort(t testing.TB) int {
 	t.Helper()
-	low := 32768
-	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
-		if f := strings.Fields(string(b)); len(f) == 2 {
-			if v, err := strconv.Atoi(f[0]); err == nil {
-				low = v
-			}
-		}
-	}
+	low := ephemeralLow()
 	const floor = 10000
 	portsMu.Lock()
 	defer portsMu.Unlock()
@@ -77,6 +70,19 @@ func freePort(t testing.TB) int {
 	p := l.Addr().(*net.TCPAddr).Port
 	portsGiven[p] = true
 	return p
+}
+
+// ephemeralLow is the first port of the kernel's ephemeral range (the
+// usual 32768 where the kernel does not say).
+func ephemeralLow() int {
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if v, err := strconv.Atoi(f[0]); err == nil {
+				return v
+			}
+		}
+	}
+	return 32768
 }
 
 var (
@@ -181,8 +187,8 @@ func start(t testing.TB, n int, port func(testing.TB) int) (sts []*Instance, err
 	for _, s := range sts {
 		deadline := time.Now().Add(30 * time.Second)
 		for s.rest("GET", "/rest/system/ping") != nil {
-			log, _ := os.ReadFile(filepath.Join(s.home, "log.txt"))
-			if strings.Contains(string(log), "address already in use") {
+			log, taken := s.portTaken()
+			if taken {
 				return sts, fmt.Errorf("%w:\n%s", errPortTaken, log)
 			}
 			if time.Now().After(deadline) {
@@ -194,11 +200,18 @@ func start(t testing.TB, n int, port func(testing.TB) int) (sts []*Instance, err
 	// The BEP listeners too: a taken one is logged, not fatal to Syncthing.
 	time.Sleep(200 * time.Millisecond)
 	for _, s := range sts {
-		if log, _ := os.ReadFile(filepath.Join(s.home, "log.txt")); strings.Contains(string(log), "address already in use") {
+		if log, taken := s.portTaken(); taken {
 			return sts, fmt.Errorf("%w:\n%s", errPortTaken, log)
 		}
 	}
 	return sts, nil
+}
+
+// portTaken returns the instance's log and whether it says a port the
+// instance was to listen on (GUI or BEP) is taken.
+func (s *Instance) portTaken() (string, bool) {
+	log, _ := os.ReadFile(filepath.Join(s.home, "log.txt"))
+	return string(log), strings.Contains(string(log), "address already in use")
 }
 
 // stop kills the instance and waits for it; a second call does nothing.
