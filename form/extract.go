@@ -934,22 +934,22 @@ func (x *extractor) controlRef(n *html.Node, i int) string {
 	if r, ok := x.stamp(n, "data-tessera-ref"); ok && r != "" {
 		return r
 	}
-	if i < len(positionRefs) {
-		return positionRefs[i]
+	if refs := positionRefs(); i < len(refs) {
+		return refs[i]
 	}
 	return "c" + strconv.Itoa(i)
 }
 
-// positionRefs are the references of the first controls of a page, made
-// once: "c" + strconv.Itoa(i) allocated a string per control of every
-// page read.
-var positionRefs = func() []string {
+// positionRefs returns the references of the first controls of a page,
+// made once, by the first page read rather than at start-up: "c" +
+// strconv.Itoa(i) allocated a string per control of every page read.
+var positionRefs = sync.OnceValue(func() []string {
 	refs := make([]string, 2048)
 	for i := range refs {
 		refs[i] = "c" + strconv.Itoa(i)
 	}
 	return refs
-}()
+})
 
 // ref returns the extension's stamp of n, or a reference synthesised from
 // the element's kind and position.

@@ -588,7 +588,7 @@ func TestNodeCacheReadsOnce(t *testing.T) {
 // position, for the first controls (positionRefs, made once) and past
 // them, and every control is whole and in its place.
 func TestPositionRefs(t *testing.T) {
-	n := len(positionRefs) + 5
+	n := len(positionRefs()) + 5
 	page := strings.Repeat(`<input name="x">`, n)
 	s, err := Extract(strings.NewReader(page), ExtractOptions{MaxControls: n})
 	if err != nil {
