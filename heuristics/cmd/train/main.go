@@ -10,7 +10,7 @@
 // give the same file.
 //
 //	go run ./heuristics/cmd/train -corpus ../shared/corpus [-out heuristics/fieldmodel.bin]
-//	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20] [-oof FILE]
+//	go run ./heuristics/cmd/train -corpus ../shared/corpus -cv 4 [-confusion 20] [-oof FILE] [-hidden N]
 //
 // The second form writes no model: it reports precision and recall of
 // models that did not learn from the sites they are scored on, the honest
@@ -20,6 +20,9 @@
 // fold that did not learn the page's site) decides for every labelled
 // control of the tuning half: errors to study without reading the
 // held-out half, where the shipped model has learned every tuning page.
+// With -hidden it weighs, in the linear model's place, models with a
+// hidden layer of N units (hiddenModel): the measurement behind shipping
+// the linear one.
 package main
 
 import (
@@ -69,13 +72,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	folds := fl.Int("cv", 0, "instead of writing a model, report precision and recall by `k`-fold cross-validation over the tuning sites")
 	confusion := fl.Int("confusion", 0, "with -cv, also list the `n` commonest wrong decisions (label, decision) per source at override 0.90")
 	listWrong := fl.Bool("wrong", false, "with -cv, also list every wrong decision at override 0.90 with its page and control (tuning sites only)")
+	hidden := fl.Int("hidden", 0, "with -cv, weigh instead models with a hidden layer of `n` units (measured, never written)")
 	oof := fl.String("oof", "", "with -cv, also write every labelled control of the tuning half classified with the model of the fold that left its site out, as JSON lines, to `file`")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || fl.NArg() > 0 || *bits < 10 || *bits > 20 || *oof != "" && *folds < 2 {
+	if *dir == "" || fl.NArg() > 0 || *bits < 10 || *bits > 20 || (*oof != "" || *hidden != 0) && *folds < 2 || *hidden < 0 || *hidden > 256 {
 		fl.Usage()
-		return fmt.Errorf("%w: -corpus DIR is required, -bits in 10..20, -oof only with -cv", flag.ErrHelp)
+		return fmt.Errorf("%w: -corpus DIR is required, -bits in 10..20, -oof and -hidden (0..256) only with -cv", flag.ErrHelp)
 	}
 	o.Bits = uint8(*bits)
 	start := time.Now()
@@ -172,7 +176,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d tuning examples, %d for calibration", errTooFew, len(all), len(cal))
 	}
 	if *folds > 1 {
-		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, *listWrong, o)
+		crossValidate(stdout, classes, all, kept, rare, *folds, *confusion, *listWrong, *hidden, o)
 		if *oof != "" {
 			return writeOutOfFold(stdout, *oof, tuning, classes, all, kept, *folds, o)
 		}
@@ -422,20 +426,40 @@ func (t tally) recall() float64    { return float64(t.found) / float64(max(t.tar
 // fold left out (rare: examples of classes too rare to learn, counted
 // but not taught), for a few values of the probability below which the
 // model is unsure and the rules' verdict stands.
-func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, listWrong bool, o linear.Options) {
+func crossValidate(w io.Writer, classes []string, all []linear.Example, data, rare []labelled, k, confusion int, listWrong bool, hidden int, o linear.Options) {
 	sures := []float32{0.5, 0.7, 0.8, 0.9, 0.95}
 	res := map[string][]tally{}
 	// wrong[source][label, decision] counts the mistakes at override 0.90.
 	wrong := map[string]map[[2]string]int{}
+	alone := map[string]*tally{}
 
 	for f := range k {
 		m := foldModel(classes, all, data, k, f, o)
+		var model interface {
+			Predict(features []uint32, p []float32) int
+		} = m
+		if hidden > 0 {
+			var train []linear.Example
+			for i, e := range all {
+				if foldOf(data[i].site, k) != f {
+					train = append(train, e)
+				}
+			}
+			model = trainHidden(classes, train, o, hidden)
+		}
 		p := make([]float32, len(classes))
 		for _, d := range slices.Concat(data, rare) {
 			if foldOf(d.site, k) != f {
 				continue
 			}
-			best := m.Predict(d.features, p)
+			best := model.Predict(d.features, p)
+			// The model's likeliest class alone, without the rules.
+			for _, src := range []string{d.source, "all"} {
+				if alone[src] == nil {
+					alone[src] = &tally{}
+				}
+				alone[src].add(d.token, classes[best])
+			}
 			for ki, sure := range sures {
 				rule := d.rule
 				if rule == heuristics.Veto {
@@ -467,6 +491,9 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 		for ki, t := range ts {
 			fmt.Fprintf(w, "cv %s override=%.2f targets=%d P=%.3f R=%.3f\n", src, sures[ki], t.targets, t.precision(), t.recall())
 		}
+	}
+	for src, t := range alone {
+		fmt.Fprintf(w, "cv %s model-alone targets=%d P=%.3f R=%.3f\n", src, t.targets, t.precision(), t.recall())
 	}
 	for src, ws := range wrong {
 		pairs := slices.Collect(maps.Keys(ws))

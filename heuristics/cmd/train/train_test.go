@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tessera-app/tessera/heuristics/internal/corpus"
@@ -201,5 +202,61 @@ func TestTrainOutOfFold(t *testing.T) {
 	}
 	if err := run([]string{"-corpus", "testdata/corpus", "-oof", path}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("run(-oof without -cv) = %v, want a usage error", err)
+	}
+}
+
+// TestHiddenLearnsInteraction: the hidden-layer model crossValidate weighs
+// (-hidden) learns what two features mean together and neither alone
+// (exclusive or), which no linear model can; and the same examples and
+// options give the same model.
+func TestHiddenLearnsInteraction(t *testing.T) {
+	const bias, a, b = 7, 100, 200
+	cases := []struct {
+		features []uint32
+		class    int
+	}{{[]uint32{bias}, 0}, {[]uint32{bias, a}, 1}, {[]uint32{bias, b}, 1}, {[]uint32{bias, a, b}, 0}}
+	var ex []linear.Example
+	for range 50 {
+		for _, c := range cases {
+			ex = append(ex, linear.Example{Features: c.features, Class: c.class})
+		}
+	}
+	classes := []string{"", "x"}
+	o := linear.Options{Bits: 10, Epochs: 40, Rate: 0.1, L2: 1e-4, Seed: 1}
+	m := trainHidden(classes, ex, o, 32)
+	lin := linear.Train(classes, ex, o)
+	p := make([]float32, len(classes))
+	linWrong := 0
+	for _, c := range cases {
+		if got := m.Predict(c.features, p); got != c.class || p[got] < 0.9 {
+			t.Errorf("hidden model: features %v gave class %d at %.2f, want %d at 0.9 or more", c.features, got, p[got], c.class)
+		}
+		if lin.Predict(c.features, p) != c.class {
+			linWrong++
+		}
+	}
+	if linWrong == 0 {
+		t.Error("the linear model learned exclusive or: the examples test no interaction")
+	}
+	again := trainHidden(classes, ex, o, 32)
+	if !slices.Equal(m.embed, again.embed) || !slices.Equal(m.out, again.out) {
+		t.Error("two trainings on the same examples gave different hidden models")
+	}
+}
+
+// TestTrainHiddenFlag: -hidden is a cross-validation measurement, refused
+// without -cv, and reports the model alone beside the whole classifier.
+func TestTrainHiddenFlag(t *testing.T) {
+	if err := run([]string{"-corpus", "testdata/corpus", "-hidden", "8"}, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("run(-hidden without -cv) error %v, want flag.ErrHelp", err)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-corpus", "testdata/corpus", "-cv", "2", "-bits", "10", "-hidden", "8"}, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cv all model-alone ", "cv all override=0.90 "} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("run(-cv 2 -hidden 8) wrote %q, want a %q line", out.String(), want)
+		}
 	}
 }
