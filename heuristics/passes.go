@@ -57,6 +57,10 @@ type group struct {
 	out  []Result
 	seq  []int // indexes into s.Controls, document order
 	pass string
+	// shadows pairs each hidden copy left out of seq (dropShadows) with
+	// the shown box it copies: after the passes it is told what that box
+	// is told.
+	shadows [][2]int
 	// cardElsewhere: a control of another group asks for card data other
 	// than a security code, by the rules before any pass. The groups'
 	// passes run at once on several cores (applyPasses), so a group reads
@@ -154,8 +158,78 @@ func applyPasses(s *form.Snapshot, out []Result) {
 				g.pass = p.id
 				p.run(g)
 			}
+			g.followShadows()
 		}
 	})
+}
+
+// dropShadows returns seq without the hidden boxes that sit right beside a
+// shown box of the same kind with the same words and id or name, and those boxes
+// paired with the shown ones they copy. Such a box is a copy the page
+// keeps in step with the one a person sees (some frameworks render a
+// hidden twin of each field to measure it): left in the sequence, it
+// reads to the passes as a second box of its kind ("Street", "Street":
+// line 1 and line 2; "House number" after a hidden "Street": no street
+// box beside it).
+func dropShadows(s *form.Snapshot, seq []int) (kept []int, shadows [][2]int) {
+	kept = seq[:0:0]
+	for k, i := range seq {
+		if j := shadowOf(s, seq, k); j >= 0 {
+			shadows = append(shadows, [2]int{i, j})
+			continue
+		}
+		kept = append(kept, i)
+	}
+	if shadows == nil {
+		return seq, nil
+	}
+	return kept, shadows
+}
+
+// shadowOf returns the shown box next to seq[k] in seq that seq[k] is a
+// hidden copy of, or -1.
+func shadowOf(s *form.Snapshot, seq []int, k int) int {
+	c := &s.Controls[seq[k]]
+	if !c.Visibility.Hidden {
+		return -1
+	}
+	words := normalize(c.Label)
+	if words == "" {
+		return -1
+	}
+	for _, j := range []int{k + 1, k - 1} {
+		if j < 0 || j >= len(seq) {
+			continue
+		}
+		o := &s.Controls[seq[j]]
+		if o.Visibility.Hidden || o.Tag != c.Tag || o.Type != c.Type || normalize(o.Label) != words {
+			continue
+		}
+		if c.ID != "" && c.ID == o.ID || c.Name != "" && c.Name == o.Name {
+			// The same words and the same id or name: a copy, not two
+			// boxes a label near both was read for.
+			return seq[j]
+		}
+	}
+	return -1
+}
+
+// followShadows tells each hidden copy the passes did not read what the
+// shown box it copies is told (after the rules' passes, and again after
+// the learned model's), unless the page declared its own autocomplete
+// token.
+func (g *group) followShadows() {
+	for _, p := range g.shadows {
+		r, twin := &g.out[p[0]], g.out[p[1]]
+		if len(r.Evidence) > 0 && r.Evidence[0].Rule == "autocomplete" {
+			continue
+		}
+		if len(r.Evidence) > 0 && r.Evidence[0].Signal == "pass:shadow" {
+			r.Evidence = r.Evidence[1:]
+		}
+		r.Token, r.Part, r.Confidence, r.Decision = twin.Token, twin.Part, twin.Confidence, twin.Decision
+		r.Evidence = append([]Evidence{{Signal: "pass:shadow", Rule: twin.Token}}, r.Evidence...)
+	}
 }
 
 // cardData reports whether a token asks for payment card data other than
@@ -178,6 +252,7 @@ func afterModel(s *form.Snapshot, out []Result) {
 			radioGroups(g)
 			g.pass = "street-parts"
 			streetParts(g)
+			g.followShadows()
 		}
 	})
 }
@@ -243,6 +318,7 @@ func groupsOf(s *form.Snapshot, out []Result) []*group {
 			}
 			g.seq = append(g.seq, i)
 		}
+		g.seq, g.shadows = dropShadows(s, g.seq)
 		gs = append(gs, g)
 	}
 	return gs
