@@ -867,6 +867,10 @@ var shownOutweighs = map[string]map[string]bool{
 	// words name whose name it is. A bare "Name" on a box named
 	// product_name stays the product's.
 	"thing-name": {"given-name": true, "family-name": true, "cc-name": true, "cc-given-name": true, "cc-family-name": true},
+	// "Pincode" shown on a box named "pin": India's postal code, which
+	// the label names, not a PIN the name's guard keeps profile data out
+	// of (a box labelled so is read as the postcode whatever its name).
+	"one-time-code": {"postal-code": true},
 }
 
 // findsBy lists the vetoes of boxes that find a place from what one

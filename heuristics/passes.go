@@ -689,6 +689,7 @@ func familyFirst(s *form.Snapshot, label string) bool {
 func addressRuns(g *group) {
 	streetNumberAlone(g)
 	finderAlone(g)
+	streetInSecondLine(g)
 	buildingBoxes(g)
 	for k := 0; k < len(g.seq); k++ {
 		if g.tok(k) == "address-line2" && g.rule(k) == "address-line2" && k+1 < len(g.seq) &&
@@ -959,6 +960,26 @@ func finderAlone(g *group) {
 	}
 	if k >= 0 && others >= 2 {
 		g.set(k, "address-line1", 0.75)
+	}
+}
+
+// streetInSecondLine gives the first street line to a box the rules read
+// as the second line for a part of it it names ("Street / Building",
+// "Calle y edificio") when its words also name the street and the form
+// has no other box for the street: there it is where the street goes,
+// and given only the building it would leave the street out.
+func streetInSecondLine(g *group) {
+	k := -1
+	for j := range g.seq {
+		switch rule := g.rule(j); {
+		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || rule == "street-name" || rule == "house-number" || rule == "address":
+			return
+		case k < 0 && g.tok(j) == "address-line2" && controlKind(g.c(j)) == ckText && table().find(ruleByID("address-line1"), shownText(g, j)) >= 0:
+			k = j
+		}
+	}
+	if k >= 0 {
+		g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
 	}
 }
 
