@@ -442,6 +442,13 @@ func ruleSure(c *form.Control, r Result) bool {
 		// reads "code" and guesses a card's security code.
 		return true
 	}
+	if r.Evidence[0].Signal == "pass:address-run" && streetPart[r.Part] {
+		// A street box and the house-number box beside it, paired by
+		// their place ("Street name", "Building number"): the model
+		// weighs each box alone, and taking one of the two away leaves
+		// the other holding half the line (the number lost, or twice).
+		return true
+	}
 	if r.Evidence[0].Rule == "tel-with-area" {
 		// "Phone with country code", "DDD e número": phrases that name
 		// the whole number and nothing else, whose words the model knows
