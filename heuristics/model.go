@@ -442,6 +442,13 @@ func ruleSure(c *form.Control, r Result) bool {
 		// reads "code" and guesses a card's security code.
 		return true
 	}
+	if r.Evidence[0].Signal == "pass:phone-split" {
+		// The parts of one number, told by the boxes' places and
+		// lengths ("Area code" then "Phone"): the model, weighing each
+		// box alone, reads the last one as the whole number, and the
+		// area code goes in twice.
+		return true
+	}
 	if r.Evidence[0].Signal == "pass:address-run" && streetPart[r.Part] {
 		// A street box and the house-number box beside it, paired by
 		// their place ("Street name", "Building number"): the model

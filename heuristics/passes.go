@@ -1258,6 +1258,18 @@ func phoneSplits(g *group) {
 			k += 2
 			continue
 		}
+		if j := k + 1; g.tok(k) == "tel-area-code" && labelNamed(*g.r(k)) && !bareDialCode().MatchString(g.c(k).Value) && !bareDialCode().MatchString(g.c(k).Placeholder) &&
+			j < len(g.seq) && controlKind(g.c(j)) == ckText && !short(g.c(j)) &&
+			(g.tok(j) == "tel" || g.tok(j) == "" && bareNumber().MatchString(g.text(j))) {
+			// "Area code" then "Phone" (or a bare "Número"), with no
+			// length to tell and no calling code in the first ("+43": see
+			// the run below): the words ask for the area code apart, so
+			// the box after it takes the rest of the number, not the
+			// whole number with the area code again.
+			g.set(j, "tel-local", max(g.r(j).Confidence, 0.8))
+			k = j
+			continue
+		}
 		run := []int{k}
 		limit := 3
 		if g.tok(k) == "tel-country-code" || g.c(k).Tag == "select" {
