@@ -431,6 +431,11 @@ func ruleSure(c *form.Control, r Result) bool {
 		// the model makes of its words.
 		return true
 	}
+	if r.Evidence[0].Signal == "pass:sender-recipient" {
+		// A recipient's box beside the sender's: whose data it asks
+		// for, which the model, reading one box's words, cannot weigh.
+		return true
+	}
 	if r.Evidence[0].Rule == "previous-address" {
 		// "Previous city": whose address the words say, not what kind
 		// of box it is, which the model reads from the same words.

@@ -48,7 +48,56 @@ var passes = []pass{
 	{"login-identifier", loginIdentifiers},
 	{"signup-email", signupEmail},
 	{"locale-picker", localePickers},
+	{"sender-recipient", senderRecipient},
 }
+
+// senderRecipient clears the boxes for a recipient's name, e-mail or
+// phone on a form that also asks for the sender's ("Your email",
+// "Recipient's email": a gift, a message to pass on): the recipient is
+// someone else there. A recipient alone is most often the person
+// filling the form (a shipping form's "Recipient name"), and keeps its
+// token.
+func senderRecipient(g *group) {
+	kindOf := func(tok string) string {
+		switch tok {
+		case "name", "given-name", "family-name":
+			return "name"
+		case "email", "tel":
+			return tok
+		}
+		return ""
+	}
+	senders := map[string]bool{}
+	var recipients []int
+	for k := range g.seq {
+		kind := kindOf(g.tok(k))
+		if kind == "" {
+			continue
+		}
+		switch t := shownText(g, k); {
+		case recipientWord().MatchString(t):
+			recipients = append(recipients, k)
+		case senderWord().MatchString(t):
+			senders[kind] = true
+		}
+	}
+	for _, k := range recipients {
+		if senders[kindOf(g.tok(k))] {
+			r := g.r(k)
+			r.Token, r.Confidence = "", 0
+			r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: "other-person"}}, r.Evidence...)
+		}
+	}
+}
+
+// recipientWord and senderWord match the words that say a box is for
+// the recipient of what the form sends, or for its sender, over
+// normalized text ("To" and "From" only where the label starts with
+// them: "Phone number to reach you" is the person's own).
+var (
+	recipientWord = lazyRE(`^(?:send )?to(?: |$)|(?:^| )(?:recipient'?s?|empfangers?|beschenkten|destinataire|destinatario|destinataria|ontvanger|odbiorcy|mottagarens?|vastaanottajan)(?: |$)`)
+	senderWord    = lazyRE(`^from(?: |$)|(?:^| )(?:your|sender'?s?|ihre?|ihren|absenders?|votre|vos|expediteur|tu|remitente|tuo|tua|mittente|seu|sua|remetente|uw|afzender|twoj|twoje|nadawcy|din|ditt|avsandarens?|lahettajan)(?: |$)`)
+)
 
 // A group is the sequence of fillable controls of one form (or of
 // the controls outside any form) that passes look at.
