@@ -51,38 +51,29 @@ var passes = []pass{
 	{"sender-recipient", senderRecipient},
 }
 
-// senderRecipient clears the boxes for a recipient's name, e-mail or
-// phone on a form that also asks for the sender's ("Your email",
-// "Recipient's email": a gift, a message to pass on): the recipient is
-// someone else there. A recipient alone is most often the person
-// filling the form (a shipping form's "Recipient name"), and keeps its
-// token.
+// senderRecipient clears the boxes for a recipient's e-mail or phone on
+// a form that also asks for the sender's ("Your email", "Recipient's
+// email": a gift card, a message to pass on): the recipient is someone
+// else there. A recipient's name is left alone (a gift order's "Recipient
+// name" is where it ships, most often to the person), and so is a
+// recipient alone (a shipping form's).
 func senderRecipient(g *group) {
-	kindOf := func(tok string) string {
-		switch tok {
-		case "name", "given-name", "family-name":
-			return "name"
-		case "email", "tel":
-			return tok
-		}
-		return ""
-	}
 	senders := map[string]bool{}
 	var recipients []int
 	for k := range g.seq {
-		kind := kindOf(g.tok(k))
-		if kind == "" {
+		tok := g.tok(k)
+		if tok != "email" && tok != "tel" {
 			continue
 		}
 		switch t := shownText(g, k); {
 		case recipientWord().MatchString(t):
 			recipients = append(recipients, k)
 		case senderWord().MatchString(t):
-			senders[kind] = true
+			senders[tok] = true
 		}
 	}
 	for _, k := range recipients {
-		if senders[kindOf(g.tok(k))] {
+		if senders[g.tok(k)] {
 			r := g.r(k)
 			r.Token, r.Confidence = "", 0
 			r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: "other-person"}}, r.Evidence...)
@@ -92,11 +83,12 @@ func senderRecipient(g *group) {
 
 // recipientWord and senderWord match the words that say a box is for
 // the recipient of what the form sends, or for its sender, over
-// normalized text ("To" and "From" only where the label starts with
-// them: "Phone number to reach you" is the person's own).
+// normalized text ("To", "From" and "Your" only where the label starts
+// with them: "Phone number to reach you" and "Email on your account" are
+// the person's own).
 var (
 	recipientWord = lazyRE(`^(?:send )?to(?: |$)|(?:^| )(?:recipient'?s?|empfangers?|beschenkten|destinataire|destinatario|destinataria|ontvanger|odbiorcy|mottagarens?|vastaanottajan)(?: |$)`)
-	senderWord    = lazyRE(`^from(?: |$)|(?:^| )(?:your|sender'?s?|ihre?|ihren|absenders?|votre|vos|expediteur|tu|remitente|tuo|tua|mittente|seu|sua|remetente|uw|afzender|twoj|twoje|nadawcy|din|ditt|avsandarens?|lahettajan)(?: |$)`)
+	senderWord    = lazyRE(`^(?:from|your|ihre?n?|votre|vos|tu|tuo|tua|seu|sua|uw|twoj\S*|din|ditt)(?: |$)|(?:^| )(?:sender'?s?|absenders?|expediteur|remitente|mittente|remetente|afzender|nadawcy|avsandarens?|lahettajan)(?: |$)`)
 )
 
 // A group is the sequence of fillable controls of one form (or of
