@@ -1540,7 +1540,8 @@ var rules = []rule{
 	// Before level 3: "sub-district" is a finer part than "district".
 	{id: "address-level4", token: "address-level4", langs: []lang{
 		{"en", []string{`sub ?district`, `village`}},
-		{"ja", []string{`丁目`}},
+		// "丁目・番地" asks for the block and lot numbers: the street line.
+		{"ja", []string{`丁目(?:$| [^番])`}},
 		// Indonesia's kelurahan or desa, the part of a kecamatan.
 		{"id", []string{`kelurahan`, `desa\b`}},
 	}},
@@ -1557,7 +1558,9 @@ var rules = []rule{
 		{"fa", []string{`محله`}},
 		{"es", []string{`colonia`, `barrio`, `corregimiento`, `comuna`}},
 		{"pt", []string{`bairro`, `freguesia`}},
-		{"ja", []string{`町名`}},
+		// "町名・番地" asks for the town area with its lot number, the
+		// street line, not the area alone.
+		{"ja", []string{`町名(?:$| [^番])`}},
 		{"ko", []string{`동\b`}},
 		{"tr", []string{`mahalle`, `semt`}},
 		{"id", []string{`kecamatan`}},
