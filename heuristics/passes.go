@@ -30,6 +30,7 @@ var passes = []pass{
 	{"name-pair", namePairs},
 	{"name-row", nameRows},
 	{"bare-name", bareNames},
+	{"name-suffix", nameSuffixes},
 	{"address-run", addressRuns},
 	{"street-alone", streetAlone},
 	{"suburb", suburbs},
@@ -616,6 +617,23 @@ func bareNames(g *group) {
 	for k := range g.seq {
 		if t := g.tok(k); (t == "given-name" || t == "family-name") && bareName().MatchString(g.text(k)) {
 			g.set(k, "name", g.r(k).Confidence)
+		}
+	}
+}
+
+// nameSuffixes gives a box the rules read as a name's suffix ("Suffix",
+// "Jr./Sr.") the confidence that fills it when it sits right after a box
+// for a part of the person's name: there it is the suffix of that name
+// (American forms ask "First", "Middle", "Last", "Suffix"). Alone, the
+// word is too weak to fill from (a street's suffix, a file's).
+func nameSuffixes(g *group) {
+	for k := 1; k < len(g.seq); k++ {
+		if g.tok(k) != "honorific-suffix" || controlKind(g.c(k)) == 0 {
+			continue
+		}
+		switch g.tok(k - 1) {
+		case "family-name", "given-name", "additional-name", "name":
+			g.set(k, "honorific-suffix", max(g.r(k).Confidence, 0.75))
 		}
 	}
 }
