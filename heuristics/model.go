@@ -424,16 +424,18 @@ func ruleSure(c *form.Control, r Result) bool {
 	case "pass:login-identifier":
 		// Profile values never go into login forms.
 		return true
+	case "pass:sender-recipient", "pass:phone-split":
+		// Whose data a box asks for (a recipient's box beside the
+		// sender's), or which part of one number ("Area code" then
+		// "Phone"): told by the boxes around it, which the model,
+		// weighing one box's words, cannot weigh; it would read the
+		// phone box as the whole number, the area code then twice.
+		return true
 	}
 	if IsGuardToken(r.Token) {
 		// A box the rules read as a credential or a code ("E-mail ou
 		// celular" to sign in): no profile value goes there, whatever
 		// the model makes of its words.
-		return true
-	}
-	if r.Evidence[0].Signal == "pass:sender-recipient" {
-		// A recipient's box beside the sender's: whose data it asks
-		// for, which the model, reading one box's words, cannot weigh.
 		return true
 	}
 	if r.Evidence[0].Rule == "previous-address" {
@@ -445,13 +447,6 @@ func ruleSure(c *form.Control, r Result) bool {
 		// "Code de réduction", "Gutschein": the box's own words say it
 		// takes a code the shop gave, never the person's data; the model
 		// reads "code" and guesses a card's security code.
-		return true
-	}
-	if r.Evidence[0].Signal == "pass:phone-split" {
-		// The parts of one number, told by the boxes' places and
-		// lengths ("Area code" then "Phone"): the model, weighing each
-		// box alone, reads the last one as the whole number, and the
-		// area code goes in twice.
 		return true
 	}
 	if r.Evidence[0].Signal == "pass:address-run" && streetPart[r.Part] {

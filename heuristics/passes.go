@@ -75,9 +75,7 @@ func senderRecipient(g *group) {
 	}
 	for _, k := range recipients {
 		if senders[g.tok(k)] {
-			r := g.r(k)
-			r.Token, r.Confidence = "", 0
-			r.Evidence = append([]Evidence{{Signal: "pass:" + g.pass, Rule: "other-person"}}, r.Evidence...)
+			g.set(k, "", 0)
 		}
 	}
 }
@@ -1006,7 +1004,7 @@ func finderAlone(g *group) {
 	k, others := -1, 0
 	for j := range g.seq {
 		switch rule := g.rule(j); {
-		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || rule == "street-name" || rule == "house-number" || rule == "address":
+		case streetBox(g, j):
 			return
 		case (rule == "address-lookup" || rule == "search") && g.tok(j) == "" && controlKind(g.c(j)) == ckText && namesAddress(g.c(j)):
 			if k >= 0 {
@@ -1022,6 +1020,17 @@ func finderAlone(g *group) {
 	}
 }
 
+// streetBox reports whether the j-th box of the group is one for the
+// street: a street line, or what the rules read as the street's name, its
+// house number or an address.
+func streetBox(g *group, j int) bool {
+	switch g.rule(j) {
+	case "street-name", "house-number", "address":
+		return true
+	}
+	return g.tok(j) == "address-line1" || g.tok(j) == "street-address"
+}
+
 // streetInSecondLine gives the first street line to a box the rules read
 // as the second line for a part of it it names ("Street / Building",
 // "Calle y edificio") when its words also name the street and the form
@@ -1030,8 +1039,8 @@ func finderAlone(g *group) {
 func streetInSecondLine(g *group) {
 	k := -1
 	for j := range g.seq {
-		switch rule := g.rule(j); {
-		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || rule == "street-name" || rule == "house-number" || rule == "address":
+		switch {
+		case streetBox(g, j):
 			return
 		case k < 0 && g.tok(j) == "address-line2" && controlKind(g.c(j)) == ckText && table().find(ruleByID("address-line1"), shownText(g, j)) >= 0:
 			k = j
@@ -1317,7 +1326,7 @@ func phoneSplits(g *group) {
 			k += 2
 			continue
 		}
-		if j := k + 1; g.tok(k) == "tel-area-code" && labelNamed(*g.r(k)) && !bareDialCode().MatchString(g.c(k).Value) && !bareDialCode().MatchString(g.c(k).Placeholder) &&
+		if j := k + 1; g.tok(k) == "tel-area-code" && labelNamed(*g.r(k)) && !holdsDialCode(g.c(k)) &&
 			j < len(g.seq) && controlKind(g.c(j)) == ckText && !short(g.c(j)) &&
 			(g.tok(j) == "tel" || g.tok(j) == "" && bareNumber().MatchString(g.text(j))) {
 			// "Area code" then "Phone" (or a bare "Número"), with no
@@ -1376,7 +1385,7 @@ func phoneSplits(g *group) {
 		var toks []string
 		first := g.c(run[0])
 		code := g.tok(run[0]) == "tel-country-code" || first.Tag == "select" && g.tok(run[0]) != "tel-area-code" ||
-			bareDialCode().MatchString(first.Value) || bareDialCode().MatchString(first.Placeholder)
+			holdsDialCode(first)
 		switch len(run) {
 		case 2:
 			toks = []string{"tel-area-code", "tel-local"}
@@ -1496,7 +1505,7 @@ func countryCodes(g *group) {
 		if t := g.text(k); !countryCodeWord().MatchString(t) || phoneWord().MatchString(t) {
 			continue
 		}
-		if bareDialCode().MatchString(c.Value) || bareDialCode().MatchString(c.Placeholder) {
+		if holdsDialCode(c) {
 			continue
 		}
 		if k+1 < len(g.seq) && telPart(k+1) || k > 0 && telPart(k-1) {
@@ -1520,6 +1529,13 @@ func intlExample(c *form.Control) bool {
 // bareDialCode matches a text that is a calling code alone ("+39",
 // "(+49)").
 var bareDialCode = lazyRE(`^\s*\(?\+ ?\d{1,4}\)?\s*$`)
+
+// holdsDialCode reports whether a box's value or placeholder is a calling
+// code alone ("+43" in an "Area code" box): what the box holds, whatever
+// its label calls it.
+func holdsDialCode(c *form.Control) bool {
+	return bareDialCode().MatchString(c.Value) || bareDialCode().MatchString(c.Placeholder)
+}
 
 // showsOwnCode reports whether a control's label is a calling code alone:
 // a picker that shows the code it holds ("+39" over a list of countries),

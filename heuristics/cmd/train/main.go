@@ -389,13 +389,19 @@ func mix32(x uint32) uint32 {
 // foldModel learns the model from the tuning examples of every site but
 // those of fold f (of k).
 func foldModel(classes []string, all []linear.Example, data []labelled, k, f int, o linear.Options) *linear.Model {
+	return linear.Train(classes, foldExamples(all, data, k, f), o)
+}
+
+// foldExamples returns the examples of every fold but f: what fold f's
+// models learn from.
+func foldExamples(all []linear.Example, data []labelled, k, f int) []linear.Example {
 	var train []linear.Example
 	for i, e := range all {
 		if foldOf(data[i].site, k) != f {
 			train = append(train, e)
 		}
 	}
-	return linear.Train(classes, train, o)
+	return train
 }
 
 // A tally counts decisions as the score command does: the targets and
@@ -439,13 +445,7 @@ func crossValidate(w io.Writer, classes []string, all []linear.Example, data, ra
 			Predict(features []uint32, p []float32) int
 		} = m
 		if hidden > 0 {
-			var train []linear.Example
-			for i, e := range all {
-				if foldOf(data[i].site, k) != f {
-					train = append(train, e)
-				}
-			}
-			model = trainHidden(classes, train, o, hidden)
+			model = trainHidden(classes, foldExamples(all, data, k, f), o, hidden)
 		}
 		p := make([]float32, len(classes))
 		for _, d := range slices.Concat(data, rare) {
