@@ -120,6 +120,7 @@ func TestLabels(t *testing.T) {
 		{"hidden_es.html", "nombre", "Nombre", "label-for"},
 		{"floating_en.html", "email", "Email", "following-label"},
 		{"floating_en.html", "phone", "Phone", "following-label"},
+		{"floating_en.html", "card", "Card number", "following-label"},
 		{"floating_en.html", "first", "", ""},
 		{"floating_en.html", "last", "First name", "preceding-text"},
 		{"floating_en.html", "remember", "Remember me", "following-label"},

@@ -152,7 +152,7 @@ func nearby(n, root *html.Node, sc *scope) (txt, source string) {
 func followingLabel(n *html.Node, tm *trailMemo) string {
 	sc := tm.sc
 	cur := n
-	for level := 0; level < 2; level++ {
+	for level := 0; level < 3; level++ {
 		for s := cur.PrevSibling; s != nil; s = s.PrevSibling {
 			t, had := tm.trailing(s)
 			if had {

@@ -245,9 +245,12 @@ func shadowOf(s *form.Snapshot, seq []int, k int) int {
 		if o.Visibility.Hidden || o.Tag != c.Tag || o.Type != c.Type || normalize(o.Label) != words {
 			continue
 		}
-		if c.ID != "" && c.ID == o.ID || c.Name != "" && c.Name == o.Name {
+		if c.ID != "" && c.ID == o.ID || c.Name != "" && c.Name == o.Name || c.Name == "" && o.Name != "" {
 			// The same words and the same id or name: a copy, not two
-			// boxes a label near both was read for.
+			// boxes a label near both was read for. So is a hidden box
+			// without a name (it submits nothing) beside a named one: a
+			// widget's original box, kept hidden while a styled one in
+			// its place takes what is typed.
 			return seq[j]
 		}
 	}
@@ -445,12 +448,29 @@ func radioGroups(g *group) {
 		if tok == "" {
 			continue
 		}
+		if tok == "sex" && slices.ContainsFunc(ks, func(k int) bool { return g.rule(k) == "honorific-prefix" }) && slices.ContainsFunc(ks, func(k int) bool { return titleOnly(g.c(k)) }) {
+			// "Frau" is a woman and a title, "Herr" only a title: a
+			// group the page calls a salutation ("Anrede") that offers
+			// a title naming no sex asks how to address the person,
+			// whatever the model makes of "Frau" alone.
+			tok = "honorific-prefix"
+		}
 		for _, k := range ks {
 			if g.tok(k) != tok {
 				g.set(k, tok, conf)
 			}
 		}
 	}
+}
+
+// titleOnly reports whether a radio button offers a title that names no
+// sex ("Herr", "Mr", "Mme"; not "Frau", also a woman).
+func titleOnly(c *form.Control) bool {
+	if len(c.Options) == 0 {
+		return false
+	}
+	t := normalize(c.Options[0].Text)
+	return honorificWords()[t] && !genderWords()[t]
 }
 
 // namePairs resolves a generic "Name" next to an explicit first or last
