@@ -399,3 +399,33 @@ func TestShownWholeNameDecidesOverNameIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressRowParts: "PLZ / Ort" over two boxes gives the second, which
+// has no words of its own, the town, and the learned model may not take
+// it away (it sees a box without words); the row ends at a radio button
+// (a delivery choice is no town) and at a second box of the same name (a
+// copy drawn for another screen size, not the row's next part).
+func TestAddressRowParts(t *testing.T) {
+	page := `<!doctype html><html lang="de"><body>
+<form action="/a"><label for="p">PLZ / Ort</label><input id="p" name="k2"> <input name="k3"></form>
+<form action="/b"><label for="f">PLZ/Ort</label><input id="f" name="abholung_plz">
+<label><input type="radio" name="versand" value="paket"> Versand per Paket, 3-5 Werktage</label></form>
+<form action="/c"><label for="d">PLZ/Ort</label><input id="d" name="station_plz"><input name="station_plz"></form>
+</body></html>`
+	s, err := form.Extract(strings.NewReader(page), form.ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := classifyRules(s, newMemo(len(s.Controls)))
+	for i, want := range []string{"postal-code", "address-level2", "postal-code", "", "postal-code", "postal-code"} {
+		if got := rules[i].Token; got != want {
+			t.Errorf("rules and passes: box %d (%s) = %q, want %q (%+v)", i, s.Controls[i].Name, got, want, rules[i].Evidence)
+		}
+	}
+	if !ruleSure(&s.Controls[1], rules[1]) {
+		t.Errorf("the row's town box (%+v) is not sure over the model", rules[1].Evidence)
+	}
+	if got := Classify(s)[1].Token; got != "address-level2" {
+		t.Errorf("Classify: the row's town box = %q, want address-level2", got)
+	}
+}

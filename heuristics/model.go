@@ -456,6 +456,13 @@ func ruleSure(c *form.Control, r Result) bool {
 		// the other holding half the line (the number lost, or twice).
 		return true
 	}
+	if r.Evidence[0].Signal == "pass:address-row" {
+		// A box of a row under one label that names the parts ("PLZ /
+		// Ort" over two boxes): its place in the row says which part;
+		// the model sees a box without words of its own, or the whole
+		// label's, and reads it as nothing or as the first part.
+		return true
+	}
 	if r.Evidence[0].Rule == "tel-with-area" {
 		// "Phone with country code", "DDD e número": phrases that name
 		// the whole number and nothing else, whose words the model knows

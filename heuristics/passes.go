@@ -1283,6 +1283,16 @@ func addressRows(g *group) {
 			if !(g.blank(j) || g.text(j) == text || slices.Contains(parts, g.tok(j))) {
 				break
 			}
+			if controlKind(g.c(j))&(ckText|ckSelect) == 0 {
+				// A radio button or a check box is a choice, not a part
+				// of the row: the row ends before it.
+				break
+			}
+			if n := g.c(j).Name; n != "" && n == g.c(k).Name && !strings.HasSuffix(n, "[]") {
+				// The same name again: a copy of the box (one drawn for
+				// each screen size), not the row's next part.
+				break
+			}
 			if optionShape(g.c(j)) != shapeNone {
 				// A list that says what it is (countries, states) speaks
 				// for itself.
