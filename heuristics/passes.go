@@ -1269,6 +1269,7 @@ var lineWord = lazyRE(`(?:^| )(?:line|one|first|ligne|linea|zeile|regel|riga)(?:
 // addressRows spreads a combined label ("City, State, ZIP" or "PLZ / Ort")
 // over the controls of its row, in the order the label names them.
 func addressRows(g *group) {
+	postcodeHouseRows(g)
 	for k := 0; k < len(g.seq); k++ {
 		if !addressPart[g.rule(k)] || !addressPart[g.tok(k)] {
 			continue
@@ -1310,6 +1311,27 @@ func addressRows(g *group) {
 			g.set(j, parts[next], 0.7)
 			next++
 		}
+	}
+}
+
+// postcodeHouseRows: "Postcode + huisnummer" over two boxes (the Dutch
+// address finder's row) is the postcode, then the house number, which
+// the finder completes to the street; the house-number rule read the
+// label and left both boxes empty.
+func postcodeHouseRows(g *group) {
+	t := table()
+	for k := 0; k+1 < len(g.seq); k++ {
+		if g.rule(k) != "house-number" || g.tok(k) != "" || !g.blank(k+1) || controlKind(g.c(k+1)) != ckText {
+			continue
+		}
+		text := g.text(k)
+		p, h := t.find(ruleByID("postal-code"), text), t.find(ruleByID("house-number"), text)
+		if p < 0 || h < 0 || p > h {
+			continue
+		}
+		g.set(k, "postal-code", 0.7)
+		g.setPart(k+1, "address-line1", "house-number", 0.7)
+		k++
 	}
 }
 
