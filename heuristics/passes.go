@@ -2115,10 +2115,26 @@ func signupForm(g *group) bool {
 	return signupWord().MatchString(formWords(g))
 }
 
-// loginForm reports whether the group's form says it signs a person in.
+// loginForm reports whether the group's form says it signs a person in:
+// its id, name or action, or the words its first box's text begins with
+// (a heading "Log in with your phone" over a box that is sent a code).
+// "Already have an account? Sign in" above a guest's e-mail box does not
+// begin so.
 func loginForm(g *group) bool {
-	return loginWord().MatchString(formWords(g))
+	if loginWord().MatchString(formWords(g)) {
+		return true
+	}
+	for k := range g.seq {
+		if c := g.c(k); !c.Visibility.Hidden {
+			return loginStart().MatchString(normalize(c.NearbyText))
+		}
+	}
+	return false
 }
+
+// loginStart matches text that begins by naming a sign-in, over normalized
+// text.
+var loginStart = lazyRE(`^(?:log ?in|sign ?in|logon|anmelden|anmeldung|einloggen|connexion|se connecter|iniciar sesion|inicia sesion|acceder|accedi|entrar|inloggen|logowanie|zaloguj\S*|prihlaseni|prihlasit se|giris|giris yap|logga in|kirjaudu\S*|войти|вход|авторизация)(?: |$)|^(?:登录|登入|ログイン|로그인)`)
 
 // signupEmail reads a login box whose label also takes an e-mail ("Mobile
 // number or email") as the e-mail on a form that signs a person up, one
