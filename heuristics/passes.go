@@ -1493,6 +1493,7 @@ func areaCodesAlone(g *group) {
 // code would be typed twice over. A phone box whose example is a whole
 // "+44 ..." number keeps the whole number.
 func dialCodes(g *group) {
+	shownCodes(g)
 	countries := 0
 	for k := range g.seq {
 		if g.tok(k) == "country" {
@@ -1531,6 +1532,28 @@ func dialCodes(g *group) {
 		}
 	}
 }
+
+// shownCodes: a phone box behind a calling code the page prints right in
+// front of it ("Phone" then "+1" in a span) is read with the code as its
+// label ("Phone +1"), which the rules take for the first of three boxes
+// ("phone1"), the area code: it asks for the number. (The fill writes it
+// the way the form's country dials it: "(217) 555-0134" on a US form.)
+func shownCodes(g *group) {
+	for k := range g.seq {
+		c := g.c(k)
+		if g.tok(k) != "tel-area-code" || g.rule(k) != "tel-area-code" || controlKind(c) != ckText || !endsInDialCode().MatchString(c.Label) {
+			continue
+		}
+		if k+1 < len(g.seq) && strings.HasPrefix(g.tok(k+1), "tel-local") {
+			continue // an area code box before the local number's
+		}
+		g.set(k, "tel", g.r(k).Confidence)
+	}
+}
+
+// endsInDialCode matches a text that ends in a calling code ("Phone +1",
+// "+91").
+var endsInDialCode = lazyRE(`(?:^|\s)\(?\+ ?\d{1,4}\)?\s*$`)
 
 // countryCodeWord matches the words "country code" (normalized), which
 // name a calling code beside a phone number and an ISO country code in
