@@ -1108,12 +1108,22 @@ func houseNumberBeside(g *group, k int) int {
 		return k - 1
 	case hn(k-2) && g.tok(k-1) == "address-line2":
 		return k - 2
+	case hn(k+2) && g.blank(k+1) && wordless(g.c(k+1)):
+		// A control with no words at all between them (a widget's empty
+		// list of suggestions): no part of the address.
+		return k + 2
 	case hn(k+2) && g.rule(k+1) == "street-type":
 		// "Közterület neve", "Közterület jellege", "Házszám": the
 		// street's kind between its name and its number.
 		return k + 2
 	}
 	return -1
+}
+
+// wordless reports whether a control carries no words at all: no label,
+// name, id, placeholder or aria-label.
+func wordless(c *form.Control) bool {
+	return strings.TrimSpace(c.Label+c.Name+c.ID+c.Placeholder+c.AriaLabel) == ""
 }
 
 // houseNumberWord matches a label that asks for a number and names
