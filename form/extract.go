@@ -1067,7 +1067,7 @@ func text(n *html.Node, exclude *html.Node) string {
 			case html.TextNode:
 				b.WriteString(c.Data)
 			case html.ElementNode:
-				if c == exclude || skipped(c) || invisible(c) {
+				if c == exclude || skipped(c) || invisible(c) || message(c) {
 					continue
 				}
 				switch c.DataAtom {

@@ -148,6 +148,10 @@ func TestLabels(t *testing.T) {
 		// password box (its own echo and a hint) labels no name box.
 		{"widgets_en.html", "echo-first", "First name:", "following-label"},
 		{"widgets_en.html", "echo-last", "Last name:", "following-label"},
+		// A validation message labels no box.
+		{"widgets_en.html", "msg-after-feedback", "", ""},
+		{"widgets_en.html", "msg-after-alert", "", ""},
+		{"widgets_en.html", "msg-zip", "ZIP code", "label-for"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

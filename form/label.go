@@ -410,7 +410,60 @@ func trailing(n *html.Node, sc *scope, self *html.Node) (string, bool) {
 // around it: not rendered (a script, a hidden element), a widget's pop-up
 // list, or a button that is part of a box's widget.
 func unread(n *html.Node) bool {
-	return skipped(n) || invisible(n) || popup(n) || widgetButton(n)
+	return skipped(n) || invisible(n) || popup(n) || widgetButton(n) || message(n)
+}
+
+// message reports whether element n holds a form's validation message
+// ("Please enter a valid e-mail address" after the e-mail box, shown
+// once it is wrong): an alert or live region, or an element whose class
+// or id says error. It is the box's before it, never a label of the box
+// after it.
+func message(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.DataAtom == atom.Input || n.DataAtom == atom.Select || n.DataAtom == atom.Textarea {
+		return false
+	}
+	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); r == "alert" {
+		return true
+	}
+	msg := false
+	for _, c := range strings.Fields(strings.ToLower(attr(n, "class"))) {
+		if messageClass[c] {
+			msg = true
+			break
+		}
+	}
+	if id := strings.ToLower(attr(n, "id")); strings.HasSuffix(id, "-error") || strings.HasSuffix(id, "_error") || strings.HasSuffix(id, "error-message") {
+		msg = true
+	}
+	return msg && !holdsControl(n)
+}
+
+// messageClass lists the class names validation messages carry (plain
+// pages, Bootstrap, jQuery Validate, Parsley, ASP.NET, Magento).
+var messageClass = map[string]bool{
+	"error": true, "errors": true, "error-message": true, "error-msg": true, "errormessage": true,
+	"errormsg": true, "error-text": true, "field-error": true, "form-error": true, "input-error": true,
+	"invalid-feedback": true, "validation-error": true, "validation-message": true,
+	"field-validation-error": true, "field-validation-valid": true, "parsley-errors-list": true,
+	"mage-error": true, "with-errors": true,
+}
+
+// holdsControl reports whether n contains a form control: a wrapper the
+// page marks as in error, not a message.
+func holdsControl(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Input, atom.Select, atom.Textarea:
+			return true
+		}
+		if holdsControl(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // heading reports whether cell h of row r is a column heading: a th, or

@@ -1407,6 +1407,11 @@ func phoneSplits(g *group) {
 		}
 		for j := k + 1; j < len(g.seq) && len(run) < limit; j++ {
 			c := g.c(j)
+			if c.Tag == "select" && len(c.Options) == 0 && g.blank(j) {
+				// An empty list without words (a widget's, filled by its
+				// script): no part of the number, nor its end.
+				continue
+			}
 			if controlKind(c) != ckText && !(c.Tag == "select" && (g.tok(j) == "" || strings.HasPrefix(g.tok(j), "tel-") && g.tok(j) != "tel-extension")) {
 				// A list continues a run when it says nothing or names a
 				// part of the number (an area code list after the code).
