@@ -766,6 +766,7 @@ func familyFirst(s *form.Snapshot, label string) bool {
 func addressRuns(g *group) {
 	streetNumberAlone(g)
 	finderAlone(g)
+	numberForFinder(g)
 	streetInSecondLine(g)
 	buildingBoxes(g)
 	for k := 0; k < len(g.seq); k++ {
@@ -1051,6 +1052,36 @@ func streetBox(g *group, j int) bool {
 	return g.tok(j) == "address-line1" || g.tok(j) == "street-address"
 }
 
+// numberForFinder gives a house-number box right beside the postcode box
+// the house number, part of the first street line, when the form has no
+// box for the street: the postcode and house number an address finder
+// looks the street up by ("House number or name", "Postcode", "Find
+// address"; the Dutch "Postcode", "Huisnummer"). A house number alone,
+// with no postcode beside it, stays unfilled.
+func numberForFinder(g *group) {
+	hn := -1
+	for j := range g.seq {
+		switch {
+		case g.rule(j) == "house-number" && g.tok(j) == "":
+			if hn >= 0 {
+				return
+			}
+			hn = j
+		case streetBox(g, j):
+			return
+		}
+	}
+	if hn < 0 || controlKind(g.c(hn)) != ckText {
+		return
+	}
+	for _, j := range []int{hn - 1, hn + 1} {
+		if j >= 0 && j < len(g.seq) && g.tok(j) == "postal-code" && g.r(j).Part == "" {
+			g.setPart(hn, "address-line1", "house-number", max(g.r(hn).Confidence, 0.75))
+			return
+		}
+	}
+}
+
 // streetInSecondLine gives the first street line to a box the rules read
 // as the second line for a part of it it names ("Street / Building",
 // "Calle y edificio") when its words also name the street and the form
@@ -1138,7 +1169,8 @@ var houseNumberWord = lazyRE(`^(?:number|no|nr|num|numero|n|broj|cislo|szam|numm
 // that says "Street" or "Address line 1" keeps line 1.
 func streetAlone(g *group) {
 	for k := 0; k < len(g.seq); k++ {
-		if g.tok(k) != "address-line1" || numberedLine(shownText(g, k)) {
+		if g.tok(k) != "address-line1" || g.r(k).Part != "" || numberedLine(shownText(g, k)) {
+			// A part of the line (the house number) is no line.
 			// "Address line 1" or "Street 1" names the first line
 			// whatever follows (a second line is often revealed by a
 			// link). A street box alone ("Street", "Street and house
