@@ -739,6 +739,14 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 		}
 	}
 	if decided == nil && kind == ckText {
+		if tok := exampleShape(c.Placeholder); tok != "" {
+			// No word says what the box holds, but its example does: an
+			// e-mail address ("jane@example.com"), a phone number's
+			// mask ("(555) 555-5555", "+44 7700 900123").
+			r.Token, r.Confidence = tok, 0.7
+			r.Evidence = []Evidence{{Signal: "placeholder", Rule: "example:" + tok, Text: c.Placeholder}}
+			return r
+		}
 		if src, t := shownCountry(c, memo); t != "" {
 			// A box whose only words are a country's name ("Brazil",
 			// "Italia"): the text box of a country combobox, showing the
@@ -807,6 +815,44 @@ var personName = map[string]bool{
 	"honorific-prefix": true, "honorific-suffix": true,
 	"phonetic-name": true, "phonetic-given-name": true, "phonetic-family-name": true,
 }
+
+// exampleShape returns the token an example in a placeholder has the
+// shape of: "email" for an e-mail address, "tel" for a phone number (10
+// to 12 digits or digit marks in groups, or 7 to 15 after a "+" or with
+// the area code in brackets), else "".
+func exampleShape(ph string) string {
+	ph = strings.TrimSpace(ph)
+	if len(ph) < 5 || len(ph) > 40 {
+		return ""
+	}
+	if exampleEmail().MatchString(ph) {
+		return "email"
+	}
+	marks, seps := 0, 0
+	for i, c := range ph {
+		switch {
+		case c >= '0' && c <= '9', c == 'x', c == 'X', c == '_', c == '#':
+			marks++
+		case c == '+' && i == 0, c == '(', c == ')', c == '-', c == '.':
+			seps++
+		case c == ' ':
+		default:
+			return ""
+		}
+	}
+	if marks < 7 || marks > 15 || seps == 0 && !strings.Contains(ph, " ") {
+		return ""
+	}
+	if !strings.ContainsAny(ph, "+(") && (marks < 10 || marks > 12) {
+		// Fewer digits are a date ("31.12.1990") or a ZIP+4
+		// ("12345-6789"); more, a card number.
+		return ""
+	}
+	return "tel"
+}
+
+// exampleEmail matches an e-mail address written as an example.
+var exampleEmail = lazyRE(`^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$`)
 
 // shownOverrules reports whether rule shown, read in the first text the
 // person sees, overrules rule ident read in a box's name or id:

@@ -429,3 +429,38 @@ func TestAddressRowParts(t *testing.T) {
 		t.Errorf("Classify: the row's town box = %q, want address-level2", got)
 	}
 }
+
+// TestExampleShape: an example in the placeholder of a box no word names
+// says what it holds when it has the shape of an e-mail address or a
+// phone number, and nothing when it is a date, a ZIP+4, a card number or
+// words.
+func TestExampleShape(t *testing.T) {
+	for ph, want := range map[string]string{
+		"jane.doe@example.com": "email",
+		"max@beispiel.de":      "email",
+		"(555) 555-5555":       "tel",
+		"555-555-5555":         "tel",
+		"+44 7700 900123":      "tel",
+		"06 12 34 56 78":       "tel",
+		"(030) 1234567":        "tel",
+		"xxx-xxx-xxxx":         "tel",
+		"31.12.1990":           "",
+		"12345-6789":           "",
+		"4111 1111 1111 1111":  "",
+		"192.168.0.1":          "",
+		"MM/DD/YYYY":           "",
+		"John":                 "",
+		"jane@":                "",
+		"5551234":              "",
+	} {
+		if got := exampleShape(ph); got != want {
+			t.Errorf("exampleShape(%q) = %q, want %q", ph, got, want)
+		}
+	}
+	s := snapshot([]goldenControl{{Control: form.Control{Name: "f3", Placeholder: "jane.doe@example.com"}}, {Control: form.Control{Name: "f4", Placeholder: "(555) 555-5555"}}, {Control: form.Control{Name: "f5", Placeholder: "31.12.1990"}}})
+	for i, want := range []string{"email", "tel", ""} {
+		if got := Classify(s)[i].Token; got != want {
+			t.Errorf("Classify: box with placeholder %q = %q, want %q", s.Controls[i].Placeholder, got, want)
+		}
+	}
+}
