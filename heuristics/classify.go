@@ -773,6 +773,13 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 			}
 		}
 	}
+	if decided != nil && c.Tag == "select" && datePart[optionShape(c)] && !dateToken(decided.token) {
+		// A list of months or years is no town, name or street,
+		// whatever its name says ("by", a birth year's, is a town in
+		// Danish): the options say what the box holds, and the birth
+		// date pass reads them with the lists around it.
+		decided = nil
+	}
 	if decided == nil {
 		if tok, conf, rule := fromOptions(c, ""); tok != "" {
 			r.Token, r.Confidence = tok, conf
@@ -814,6 +821,17 @@ var personName = map[string]bool{
 	"name": true, "given-name": true, "family-name": true, "additional-name": true, "nickname": true,
 	"honorific-prefix": true, "honorific-suffix": true,
 	"phonetic-name": true, "phonetic-given-name": true, "phonetic-family-name": true,
+}
+
+// datePart lists the option shapes of a list of a date's parts that
+// nothing else offers: months, years (1 to 31 may also be floors).
+var datePart = map[shape]bool{shapeMonth: true, shapeYearPast: true, shapeYearFuture: true}
+
+// dateToken reports whether a token asks for a date or a part of one (a
+// birth date, a card's expiry), or for a number a list of numbers may
+// offer (a card's security code, as some sites' lists are named).
+func dateToken(tok string) bool {
+	return strings.HasPrefix(tok, "bday") || strings.HasPrefix(tok, "cc-") || tok == ""
 }
 
 // exampleShape returns the token an example in a placeholder has the
