@@ -773,7 +773,12 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 			}
 		}
 	}
-	if decided != nil && c.Tag == "select" && datePart[optionShape(c)] && !dateToken(decided.token) {
+	sh := shapeNone
+	if c.Tag == "select" || c.Type == "radio" {
+		// Read the options once: fromShape reads them again below.
+		sh = optionShape(c)
+	}
+	if decided != nil && c.Tag == "select" && datePart[sh] && !dateToken(decided.token) {
 		// A list of months or years is no town, name or street,
 		// whatever its name says ("by", a birth year's, is a town in
 		// Danish): the options say what the box holds, and the birth
@@ -781,7 +786,7 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 		decided = nil
 	}
 	if decided == nil {
-		if tok, conf, rule := fromOptions(c, ""); tok != "" {
+		if tok, conf, rule := fromShape(c, "", sh); tok != "" {
 			r.Token, r.Confidence = tok, conf
 			r.Evidence = []Evidence{{Signal: "options", Rule: rule}}
 		}
@@ -789,10 +794,10 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 	}
 	r.Evidence = []Evidence{ev}
 	if decided.kind == kindVeto {
-		if decided.id == "not-profile" && c.Tag == "select" && optionShape(c) == shapeCardBrand {
+		if decided.id == "not-profile" && c.Tag == "select" && sh == shapeCardBrand {
 			// "Type" or "Card type" over Visa, Mastercard, ...: the
 			// generic "... type" the veto knows is the card's brand here.
-			tok, conf, rule := fromOptions(c, "cc-type")
+			tok, conf, rule := fromShape(c, "cc-type", sh)
 			r.Token, r.Confidence = tok, conf
 			r.Evidence = []Evidence{{Signal: "options", Rule: rule}, ev}
 		}
@@ -808,7 +813,7 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 		return r
 	}
 	if c.Tag == "select" {
-		if tok, conf, rule := fromOptions(c, decided.token); tok != "" {
+		if tok, conf, rule := fromShape(c, decided.token, sh); tok != "" {
 			r.Evidence = append(r.Evidence, Evidence{Signal: "options", Rule: rule})
 			r.Token, r.Confidence = tok, max(conf, weight)
 		}

@@ -457,6 +457,11 @@ func listAgrees(hint, token string, alone ...string) (string, float64, bool) {
 }
 
 func fromOptions(c *form.Control, hint string) (token string, conf float64, ruleID string) {
+	return fromShape(c, hint, optionShape(c))
+}
+
+// fromShape is fromOptions for a control whose optionShape is known.
+func fromShape(c *form.Control, hint string, sh shape) (token string, conf float64, ruleID string) {
 	if c.Type != "radio" && valuesAreDialCodes(c) {
 		switch hint {
 		case "", "country", "country-name", "tel", "tel-country-code", "tel-area-code", "honorific-prefix":
@@ -466,7 +471,6 @@ func fromOptions(c *form.Control, hint string) (token string, conf float64, rule
 			return "tel-country-code", 0.85, "options:dial-code"
 		}
 	}
-	sh := optionShape(c)
 	switch sh {
 	case shapeDialCode:
 		switch hint {
