@@ -16,7 +16,7 @@ func TestClassifyCommand(t *testing.T) {
 	if err := Run(context.Background(), []string{"classify", page}, env); err != nil {
 		t.Fatalf("classify: %v (stderr %q)", err, errOut.String())
 	}
-	want := []string{"given-name", "family-name", "email", "", "current-password", "", "country", ""}
+	want := []string{"given-name", "family-name", "email", "", "new-password", "", "country", ""}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != len(want) {
 		t.Fatalf("classify printed %d lines, want %d:\n%s", len(lines), len(want), out.String())

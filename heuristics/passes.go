@@ -2049,6 +2049,14 @@ func passwords(g *group) {
 			ks = append(ks, k)
 		}
 	}
+	if len(ks) == 1 && signupForm(g) {
+		// One password box on a form that says it creates an account:
+		// the password to choose.
+		if k := ks[0]; g.tok(k) == "current-password" {
+			g.set(k, "new-password", 0.9)
+		}
+		return
+	}
 	if len(ks) < 2 {
 		return
 	}
@@ -2180,10 +2188,28 @@ func formWords(g *group) string {
 	return normalize(f.ID + " " + f.Name + " " + f.Action)
 }
 
-// signupForm reports whether the group's form says it creates an account.
+// signupForm reports whether the group's form says it creates an account:
+// its id, name or action, or the words its first box's text begins with
+// (a heading "Create your account" over an e-mail and a password box).
 func signupForm(g *group) bool {
-	return signupWord().MatchString(formWords(g))
+	return signupWord().MatchString(formWords(g)) || startsWith(g, signupStart())
 }
+
+// startsWith reports whether the text before the group's first shown box
+// (its heading, as the box's nearby text reads it) begins with what re
+// matches, over normalized text.
+func startsWith(g *group, re *regexp.Regexp) bool {
+	for k := range g.seq {
+		if c := g.c(k); !c.Visibility.Hidden {
+			return re.MatchString(normalize(c.NearbyText))
+		}
+	}
+	return false
+}
+
+// signupStart matches text that begins by naming a sign-up, over
+// normalized text.
+var signupStart = lazyRE(`^(?:sign ?up|register|registration|join(?: now| us)?|create (?:your |an |a new )?account|new account|open an account|konto erstellen|kundenkonto (?:erstellen|anlegen)|registrier\S*|neu registrieren|creer (?:un|votre) compte|inscription|inscrivez vous|crear (?:una |tu )?cuenta|registrate|registro|crea (?:un )?account|registrati|registrazione|criar (?:uma |sua )?conta|cadastre se|cadastro|account aanmaken|registreren|zaloz konto|rejestracja|регистрация|создать (?:аккаунт|учетную запись))(?: |$)|^(?:会員登録|新規登録|新規会員登録|注册|회원가입)`)
 
 // loginForm reports whether the group's form says it signs a person in:
 // its id, name or action, or the words its first box's text begins with
@@ -2194,12 +2220,7 @@ func loginForm(g *group) bool {
 	if loginWord().MatchString(formWords(g)) {
 		return true
 	}
-	for k := range g.seq {
-		if c := g.c(k); !c.Visibility.Hidden {
-			return loginStart().MatchString(normalize(c.NearbyText))
-		}
-	}
-	return false
+	return startsWith(g, loginStart())
 }
 
 // loginStart matches text that begins by naming a sign-in, over normalized
