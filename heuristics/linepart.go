@@ -24,12 +24,12 @@ var lineParts = []struct {
 // landmark matches the words of a box for what lies near the address
 // (a landmark, a reference point), which no part of the street line
 // fills.
-var landmark = wordSet("landmark, landmarks, referencia, referencias, reference, riferimento, repere, ориентир")
+var landmark = wordSet("landmark, landmarks, referencia, referencias, reference, riferimento, repere, ориентир, लैंडमार्क")
 
 // wholeLine2 matches the words of a box for the whole second line, or of
 // one asking for any of several parts ("apartment, suite, floor"): such a
 // box holds the whole line.
-var wholeLine2 = wordSet("line, linea, zeile, ligne, riga, regel, 2, ii, complement, complemento, adresszusatz, zusatz, additional, adicional, supplementaire, aggiuntivo, toevoeging, etc, suite, other, otro, outros, details, info, informacion, referencia, landmark, landmarks")
+var wholeLine2 = wordSet("line, linea, zeile, ligne, riga, regel, 2, ii, complement, complemento, adresszusatz, zusatz, additional, adicional, supplementaire, aggiuntivo, toevoeging, etc, suite, other, otro, outros, details, info, informacion, referencia, landmark, landmarks, लैंडमार्क")
 
 // linePart returns the part of the second street line an address-line2
 // box asks for, "" for the whole line: the first of the box's own texts

@@ -274,6 +274,7 @@ var rules = []rule{
 		// Indian forms lead the first line with the flat and building.
 		{"en", []string{`street (and|&|\+) ?(house )?(number|no)`, `street (name )?house (number|no|nr)`, `house (number|no) (and|&) street`, `street address (and|&) number`, `^flat (house )?(no|number)`, `^(flat|house) (no|number) building`, `street name (and )?(number|no|nr)\b`, `address line (1 )?(street|house|flat)`, `address (line )?with (the |a )?house (number|no)`}},
 		{"de", []string{`strasse (und|mit|&|\+|/) ?(hausnummer|hausnr|nr)`, `strasse nr`, `strasse hausnummer`}},
+		{"hi", []string{`^फ़?्लैट मकान`, `^मकान (नं|नंबर) गली`}},
 		{"fr", []string{`(numero|n) et (nom de )?(la )?rue`}},
 		{"es", []string{`calle y numero`}},
 		{"it", []string{`(via|strada) e (numero )?civico`, `indirizzo (con|e) (il )?(numero )?civico`}},
@@ -1523,7 +1524,7 @@ var rules = []rule{
 		{"et", []string{`korter`, `hoone`, `korrus`, `trepikoda`, `taiendav aadress`}},
 		{"he", []string{`(ה)?דירה`, `(ה)?קומה`, `(ה)?כניסה`, `(ה)?בניין`, `כתובת נוספת`}},
 		{"vi", []string{`can ho`, `toa nha`, `dia chi bo sung`}},
-		{"hi", []string{`फ्लैट`, `इमारत`, `मंजिल`, `अतिरिक्त पता`}},
+		{"hi", []string{`फ्लैट`, `इमारत`, `मंजिल`, `अतिरिक्त पता`, `^क्षेत्र गली`, `गली सेक्टर`, `लैंडमार्क`}},
 		{"ar", []string{`(ال)?شقة`, `(ال)?طابق`, `^(ال)?دور$`, `(ال)?مبنى`, `(ال)?مدخل`, `(ال)?باب\b`, `عنوان إضافي`}},
 		{"fa", []string{`واحد\b`, `طبقه`}},
 		{"ms", []string{`alamat baris 2`, `bangunan`, `pangsapuri`}},
