@@ -1349,7 +1349,7 @@ var rules = []rule{
 
 	// Organisation.
 	{id: "organization-title", token: "organization-title", weight: lowValue, kinds: ckText, langs: []lang{
-		{"en", []string{`job ?title`, `position`, `job role`, `occupation`, `designation`}},
+		{"en", []string{`job ?title`, `organi[sz]ation ?title`, `position`, `job role`, `occupation`, `designation`}},
 		{"de", []string{`berufsbezeichnung`, `position`, `beruf`}},
 		{"fr", []string{`fonction`, `poste\b`, `profession`}},
 		{"es", []string{`cargo\b`, `puesto`, `profesion`}},
