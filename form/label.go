@@ -415,27 +415,33 @@ func unread(n *html.Node) bool {
 
 // message reports whether element n holds a form's validation message
 // ("Please enter a valid e-mail address" after the e-mail box, shown
-// once it is wrong): an alert or live region, or an element whose class
-// or id says error. It is the box's before it, never a label of the box
+// once it is wrong): an alert, or an element whose class or id says
+// error and that holds no control (a wrapper the page marks as in error
+// is no message). It is the box's before it, never a label of the box
 // after it.
 func message(n *html.Node) bool {
-	if n.Type != html.ElementNode || n.DataAtom == atom.Input || n.DataAtom == atom.Select || n.DataAtom == atom.Textarea {
+	if n.Type != html.ElementNode {
 		return false
 	}
-	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); r == "alert" {
+	switch n.DataAtom {
+	case atom.Input, atom.Select, atom.Textarea:
+		return false
+	}
+	if strings.EqualFold(strings.TrimSpace(attr(n, "role")), "alert") {
 		return true
 	}
 	msg := false
-	for _, c := range strings.Fields(strings.ToLower(attr(n, "class"))) {
-		if messageClass[c] {
+	for c := range strings.FieldsSeq(attr(n, "class")) {
+		if messageClass[strings.ToLower(c)] {
 			msg = true
 			break
 		}
 	}
-	if id := strings.ToLower(attr(n, "id")); strings.HasSuffix(id, "-error") || strings.HasSuffix(id, "_error") || strings.HasSuffix(id, "error-message") {
-		msg = true
+	if id := attr(n, "id"); !msg && id != "" {
+		id = strings.ToLower(id)
+		msg = strings.HasSuffix(id, "-error") || strings.HasSuffix(id, "_error") || strings.HasSuffix(id, "error-message")
 	}
-	return msg && !holdsControl(n)
+	return msg && firstLabelable(n) == nil
 }
 
 // messageClass lists the class names validation messages carry (plain
@@ -446,24 +452,6 @@ var messageClass = map[string]bool{
 	"invalid-feedback": true, "validation-error": true, "validation-message": true,
 	"field-validation-error": true, "field-validation-valid": true, "parsley-errors-list": true,
 	"mage-error": true, "with-errors": true,
-}
-
-// holdsControl reports whether n contains a form control: a wrapper the
-// page marks as in error, not a message.
-func holdsControl(n *html.Node) bool {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
-		switch c.DataAtom {
-		case atom.Input, atom.Select, atom.Textarea:
-			return true
-		}
-		if holdsControl(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // heading reports whether cell h of row r is a column heading: a th, or

@@ -775,7 +775,7 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 	}
 	sh := shapeNone
 	if c.Tag == "select" || c.Type == "radio" {
-		// Read the options once: fromShape reads them again below.
+		// Read the options once, for the checks and fromShape below.
 		sh = optionShape(c)
 	}
 	if decided != nil && c.Tag == "select" && datePart[sh] && !dateToken(decided.token) {
@@ -834,7 +834,8 @@ var datePart = map[shape]bool{shapeMonth: true, shapeYearPast: true, shapeYearFu
 
 // dateToken reports whether a token asks for a date or a part of one (a
 // birth date, a card's expiry), or for a number a list of numbers may
-// offer (a card's security code, as some sites' lists are named).
+// offer (a card's security code, as some sites' lists are named); ""
+// (a veto's) also stands over a list of dates.
 func dateToken(tok string) bool {
 	return strings.HasPrefix(tok, "bday") || strings.HasPrefix(tok, "cc-") || tok == ""
 }

@@ -18,6 +18,7 @@ func TestNormalizedPatternWords(t *testing.T) {
 		"firstLine": firstLine, "lineWord": lineWord, "countryCodeWord": countryCodeWord, "phoneWord": phoneWord,
 		"dayPart": dayPart, "monthPart": monthPart, "yearPart": yearPart, "dayAyYear": dayAyYear,
 		"combinedDate": combinedDate, "newEmail": newEmail, "signupWord": signupWord, "loginWord": loginWord,
+		"signupStart": signupStart, "loginStart": loginStart,
 		"vagueCode": vagueCode, "holderWord": holderWord, "bareNumber": bareNumber,
 	}
 	escape := regexp.MustCompile(`\\.`)
@@ -25,6 +26,7 @@ func TestNormalizedPatternWords(t *testing.T) {
 	sets := map[string]func() map[string]bool{
 		"wholeLine2": wholeLine2, "genderWords": genderWords, "otherWords": otherWords,
 		"honorificWords": honorificWords, "suffixWords": suffixWords, "cardBrands": cardBrands,
+		"landmark": landmark,
 	}
 	for _, lp := range lineParts {
 		sets["lineParts "+lp.part] = lp.words

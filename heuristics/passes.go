@@ -997,19 +997,7 @@ var indexSuffix = lazyRE(`^(.*?)(?:\[(\d+)\]|[._-](\d+))(?:\.value)?$`)
 // asks for the number beside a street box, else for the street with its
 // number.
 func streetNumberAlone(g *group) {
-	k := -1
-	for j := range g.seq {
-		switch {
-		case g.tok(j) == "address-line1" || g.tok(j) == "street-address" || g.rule(j) == "street-name" || g.rule(j) == "address":
-			return
-		case g.rule(j) == "house-number" && g.tok(j) == "":
-			if k >= 0 {
-				return
-			}
-			k = j
-		}
-	}
-	if k >= 0 && controlKind(g.c(k)) == ckText && (streetWord().MatchString(g.text(k)) || table().find(ruleByID("address-line1"), g.text(k)) >= 0) {
+	if k := loneHouseNumber(g); k >= 0 && controlKind(g.c(k)) == ckText && (streetWord().MatchString(g.text(k)) || table().find(ruleByID("address-line1"), g.text(k)) >= 0) {
 		g.set(k, "address-line1", max(g.r(k).Confidence, 0.75))
 	}
 }
@@ -1052,6 +1040,24 @@ func streetBox(g *group, j int) bool {
 	return g.tok(j) == "address-line1" || g.tok(j) == "street-address"
 }
 
+// loneHouseNumber returns the form's one box the house-number rule read
+// that no pass gave a token, when no box asks for the street; else -1.
+func loneHouseNumber(g *group) int {
+	k := -1
+	for j := range g.seq {
+		switch {
+		case g.rule(j) == "house-number" && g.tok(j) == "":
+			if k >= 0 {
+				return -1
+			}
+			k = j
+		case streetBox(g, j):
+			return -1
+		}
+	}
+	return k
+}
+
 // numberForFinder gives a house-number box right beside the postcode box
 // the house number, part of the first street line, when the form has no
 // box for the street: the postcode and house number an address finder
@@ -1059,18 +1065,7 @@ func streetBox(g *group, j int) bool {
 // address"; the Dutch "Postcode", "Huisnummer"). A house number alone,
 // with no postcode beside it, stays unfilled.
 func numberForFinder(g *group) {
-	hn := -1
-	for j := range g.seq {
-		switch {
-		case g.rule(j) == "house-number" && g.tok(j) == "":
-			if hn >= 0 {
-				return
-			}
-			hn = j
-		case streetBox(g, j):
-			return
-		}
-	}
+	hn := loneHouseNumber(g)
 	if hn < 0 || controlKind(g.c(hn)) != ckText {
 		return
 	}
@@ -1139,7 +1134,7 @@ func houseNumberBeside(g *group, k int) int {
 		return k - 1
 	case hn(k-2) && g.tok(k-1) == "address-line2":
 		return k - 2
-	case hn(k+2) && g.blank(k+1) && wordless(g.c(k+1)):
+	case hn(k+2) && g.blank(k+1) && noWords(g.c(k+1)):
 		// A control with no words at all between them (a widget's empty
 		// list of suggestions): no part of the address.
 		return k + 2
@@ -1151,9 +1146,10 @@ func houseNumberBeside(g *group, k int) int {
 	return -1
 }
 
-// wordless reports whether a control carries no words at all: no label,
-// name, id, placeholder or aria-label.
-func wordless(c *form.Control) bool {
+// noWords reports whether a control carries no words at all: no label,
+// name, id, placeholder or aria-label (the method wordless compares a
+// box's shown words with another's).
+func noWords(c *form.Control) bool {
 	return strings.TrimSpace(c.Label+c.Name+c.ID+c.Placeholder+c.AriaLabel) == ""
 }
 
@@ -1588,7 +1584,7 @@ func dialCodes(g *group) {
 func shownCodes(g *group) {
 	for k := range g.seq {
 		c := g.c(k)
-		if g.tok(k) != "tel-area-code" || g.rule(k) != "tel-area-code" || controlKind(c) != ckText || !endsInDialCode().MatchString(c.Label) {
+		if g.tok(k) != "tel-area-code" || g.rule(k) != "tel-area-code" || controlKind(c) != ckText || !pickedCode().MatchString(c.Label) {
 			continue
 		}
 		if k+1 < len(g.seq) && strings.HasPrefix(g.tok(k+1), "tel-local") {
@@ -1597,10 +1593,6 @@ func shownCodes(g *group) {
 		g.set(k, "tel", g.r(k).Confidence)
 	}
 }
-
-// endsInDialCode matches a text that ends in a calling code ("Phone +1",
-// "+91").
-var endsInDialCode = lazyRE(`(?:^|\s)\(?\+ ?\d{1,4}\)?\s*$`)
 
 // countryCodeWord matches the words "country code" (normalized), which
 // name a calling code beside a phone number and an ISO country code in
@@ -2166,13 +2158,30 @@ func choosesPassword(g *group, k int) bool {
 // to change to, or to confirm one, over normalized text.
 var newEmail = lazyRE(`(?:^| )(?:new|confirm\S*|repeat|re ?enter|retype|verify|neue\S*|nouvel(?:le)?|nuev[oa]|nuov[oa]|nov[oa]|nieuw\S*|now[yea]|novy|nov[ae]|nytt?|uusi|новыи|новая|новую|подтвердите|wiederholen|bestatigen|confirmez|confirmer|repite|repetir|confirma|conferma|ripeti|confirme|bevestig|herhaal|powtorz|potwierdz|upprepa|bekrafta|tekrar)(?: |$)|新しい|確認|新邮箱|确认|새 이메일`)
 
-// signupWord matches the words of a form's id, name or action that make it
-// a sign-up form, over normalized text.
-var signupWord = lazyRE(`(?:^| )(?:sign ?up|register|registration|join|create (?:an )?account|new account|inscription|registrier\S*|registro|registrazione|rejestracja|registrace|регистрац\S*)(?: |$)`)
+// signupWords and loginWords are the words (normalized) that name a
+// sign-up and a sign-in, with those of scripts written without spaces
+// apart; signupWord and loginWord find them among the words of a form's
+// id, name or action, signupStart and loginStart at the start of a text
+// (the heading over a form's first box).
+const (
+	signupWords = `sign ?up|register|registration|join(?: now| us)?|create (?:your |an |a new )?account|new account|open an account|` +
+		`konto erstellen|kundenkonto (?:erstellen|anlegen)|registrier\S*|neu registrieren|creer (?:un|votre) compte|inscription|` +
+		`inscrivez vous|crear (?:una |tu )?cuenta|registrate|registro|crea (?:un )?account|registrati|registrazione|` +
+		`criar (?:uma |sua )?conta|cadastre se|cadastro|account aanmaken|registreren|zaloz konto|rejestracja|registrace|` +
+		`регистрац\S*|создать (?:аккаунт|учетную запись)`
+	signupCJK  = `会員登録|新規登録|新規会員登録|注册|회원가입`
+	loginWords = `log ?in|sign ?in|logon|auth|authenticate|session|anmelden|anmeldung|einloggen|connexion|se connecter|` +
+		`iniciar sesion|inicia sesion|acceder|accedi|entrar|inloggen|logowanie|zaloguj\S*|prihlaseni|prihlasit se|giris|` +
+		`giris yap|logga in|kirjaudu\S*|воити|вход|авторизация`
+	loginCJK = `登录|登入|ログイン|로그인`
+)
 
-// loginWord matches the words of a form's id, name or action that make it
-// a sign-in form, over normalized text.
-var loginWord = lazyRE(`(?:^| )(?:log ?in|sign ?in|logon|auth|authenticate|session|anmelden|anmeldung|einloggen|connexion|iniciar sesion|acceder|accedi|entrar|inloggen|logowanie|prihlaseni|giris|logga in|вход|авторизация)(?: |$)|登录|登入|ログイン|로그인`)
+var (
+	signupWord  = lazyRE(`(?:^| )(?:` + signupWords + `)(?: |$)|` + signupCJK)
+	signupStart = lazyRE(`^(?:` + signupWords + `)(?: |$)|^(?:` + signupCJK + `)`)
+	loginWord   = lazyRE(`(?:^| )(?:` + loginWords + `)(?: |$)|` + loginCJK)
+	loginStart  = lazyRE(`^(?:` + loginWords + `)(?: |$)|^(?:` + loginCJK + `)`)
+)
 
 // formWords returns the normalized id, name and action of the group's form
 // ("" outside any form).
@@ -2207,10 +2216,6 @@ func startsWith(g *group, re *regexp.Regexp) bool {
 	return false
 }
 
-// signupStart matches text that begins by naming a sign-up, over
-// normalized text.
-var signupStart = lazyRE(`^(?:sign ?up|register|registration|join(?: now| us)?|create (?:your |an |a new )?account|new account|open an account|konto erstellen|kundenkonto (?:erstellen|anlegen)|registrier\S*|neu registrieren|creer (?:un|votre) compte|inscription|inscrivez vous|crear (?:una |tu )?cuenta|registrate|registro|crea (?:un )?account|registrati|registrazione|criar (?:uma |sua )?conta|cadastre se|cadastro|account aanmaken|registreren|zaloz konto|rejestracja|регистрация|создать (?:аккаунт|учетную запись))(?: |$)|^(?:会員登録|新規登録|新規会員登録|注册|회원가입)`)
-
 // loginForm reports whether the group's form says it signs a person in:
 // its id, name or action, or the words its first box's text begins with
 // (a heading "Log in with your phone" over a box that is sent a code).
@@ -2222,10 +2227,6 @@ func loginForm(g *group) bool {
 	}
 	return startsWith(g, loginStart())
 }
-
-// loginStart matches text that begins by naming a sign-in, over normalized
-// text.
-var loginStart = lazyRE(`^(?:log ?in|sign ?in|logon|anmelden|anmeldung|einloggen|connexion|se connecter|iniciar sesion|inicia sesion|acceder|accedi|entrar|inloggen|logowanie|zaloguj\S*|prihlaseni|prihlasit se|giris|giris yap|logga in|kirjaudu\S*|войти|вход|авторизация)(?: |$)|^(?:登录|登入|ログイン|로그인)`)
 
 // signupEmail reads a login box whose label also takes an e-mail ("Mobile
 // number or email") as the e-mail on a form that signs a person up, one
