@@ -558,17 +558,18 @@ func classifyWords(c *form.Control, memo *memo, own *ownTexts) Result {
 			break
 		}
 	}
-	if decided != nil && decided.id == "address" && sources[from].ident && strings.ContainsAny(ev.Text, "0123456789") {
+	if decided != nil && sources[from].ident && numberedAddress(decided, ev.Text, kind, memo) {
 		// A numbered name that says only "address" ("addr01",
-		// "addr02", the boxes of Japanese shops) under a label the
-		// person reads as one part of it ("市区町村", "番地", "建物名"):
-		// the label says which part.
+		// "addr02", "addr1", the boxes of Japanese shops) under a label
+		// or placeholder the person reads as one part of it ("市区町村",
+		// "番地", "建物名"): the shown words say which part, whatever
+		// the number.
 		for i, src := range sources[from+1:] {
 			t := texts[from+1+i]
 			if src.ident || src.weight < 0.8 || t == "" {
 				continue
 			}
-			if m := memo.match(t, kind, false); m != nil && m.kind == kindTarget && !m.weak && m.id != "address" && strings.HasPrefix(m.token, "address-") {
+			if m := memo.match(t, kind, false); m != nil && m.kind == kindTarget && !m.weak && m.id != "address" && (strings.HasPrefix(m.token, "address-") || m.token == "postal-code") {
 				decided, weight, from = m, src.weight*m.weight, from+1+i
 				ev = Evidence{Signal: src.signal, Rule: m.id, Text: t}
 				break
@@ -896,6 +897,11 @@ func shownOverrules(ident *rule, identText string, shown *rule) bool {
 			// "name" names the box, not what it holds.
 			return true
 		}
+		if personName[shown.token] && shown.token != ident.token && withoutDigits(identText) == "name" {
+			// Boxes named "name1", "name2" (or "name" alone) shown as
+			// "姓", "名", "Last name": the shown words say which name.
+			return true
+		}
 		return wholeName(shown.id) || shown.id == "organization"
 	case "address-level2":
 		return shown.id == "address-line2"
@@ -904,6 +910,30 @@ func shownOverrules(ident *rule, identText string, shown *rule) bool {
 		return shown.id == "organization-title"
 	}
 	return false
+}
+
+// numberedAddress reports whether a box's name or id (text, which rule
+// decided matched) is a number and the word "address" alone: "addr01"
+// (rule address), "addr1", "billing_address_2" (a street line). "floor 2"
+// is a street line too, and says which part itself.
+func numberedAddress(decided *rule, text string, kind controlKinds, memo *memo) bool {
+	if !strings.ContainsAny(text, "0123456789") {
+		return false
+	}
+	if decided.id == "address" {
+		return true
+	}
+	if !strings.HasPrefix(decided.id, "address-line") {
+		return false
+	}
+	m := memo.match(withoutDigits(text), kind, true)
+	return m != nil && m.id == "address"
+}
+
+// withoutDigits is a normalized text without its digits: "addr 1" is
+// "addr".
+func withoutDigits(text string) string {
+	return strings.Join(strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r >= '0' && r <= '9' }), " ")
 }
 
 // lookupFor reports whether veto v, read in a box's name or id, names a
