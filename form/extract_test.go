@@ -152,6 +152,9 @@ func TestLabels(t *testing.T) {
 		{"widgets_en.html", "msg-after-feedback", "", ""},
 		{"widgets_en.html", "msg-after-alert", "", ""},
 		{"widgets_en.html", "msg-zip", "ZIP code", "label-for"},
+		{"widgets_en.html", "head-first", "First name", "placeholder"},
+		{"widgets_en.html", "head-deep", "Last name", "placeholder"},
+		{"widgets_en.html", "head-small", "Email", "preceding-text"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

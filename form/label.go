@@ -52,7 +52,7 @@ func (x *extractor) label(n, root *html.Node, c *Control) {
 	for _, l := range labels {
 		c.LabelTexts = append(c.LabelTexts, trimASCII(labelOwnText(l)))
 	}
-	nearbyText, nearbySource := nearby(n, root, sc)
+	nearbyText, nearbyLabel, nearbySource := nearby(n, root, sc)
 	c.NearbyText = nearbyText
 	switch {
 	case len(forTexts) > 0:
@@ -65,8 +65,8 @@ func (x *extractor) label(n, root *html.Node, c *Control) {
 		c.Label, c.LabelSource = c.AriaLabelledBy, "aria-labelledby"
 	case c.AriaLabel != "":
 		c.Label, c.LabelSource = clip(c.AriaLabel), "aria-label"
-	case nearbyText != "":
-		c.Label, c.LabelSource = nearbyText, nearbySource
+	case nearbyLabel != "":
+		c.Label, c.LabelSource = nearbyLabel, nearbySource
 	case collapse(c.Placeholder) != "":
 		c.Label, c.LabelSource = clip(collapse(c.Placeholder)), "placeholder"
 	case collapse(c.Title) != "":
@@ -116,32 +116,35 @@ func firstLabelable(n *html.Node) *html.Node {
 // nearby infers the text laid out next to n: text before it in its own
 // container, then the definition term of its dd, then its table row and
 // column headers.
-func nearby(n, root *html.Node, sc *scope) (txt, source string) {
+func nearby(n, root *html.Node, sc *scope) (txt, label, source string) {
 	tm := &trailMemo{sc: sc, self: n}
 	if t := followingLabel(n, tm); t != "" {
-		return t, "following-label"
+		return t, t, "following-label"
 	}
-	t, stop := precedingText(n, root, tm)
+	t, l, stop := precedingText(n, root, tm)
 	if t != "" {
-		return t, "preceding-text"
+		// A section's heading before the box is nearby text, not its
+		// label (l holds the words after the heading, if any).
+		return t, l, "preceding-text"
 	}
 	if stop == nil {
-		return "", ""
+		return "", "", ""
 	}
 	switch stop.DataAtom {
 	case atom.Dd:
 		for s := stop.PrevSibling; s != nil; s = s.PrevSibling {
 			if s.Type == html.ElementNode && s.DataAtom == atom.Dt {
 				if t := clipEnd(collapse(text(s, nil))); t != "" {
-					return t, "dt"
+					return t, t, "dt"
 				}
 				break
 			}
 		}
 	case atom.Td, atom.Th:
-		return tableText(stop, sc)
+		t, src := tableText(stop, sc)
+		return t, t, src
 	}
-	return "", ""
+	return "", "", ""
 }
 
 // followingLabel returns the text of a label element that comes right
@@ -250,32 +253,54 @@ func leading(n *html.Node, sc *scope, self *html.Node) int {
 // before a legend-less fieldset are common labels. It also returns the
 // boundary element where the climb stopped (nil when it stopped at another
 // control or found text).
-func precedingText(n, root *html.Node, tm *trailMemo) (string, *html.Node) {
+func precedingText(n, root *html.Node, tm *trailMemo) (text, label string, stop *html.Node) {
 	cur := n
 	for level := 0; level < maxClimb; level++ {
 		var parts []string
 		size := 0
+		// underHeading counts the parts read before the nearest section
+		// heading (sectionHeading) among them, -1 while there is none.
+		underHeading := -1
+		done := func() (string, string) {
+			t := clipEnd(wordsOnly(joinReversed(parts)))
+			if underHeading < 0 {
+				return t, t
+			}
+			return t, clipEnd(wordsOnly(joinReversed(parts[:underHeading])))
+		}
 		for s := cur.PrevSibling; s != nil && size < maxLabelRunes; s = s.PrevSibling {
+			if underHeading < 0 && sectionHeading(s) {
+				underHeading = len(parts)
+			}
 			t, hadControl := tm.trailing(s)
 			parts = append(parts, t)
 			size += len(strings.TrimSpace(t))
 			if hadControl {
-				return clipEnd(wordsOnly(joinReversed(parts))), nil
+				text, label = done()
+				return text, label, nil
 			}
 		}
-		if t := wordsOnly(joinReversed(parts)); t != "" {
-			return clipEnd(t), nil
+		if text, label = done(); text != "" {
+			return text, label, nil
 		}
 		p := cur.Parent
 		if p == nil || p == root || p.Type != html.ElementNode {
-			return "", nil
+			return "", "", nil
 		}
 		if labelBoundary(p) {
-			return "", p
+			return "", "", p
 		}
 		cur = p
 	}
-	return "", nil
+	return "", "", nil
+}
+
+// sectionHeading reports whether n is a heading of a page's sections (h1
+// to h3: "New customer", "Déjà client ?"), which heads the boxes after it
+// and labels none of them; h4 to h6 are set as field labels often enough
+// to stay labels.
+func sectionHeading(n *html.Node) bool {
+	return n.Type == html.ElementNode && (n.DataAtom == atom.H1 || n.DataAtom == atom.H2 || n.DataAtom == atom.H3)
 }
 
 // labelBoundary reports whether nearby-text inference stops at container
