@@ -128,6 +128,7 @@ func Extract(r io.Reader, opts ExtractOptions) (*Snapshot, error) {
 		scopes:      map[*html.Node]*scope{},
 		texts:       nodeCache[string]{m: map[*html.Node]string{}},
 		sets:        nodeCache[Fieldset]{m: map[*html.Node]Fieldset{}},
+		headingForm: -1,
 	}
 	// The document's maps are sized from the survey's counts (capped):
 	// growing them entry by entry rehashed them over and over on big
@@ -252,6 +253,10 @@ type extractor struct {
 	// unfinished are the controls the walk found, to be finished after it
 	// (finish).
 	unfinished []unfinished
+	// heading is the text of the last heading the walk passed, and
+	// headingForm the index of the form it sits in (-1: none).
+	heading     string
+	headingForm int
 }
 
 // A nodeCache keeps one fact per element, read once: the controls that
@@ -396,6 +401,14 @@ func (x *extractor) walk(n, root *html.Node) error {
 					x.buttons = append(x.buttons, namedButton{f, name})
 				}
 			}
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			if c.Namespace == "" {
+				x.heading = clip(collapse(text(c, nil)))
+				x.headingForm = -1
+				if f := ancestor(c, atom.Form); f != nil {
+					x.headingForm = x.formIndex[f]
+				}
+			}
 		case atom.Link:
 			if rel := attr(c, "rel"); strings.Contains(strings.ToLower(rel), "formspec") {
 				x.snap.Links = append(x.snap.Links, Link{Rel: rel, Href: attr(c, "href")})
@@ -508,6 +521,9 @@ func (x *extractor) addControl(n, root *html.Node) error {
 	c.Index = i
 	c.Ref = x.controlRef(n, i)
 	c.FormIndex = x.owner(n, root)
+	if c.FormIndex >= 0 && c.FormIndex == x.headingForm {
+		c.Heading = x.heading
+	}
 	c.Tag = n.Data
 	a := readControlAttrs(n)
 	c.Name = a.name

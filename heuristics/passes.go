@@ -50,7 +50,59 @@ var passes = []pass{
 	{"signup-email", signupEmail},
 	{"locale-picker", localePickers},
 	{"sender-recipient", senderRecipient},
+	{"someone-else", someoneElse},
 }
+
+// someoneElse clears the boxes of a section the form gives to someone
+// other than the person filling it, by its heading or its fieldset's
+// legend ("Emergency contact", "Next of kin", "Notfallkontakt",
+// "Parrainer un ami"): a name, an e-mail or a phone there is that other
+// person's, and the person's own profile does not belong in it. A box
+// whose own words say it is the sender's ("From", "Your name") stays the
+// person's, and so does one the page declared (autocomplete).
+func someoneElse(g *group) {
+	const someoneElseWords = 5
+	var name string
+	var other bool
+	for k := range g.seq {
+		tok := g.tok(k)
+		if tok == "" || IsGuardToken(tok) {
+			continue
+		}
+		if s := section(g.c(k)); s != name {
+			name = s
+			n := normalize(s)
+			other = strings.Count(n, " ") < someoneElseWords && someoneElseSection().MatchString(n)
+		}
+		if !other || senderWord().MatchString(shownText(g, k)) {
+			continue
+		}
+		g.set(k, "", 0)
+		if r := g.r(k); r.Evidence[0].Signal == "pass:"+g.pass {
+			r.Evidence[0].Text = normalize(name)
+		}
+	}
+}
+
+// someoneElseSection matches, over normalized text, the headings and
+// legends of a form's sections for someone else: an emergency contact or
+// next of kin, a friend invited or referred, a beneficiary, a spouse.
+// Recipients and gifts are left out ("Gift message" heads a note, and the
+// address after it may be the person's own), and so are parents or
+// guardians, as in the keyword rules (other-person): on shipping forms and
+// children's sign-ups they are most often the person filling the form.
+// Headings of more than someoneElseWords words are slogans ("Sign up to
+// see photos from your friends"), not a section's name.
+var someoneElseSection = lazyRE(`(?:^| )(?:emergency|next of kin|friends?'?s?|referee|beneficiar(?:y|ies)|spouse'?s?` +
+	`|notfall\S*|angehorige\S*|freund(?:e|in|es)?|ehepartner\S*` +
+	`|urgence|ami(?:e|s|es)?|parrain\S*|beneficiaire|conjoint` +
+	`|emergencia|amig[oa]s?|beneficiario|conyuge` +
+	`|emergenza|amic[oi]|coniuge` +
+	`|noodcontact|vriend(?:en|in)?|begunstigde` +
+	`|awaryjn\S*|znajom\S*` +
+	`|nodkontakt|anhorig\S*` +
+	`|экстренн\S*|друг|друга|друзеи)(?: |$)` +
+	`|緊急連絡先|友人|友達|紧急联系人|緊急聯絡人|朋友`)
 
 // senderRecipient clears the boxes for a recipient's e-mail or phone on
 // a form that also asks for the sender's ("Your email", "Recipient's
@@ -74,10 +126,24 @@ func senderRecipient(g *group) {
 		}
 	}
 	for _, k := range recipients {
-		if senders[g.tok(k)] {
+		if senders[g.tok(k)] || giftSection().MatchString(normalize(section(g.c(k)))) {
 			g.set(k, "", 0)
 		}
 	}
+}
+
+// giftSection matches, over normalized text, the heading or legend of a
+// form's section about a gift ("Send as a gift", "Geschenkoptionen"): a
+// recipient's e-mail or phone there is the one the gift goes to.
+var giftSection = lazyRE(`(?:^| )(?:gift|geschenk\S*|cadeau|regalo|presente|prezent\S*|подарок|подарка)(?: |$)|ギフト|プレゼント|贈り物|礼物|禮物`)
+
+// section returns the name of the section a control sits in: its
+// fieldset's legend, else the heading before it in its form.
+func section(c *form.Control) string {
+	if len(c.Legends) > 0 && c.Legends[0] != "" {
+		return c.Legends[0]
+	}
+	return c.Heading
 }
 
 // recipientWord and senderWord match the words that say a box is for
