@@ -18,7 +18,7 @@ func TestNormalizedPatternWords(t *testing.T) {
 		"firstLine": firstLine, "lineWord": lineWord, "countryCodeWord": countryCodeWord, "phoneWord": phoneWord,
 		"dayPart": dayPart, "monthPart": monthPart, "yearPart": yearPart, "dayAyYear": dayAyYear,
 		"combinedDate": combinedDate, "newEmail": newEmail, "signupWord": signupWord, "loginWord": loginWord,
-		"signupStart": signupStart, "loginStart": loginStart, "someoneElseSection": someoneElseSection, "giftSection": giftSection,
+		"signupStart": signupStart, "loginStart": loginStart, "someoneElseSection": someoneElseSection, "giftSection": giftSection, "laterParty": laterParty,
 		"vagueCode": vagueCode, "holderWord": holderWord, "bareNumber": bareNumber,
 	}
 	escape := regexp.MustCompile(`\\.`)

@@ -56,10 +56,11 @@ var passes = []pass{
 // someoneElse clears the boxes of a section the form gives to someone
 // other than the person filling it, by its heading or its fieldset's
 // legend ("Emergency contact", "Next of kin", "Notfallkontakt",
-// "Parrainer un ami"): a name, an e-mail or a phone there is that other
-// person's, and the person's own profile does not belong in it. A box
-// whose own words say it is the sender's ("From", "Your name") stays the
-// person's, and so does one the page declared (autocomplete).
+// "Parrainer un ami", "Passenger 2": laterParty): a name, an e-mail or a
+// phone there is that other person's, and the person's own profile does
+// not belong in it. A box whose own words say it is the sender's ("From",
+// "Your name") stays the person's, and so does one the page declared
+// (autocomplete).
 func someoneElse(g *group) {
 	const someoneElseWords = 5
 	var name string
@@ -72,7 +73,7 @@ func someoneElse(g *group) {
 		if s := section(g.c(k)); s != name {
 			name = s
 			n := normalize(s)
-			other = strings.Count(n, " ") < someoneElseWords && someoneElseSection().MatchString(n)
+			other = strings.Count(n, " ") < someoneElseWords && (someoneElseSection().MatchString(n) || laterParty().MatchString(n))
 		}
 		if !other || senderWord().MatchString(shownText(g, k)) {
 			continue
@@ -83,6 +84,16 @@ func someoneElse(g *group) {
 		}
 	}
 }
+
+// laterParty matches, over normalized text, the heading of a form's
+// section for one more member of a party: "Passenger 2", "Guest 3",
+// "Second driver", "Reisender 2", or for a child ("Child 1", "Enfant").
+// The first passenger, guest or traveller is most often the person
+// filling the form (and the one the booking's contact details are
+// asked for); the others are not.
+var laterParty = lazyRE(`(?:^| )(?:passenger|guest|travell?er|attendee|participant|adult|person|occupant|driver|player|member|applicant|reisende[rn]?|teilnehmer(?:in)?|gast|passager|voyageur|pasajero|viajero|huesped|passeggero|viaggiatore|ospite|passageiro|hospede|passagier|reiziger|deelnemer|pasazer|uczestnik|пассажир|участник|гость) (?:no |nr )?(?:[2-9]|[1-9][0-9])(?: |$)` +
+	`|(?:^| )(?:second|2nd|third|3rd|additional|another|other) (?:passenger|guest|travell?er|attendee|participant|adult|person|occupant|driver|applicant)` +
+	`|(?:^| )(?:child(?:ren)?|kids?|infant|baby|enfant|nino|nina|bambino|crianca|dziecko|ребенок|ребенка)(?: |$)`)
 
 // someoneElseSection matches, over normalized text, the headings and
 // legends of a form's sections for someone else: an emergency contact or
