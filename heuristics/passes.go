@@ -35,6 +35,7 @@ var passes = []pass{
 	{"street-alone", streetAlone},
 	{"suburb", suburbs},
 	{"place-town", placeTowns},
+	{"region-ladder", regionLadders},
 	{"address-row", addressRows},
 	{"phone-split", phoneSplits},
 	{"area-code-alone", areaCodesAlone},
@@ -1294,6 +1295,62 @@ func suburbs(g *group) {
 			}
 		}
 	}
+}
+
+// ladderTier ranks the words Spanish- and Portuguese-speaking countries
+// name their divisions by, largest first. Which division a word names
+// depends on the country: Peru's "Departamento", "Provincia", "Distrito"
+// are its three levels, Panama's "Provincia", "Distrito",
+// "Corregimiento" and Costa Rica's "Provincia", "Cantón", "Distrito"
+// too, Portugal's "Distrito", "Concelho", "Freguesia"; Argentina's
+// "Departamento" is a flat.
+var ladderTier = map[string]int{
+	"departamento": 1, "estado": 1,
+	"provincia": 2,
+	"distrito":  3, "canton": 3, "municipio": 3, "concelho": 3,
+	"corregimiento": 4, "parroquia": 4, "freguesia": 4,
+}
+
+// regionLadders reads two or three boxes named by those words, in
+// document order from the largest division down, as the address's levels
+// 1, 2 and 3 in that order, where the words alone gave two of them one
+// level or one of them none ("Departamento" read as a flat): the form
+// lists one country's divisions, largest first.
+func regionLadders(g *group) {
+	var ks []int
+	tier, clash := 0, false
+	seen := map[string]bool{}
+	for k := range g.seq {
+		t, ok := ladderTier[ladderWords(g.c(k))]
+		if !ok || controlKind(g.c(k))&ckDefault == 0 {
+			continue
+		}
+		if t < tier || len(ks) == 3 {
+			return // not largest first, or more than three
+		}
+		tier = t
+		tok := g.tok(k)
+		clash = clash || seen[tok] || !strings.HasPrefix(tok, "address-level")
+		seen[tok] = true
+		ks = append(ks, k)
+	}
+	if len(ks) < 2 || !clash {
+		return
+	}
+	for i, k := range ks {
+		g.set(k, "address-level"+strconv.Itoa(i+1), max(g.r(k).Confidence, 0.8))
+	}
+}
+
+// ladderWords returns the words a person sees on a box, normalized: its
+// label, else its aria-label or placeholder.
+func ladderWords(c *form.Control) string {
+	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
+		if n := normalize(t); n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // placeTowns reads a box labelled only "Location" or "Place" (what
