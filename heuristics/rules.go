@@ -329,7 +329,7 @@ var rules = []rule{
 		{"bg", []string{`^номер$`}},
 		{"tr", []string{`bina (no|numarasi)`}},
 		{"id", []string{`^(nomor|no) rumah\b`}},
-		{"et", []string{`maja ?(number|nr)`}},
+		{"et", []string{`maja ?(number|nr)`, `^maja$`}},
 		{"sr", []string{`кућни број`}},
 		{"sl", []string{`hisna stevilka`}},
 		{"th", []string{`บ้านเลขที่`}},
@@ -1494,7 +1494,7 @@ var rules = []rule{
 	{id: "address-line2", token: "address-line2", kinds: ckText | ckTextarea, langs: []lang{
 		{"en", []string{`(address|addr|street|line) ?(2|two)\b`, `address line 2`, `apt\b`, `apartment`, `suite`, `unit\b`, `flat\b`, `floor\b`, `building`, `address (complement|details|additional|addition|supplement)( address)?( line)?( ?(1|one|2|two))?\b`, `addition to (the |your )?address`, `second line`, `^area street`, `street sector`, `landmark`, `^door( number| no| nr)?$`, `bell or door$`, `^entrance\b`, `staircase`, `^ste$`, `bldg\b`, `^flr$`, `add ?(2|two)$`, `additional address( line)?( ?(1|one|2|two))?\b`}},
 		{"de", []string{`adresszusatz`, `adresszeile 2`, `wohnung`, `stockwerk`, `etage`, `stiege`, `^(tur|tuer)( ?nr| ?nummer)?$`, `turnummer`, `gebaude`, `^eingang$`}},
-		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`}},
+		{"fr", []string{`complement d'adresse`, `complement`, `batiment`, `appartement`, `etage`, `adresse 2`, `lieu dit`, `^boite$`, `^app( bureau)?$`, `^(no )?d'appartement$`}},
 		{"es", []string{`departamento`, `apartamento`, `piso\b`, `depto`, `interior\b`, `^(numero|num|no) ?int$`, `direccion 2`, `(datos|informacion) adicional`, `puerta\b`, `bloque\b`, `entre calles`, `punto de referencia`, `edificio`, `dpto\b`, `escalera\b`}},
 		{"it", []string{`interno\b`, `scala\b`, `indirizzo 2`, `piano\b`, `appartamento`, `edificio`, `informazioni aggiuntive (dell'|sull')?indirizzo`, `indirizzo aggiuntivo`}},
 		{"pt", []string{`complemento`, `apartamento`, `andar\b`, `bloco\b`, `ponto de referencia`, `edificio`}},
