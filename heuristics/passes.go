@@ -88,13 +88,14 @@ func someoneElse(g *group) {
 
 // laterParty matches, over normalized text, the heading of a form's
 // section for one more member of a party: "Passenger 2", "Guest 3",
-// "Second driver", "Reisender 2", or for a child ("Child 1", "Enfant").
+// "Second driver", "Reisender 2", or for a child ("Child 1", "Enfant",
+// "Your child's details"; "Kids club" is no child's section).
 // The first passenger, guest or traveller is most often the person
 // filling the form (and the one the booking's contact details are
 // asked for); the others are not.
 var laterParty = lazyRE(`(?:^| )(?:passenger|guest|travell?er|attendee|participant|adult|person|occupant|driver|player|member|applicant|reisende[rn]?|teilnehmer(?:in)?|gast|passager|voyageur|pasajero|viajero|huesped|passeggero|viaggiatore|ospite|passageiro|hospede|passagier|reiziger|deelnemer|pasazer|uczestnik|пассажир|участник|гость) (?:no |nr )?(?:[2-9]|[1-9][0-9])(?: |$)` +
 	`|(?:^| )(?:second|2nd|third|3rd|additional|another|other) (?:passenger|guest|travell?er|attendee|participant|adult|person|occupant|driver|applicant)` +
-	`|(?:^| )(?:child(?:ren)?|kids?|infant|baby|enfant|nino|nina|bambino|crianca|dziecko|ребенок|ребенка)(?: |$)`)
+	`|^(?:your |votre |tu |il tuo )?(?:child(?:ren)?|kids?|infant|baby|enfant|nino|nina|bambino|crianca|dziecko|ребенок|ребенка)(?:'?s)?(?: [0-9]+)?(?: details| information| info)?$`)
 
 // someoneElseSection matches, over normalized text, the headings and
 // legends of a form's sections for someone else: an emergency contact or
