@@ -52,6 +52,8 @@ type Result struct {
 	// materno), "postal-code-1" and "postal-code-2" for a postcode in two
 	// boxes, "postal-code-and-city" and "city-and-postal-code" for a
 	// postcode box that asks for the town too ("Postcode / Town"),
+	// "city-region-postal-code" for one that asks for the town, the
+	// region and the postcode ("City, State, ZIP"),
 	// "house-number" and "street-name" for the parts of the first
 	// street line, "floor", "apartment", "building" and "staircase" for
 	// the parts of the second (address-line2 boxes labelled for one of

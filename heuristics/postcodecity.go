@@ -12,7 +12,9 @@ import (
 // for the postcode and the town together ("Postcode / Town", "PLZ & Ort",
 // "Code postal et ville"): "postal-code-and-city", or
 // "city-and-postal-code" when the words name the town first, so that the
-// box is filled with both ("10115 Berlin"), in the order it names them.
+// box is filled with both ("10115 Berlin"), in the order it names them;
+// "city-region-postal-code" for one that asks for the region too, in that
+// order ("City, State, ZIP": "San Francisco, CA 94105").
 // The first of the box's own texts (label, aria-label, placeholder) that
 // names a postcode decides; one that offers a choice ("Postcode or town":
 // a finder that takes either) asks for the postcode alone, and so does a
@@ -30,11 +32,18 @@ func postcodeAndCity(c *form.Control, m *memo) string {
 			continue
 		}
 		q := t.find(city, n)
+		r := t.find(region, n)
 		switch {
-		case q < 0 || alternative().MatchString(n) || t.find(region, n) >= 0:
-			// A box for the town, the region and the postcode ("City,
-			// State, ZIP") asks for more than these two: it keeps the
-			// part the label names first.
+		case q < 0 || alternative().MatchString(n):
+			return ""
+		case r >= 0:
+			// A box for the town, the region and the postcode in the
+			// order American, Canadian and Australian addresses write
+			// them ("City, State, ZIP"): all three. In another order it
+			// keeps the part the label names first.
+			if q < r && r < p {
+				return "city-region-postal-code"
+			}
 			return ""
 		case p < q:
 			return "postal-code-and-city"
@@ -67,10 +76,10 @@ func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
 	if !slices.ContainsFunc(parts, func(p string) bool { return p != "" }) {
 		return
 	}
-	shown := map[[2]int]bool{} // [form, 0] has a town box, [form, 1] a postcode box
+	shown := map[[2]int]bool{} // [form, 0] has a town box, [form, 1] a postcode box, [form, 2] a region box
 	for j := range out {
 		c := &s.Controls[j]
-		if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || parts[j] != "" {
+		if tok := out[j].Token; tok != "address-level2" && tok != "postal-code" && tok != "address-level1" || c.Visibility.Hidden || c.Type == "hidden" || out[j].Part != "" || parts[j] != "" {
 			continue
 		}
 		switch out[j].Token {
@@ -78,6 +87,8 @@ func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
 			shown[[2]int{c.FormIndex, 0}] = true
 		case "postal-code":
 			shown[[2]int{c.FormIndex, 1}] = true
+		case "address-level1":
+			shown[[2]int{c.FormIndex, 2}] = true
 		}
 	}
 	for i := range out {
@@ -87,6 +98,13 @@ func combinePostcodeCity(s *form.Snapshot, out []Result, m *memo) {
 		}
 		f := s.Controls[i].FormIndex
 		switch {
+		case part == "city-region-postal-code":
+			// All three in one box, where no other box asks for any of
+			// them.
+			if !shown[[2]int{f, 0}] && !shown[[2]int{f, 1}] && !shown[[2]int{f, 2}] {
+				r.Token, r.Part = "postal-code", part
+				r.Concept, _ = profile.ConceptForToken(r.Token)
+			}
 		case r.Token == "postal-code" && !shown[[2]int{f, 0}]:
 			r.Part = part
 		case r.Token == "address-level2" && !shown[[2]int{f, 1}]:

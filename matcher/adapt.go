@@ -90,7 +90,7 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 			}
 			return one(second), second != ""
 		}
-		if part == "postal-code-and-city" || part == "city-and-postal-code" {
+		if part == "postal-code-and-city" || part == "city-and-postal-code" || part == "city-region-postal-code" {
 			return r.postcodeCityForms(part, v), true
 		}
 		return postalForms(v), true
@@ -126,8 +126,10 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 // postcodeCityForms are the spellings for one box that asks for the
 // postcode and the town together (heuristics.Result.Part
 // "postal-code-and-city", "city-and-postal-code"): both, in the order the
-// box names them ("10115 Berlin"), then the postcode alone for a box too
-// short for both or a profile with no town.
+// box names them ("10115 Berlin"), or the town, region and postcode
+// ("city-region-postal-code": "San Francisco, CA 94105"), then the
+// postcode alone for a box too short for all of them or a profile with no
+// town.
 func (r *run) postcodeCityForms(part, postcode string) forms {
 	fs := postalForms(postcode)
 	city, _, ok := r.entry(profile.ConceptAddressLocality)
@@ -135,8 +137,17 @@ func (r *run) postcodeCityForms(part, postcode string) forms {
 		return fs
 	}
 	both := postcode + " " + city
-	if part == "city-and-postal-code" {
+	switch part {
+	case "city-and-postal-code":
 		both = city + " " + postcode
+	case "city-region-postal-code":
+		// "San Francisco, CA 94105", as American, Canadian and
+		// Australian addresses write the line; without a region,
+		// "San Francisco 94105".
+		both = city + " " + postcode
+		if region, _, ok := r.entry(profile.ConceptAddressRegion); ok && strings.TrimSpace(region) != "" {
+			both = city + ", " + strings.TrimSpace(region) + " " + postcode
+		}
 	}
 	fs.text = append([]string{both}, fs.text...)
 	return fs

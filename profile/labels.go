@@ -109,6 +109,7 @@ var partLabels = map[string]string{
 	"postal-code-1": "Postcode (first part)", "postal-code-2": "Postcode (second part)",
 	"international":        "Phone (international)",
 	"postal-code-and-city": "Postcode and town", "city-and-postal-code": "Town and postcode",
+	"city-region-postal-code": "Town, region and postcode",
 }
 
 // HasPartLabel reports whether part (a heuristics Result.Part) has a label
