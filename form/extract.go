@@ -403,11 +403,11 @@ func (x *extractor) walk(n, root *html.Node) error {
 			}
 		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 			if c.Namespace == "" {
-				x.heading = clip(collapse(text(c, nil)))
-				x.headingForm = -1
-				if f := ancestor(c, atom.Form); f != nil {
-					x.headingForm = x.formIndex[f]
-				}
+				x.setHeading(c)
+			}
+		case atom.Div, atom.Span, atom.P:
+			if role, ok := attrOK(c, "role"); ok && c.Namespace == "" && strings.EqualFold(strings.TrimSpace(role), "heading") {
+				x.setHeading(c)
 			}
 		case atom.Link:
 			if rel := attr(c, "rel"); strings.Contains(strings.ToLower(rel), "formspec") {
@@ -423,6 +423,16 @@ func (x *extractor) walk(n, root *html.Node) error {
 		}
 	}
 	return nil
+}
+
+// setHeading records heading n (h1 to h6, or role=heading) as the section
+// of the controls after it in its form (Control.Heading).
+func (x *extractor) setHeading(n *html.Node) {
+	x.heading = clip(collapse(text(n, nil)))
+	x.headingForm = -1
+	if f := ancestor(n, atom.Form); f != nil {
+		x.headingForm = x.formIndex[f]
+	}
 }
 
 func (x *extractor) addForm(n, root *html.Node) {

@@ -85,17 +85,17 @@ func byName(t *testing.T, s *Snapshot, name string) Control {
 	return Control{}
 }
 
-// TestHeading: a control's Heading is the last h1-h6 before it inside its
-// own form; a page's heading outside the form, or another form's, is none.
+// TestHeading: a control's Heading is the last h1-h6 (or role=heading)
+// before it inside its own form; a page's heading outside the form, or another form's, is none.
 func TestHeading(t *testing.T) {
 	page := `<h1>Checkout</h1>
 <form><input name="a"><h3>Emergency contact</h3><div><input name="b"></div><h4>Your <b>details</b></h4><input name="c"></form>
-<form><input name="d"></form><form><div><h2>Newsletter</h2></div><input name="e"></form>`
+<form><input name="d"></form><form><div><h2>Newsletter</h2></div><input name="e"><div role="heading" aria-level="3">Emergency contact</div><input name="f"></form>`
 	s, err := Extract(strings.NewReader(page), ExtractOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"a": "", "b": "Emergency contact", "c": "Your details", "d": "", "e": "Newsletter"}
+	want := map[string]string{"a": "", "b": "Emergency contact", "c": "Your details", "d": "", "e": "Newsletter", "f": "Emergency contact"}
 	for _, c := range s.Controls {
 		if c.Heading != want[c.Name] {
 			t.Errorf("Heading of %q = %q, want %q", c.Name, c.Heading, want[c.Name])

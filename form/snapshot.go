@@ -128,8 +128,8 @@ type Control struct {
 	// NearbyText is text immediately before the control in its container,
 	// even when a label exists (a second opinion for heuristics).
 	NearbyText string `json:"nearbyText,omitempty"`
-	// Heading is the text of the last heading (h1 to h6) before the
-	// control inside its form, if any: the section the form puts it in
+	// Heading is the text of the last heading (h1 to h6, or an element
+	// with role=heading) before the control inside its form, if any: the section the form puts it in
 	// ("Your details", "Send as a gift", "Emergency contact").
 	Heading string `json:"heading,omitempty"`
 	// Legends lists the enclosing fieldset legends, innermost first.
