@@ -2340,12 +2340,13 @@ func signupForm(g *group) bool {
 }
 
 // startsWith reports whether the text before the group's first shown box
-// (its heading, as the box's nearby text reads it) begins with what re
-// matches, over normalized text.
+// (its heading, as the box's nearby text reads it, or the heading of its
+// section further up: Control.Heading) begins with what re matches, over
+// normalized text.
 func startsWith(g *group, re *regexp.Regexp) bool {
 	for k := range g.seq {
 		if c := g.c(k); !c.Visibility.Hidden {
-			return re.MatchString(normalize(c.NearbyText))
+			return re.MatchString(normalize(c.NearbyText)) || re.MatchString(normalize(c.Heading))
 		}
 	}
 	return false
