@@ -173,6 +173,8 @@ func TestLabels(t *testing.T) {
 		{"widgets_en.html", "head-first", "First name", "placeholder"},
 		{"widgets_en.html", "head-deep", "Last name", "placeholder"},
 		{"widgets_en.html", "head-small", "Email", "preceding-text"},
+		{"widgets_en.html", "addon-phone", "Phone* +1", "preceding-text"},
+		{"widgets_en.html", "addon-amount", "Amount €", "preceding-text"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

@@ -255,9 +255,12 @@ func leading(n *html.Node, sc *scope, self *html.Node) int {
 // control or found text).
 func precedingText(n, root *html.Node, tm *trailMemo) (text, label string, stop *html.Node) {
 	cur := n
+	// parts are the texts read so far, nearest first: a level whose text
+	// holds no letter (an input group's "+1" or "€" addon) passes them on
+	// to the next, where the words that label the box sit ("Phone").
+	var parts []string
+	size := 0
 	for level := 0; level < maxClimb; level++ {
-		var parts []string
-		size := 0
 		// underHeading counts the parts read before the nearest section
 		// heading (sectionHeading) among them, -1 while there is none.
 		underHeading := -1
@@ -280,19 +283,27 @@ func precedingText(n, root *html.Node, tm *trailMemo) (text, label string, stop 
 				return text, label, nil
 			}
 		}
-		if text, label = done(); text != "" {
+		if text, label = done(); hasLetter(text) {
 			return text, label, nil
 		}
 		p := cur.Parent
 		if p == nil || p == root || p.Type != html.ElementNode {
-			return "", "", nil
+			return text, label, nil
 		}
 		if labelBoundary(p) {
+			if text != "" {
+				return text, label, nil
+			}
 			return "", "", p
 		}
 		cur = p
 	}
-	return "", "", nil
+	return text, label, nil
+}
+
+// hasLetter reports whether s holds a letter of any script.
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
 // sectionHeading reports whether n is a heading of a page's sections (h1
