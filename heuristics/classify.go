@@ -149,11 +149,21 @@ var sources = []source{
 	{"aria-labelledby", 0.85, func(c *form.Control) string { return c.AriaLabelledBy }, false},
 	{"name", 0.85, func(c *form.Control) string { return c.Name }, true},
 	{"id", 0.85, func(c *form.Control) string { return c.ID }, true},
-	{"placeholder", 0.85, func(c *form.Control) string { return c.Placeholder }, false},
+	{"placeholder", 0.85, placeholderText, false},
 	{"label", 0.8, func(c *form.Control) string { return labelText(c, false) }, false},
 	{"title", 0.75, func(c *form.Control) string { return c.Title }, false},
 	{"aria-describedby", 0.6, func(c *form.Control) string { return c.AriaDescribedBy }, false},
 	{"nearby", 0.6, func(c *form.Control) string { return c.NearbyText }, false},
+}
+
+// placeholderText returns the words of a box's placeholder, none when it
+// is an example e-mail address: "name@example.com" says the box takes an
+// e-mail (exampleShape), not a name.
+func placeholderText(c *form.Control) string {
+	if strings.IndexByte(c.Placeholder, '@') >= 0 && exampleEmail().MatchString(strings.TrimSpace(c.Placeholder)) {
+		return ""
+	}
+	return c.Placeholder
 }
 
 // maxSources bounds len(sources): classifyWords keeps a control's texts
