@@ -111,11 +111,11 @@ var someoneElseSection = lazyRE(`(?:^| )(?:emergency|next of kin|friends?'?s?|re
 	`|urgence|ami(?:e|s|es)?|parrain\S*|beneficiaire|conjoint` +
 	`|emergencia|amig[oa]s?|beneficiario|conyuge` +
 	`|emergenza|amic[oi]|coniuge` +
-	`|noodcontact|vriend(?:en|in)?|begunstigde` +
+	`|noodgeval\S*|noodcontact\S*|vriend(?:en|in)?|begunstigde|acil durum|(?:ال|لل)?طواری|לחירום|חירום` +
 	`|awaryjn\S*|znajom\S*` +
 	`|nodkontakt|anhorig\S*` +
 	`|экстренн\S*|друг|друга|друзеи)(?: |$)` +
-	`|緊急連絡先|友人|友達|紧急联系人|緊急聯絡人|朋友`)
+	`|緊急連絡先|友人|友達|紧急联系人|緊急聯絡人|朋友|비상 ?연락처`)
 
 // senderRecipient clears the boxes for a recipient's e-mail or phone on
 // a form that also asks for the sender's ("Your email", "Recipient's
