@@ -1322,7 +1322,7 @@ func regionLadders(g *group) {
 	tier, clash := 0, false
 	seen := map[string]bool{}
 	for k := range g.seq {
-		t, ok := ladderTier[ladderWords(g.c(k))]
+		t, ok := ladderTier[shownWords(g.c(k))]
 		if !ok || controlKind(g.c(k))&ckDefault == 0 {
 			continue
 		}
@@ -1343,9 +1343,9 @@ func regionLadders(g *group) {
 	}
 }
 
-// ladderWords returns the words a person sees on a box, normalized: its
+// shownWords returns the words a person sees on a box, normalized: its
 // label, else its aria-label or placeholder.
-func ladderWords(c *form.Control) string {
+func shownWords(c *form.Control) string {
 	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
 		if n := normalize(t); n != "" {
 			return n
@@ -1395,11 +1395,8 @@ func shownText(g *group, k int) string {
 	if !identOnly(g.r(k)) {
 		return g.text(k)
 	}
-	c := g.c(k)
-	for _, t := range []string{c.Label, c.AriaLabel, c.Placeholder} {
-		if n := normalize(t); n != "" {
-			return n
-		}
+	if n := shownWords(g.c(k)); n != "" {
+		return n
 	}
 	return g.text(k)
 }
