@@ -63,7 +63,6 @@ var passes = []pass{
 // "Your name") stays the person's, and so does one the page declared
 // (autocomplete).
 func someoneElse(g *group) {
-	const someoneElseWords = 5
 	var name string
 	var other bool
 	for k := range g.seq {
@@ -85,6 +84,10 @@ func someoneElse(g *group) {
 		}
 	}
 }
+
+// someoneElseWords bounds the words of a section's name: a longer heading
+// is a slogan (someoneElseSection).
+const someoneElseWords = 5
 
 // laterParty matches, over normalized text, the heading of a form's
 // section for one more member of a party: "Passenger 2", "Guest 3",
