@@ -175,6 +175,8 @@ func TestLabels(t *testing.T) {
 		{"widgets_en.html", "head-small", "Email", "preceding-text"},
 		{"widgets_en.html", "addon-phone", "Phone* +1", "preceding-text"},
 		{"widgets_en.html", "addon-amount", "Amount €", "preceding-text"},
+		{"widgets_en.html", "cell-phone", "Phone +1", "preceding-text"},
+		{"widgets_en.html", "dd-mobile", "Mobile +44", "dt"},
 	}
 	snaps := map[string]*Snapshot{}
 	for _, tt := range tests {

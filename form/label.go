@@ -122,27 +122,40 @@ func nearby(n, root *html.Node, sc *scope) (txt, label, source string) {
 		return t, t, "following-label"
 	}
 	t, l, stop := precedingText(n, root, tm)
-	if t != "" {
+	if t != "" && (stop == nil || hasLetter(t)) {
 		// A section's heading before the box is nearby text, not its
 		// label (l holds the words after the heading, if any).
 		return t, l, "preceding-text"
 	}
-	if stop == nil {
-		return "", "", ""
+	// withSign puts the text without a letter read in the box's own cell
+	// ("+1") after the cell's label.
+	withSign := func(label string) string {
+		if t == "" {
+			return label
+		}
+		return clip(label + " " + t)
 	}
-	switch stop.DataAtom {
-	case atom.Dd:
-		for s := stop.PrevSibling; s != nil; s = s.PrevSibling {
-			if s.Type == html.ElementNode && s.DataAtom == atom.Dt {
-				if t := clipEnd(collapse(text(s, nil))); t != "" {
-					return t, t, "dt"
+	if stop != nil {
+		switch stop.DataAtom {
+		case atom.Dd:
+			for s := stop.PrevSibling; s != nil; s = s.PrevSibling {
+				if s.Type == html.ElementNode && s.DataAtom == atom.Dt {
+					if dt := clipEnd(collapse(text(s, nil))); dt != "" {
+						dt = withSign(dt)
+						return dt, dt, "dt"
+					}
+					break
 				}
-				break
+			}
+		case atom.Td, atom.Th:
+			if tt, src := tableText(stop, sc); tt != "" {
+				tt = withSign(tt)
+				return tt, tt, src
 			}
 		}
-	case atom.Td, atom.Th:
-		t, src := tableText(stop, sc)
-		return t, t, src
+	}
+	if t != "" {
+		return t, l, "preceding-text"
 	}
 	return "", "", ""
 }
@@ -291,10 +304,9 @@ func precedingText(n, root *html.Node, tm *trailMemo) (text, label string, stop 
 			return text, label, nil
 		}
 		if labelBoundary(p) {
-			if text != "" {
-				return text, label, nil
-			}
-			return "", "", p
+			// The cell's or definition's own label may be read beside
+			// it (nearby); text without a letter goes after it.
+			return text, label, p
 		}
 		cur = p
 	}
