@@ -181,6 +181,13 @@ func TestCrashSafety(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	const iterations = 150
+	// window is how long after "ready" a kill may come. A child killed
+	// before its first commit tests little, so while fewer than half the
+	// children so far committed anything (a machine too loaded to commit
+	// within the window) a kill before any commit doubles it, up to a
+	// second: the kills stay at random moments, whatever the machine's
+	// speed.
+	window := 60 * time.Millisecond
 	progressed, lastCounter, inRekey, inPasswd, inWrite := 0, 0, 0, 0, 0
 	for it := range iterations {
 		cmd := childCmd(t, os.Args[0], "writer", dir, krDir)
@@ -219,7 +226,7 @@ func TestCrashSafety(t *testing.T) {
 					break wait
 				}
 				if i < 0 {
-					kill = time.After(time.Duration(rng.IntN(60)) * time.Millisecond)
+					kill = time.After(time.Duration(rng.Int64N(int64(window))))
 					continue
 				}
 				reported = i
@@ -275,6 +282,8 @@ func TestCrashSafety(t *testing.T) {
 		}
 		if reported > 0 {
 			progressed++
+		} else if 2*progressed < it+1 {
+			window = min(2*window, time.Second)
 		}
 		lastCounter = c
 	}
