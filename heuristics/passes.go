@@ -1325,15 +1325,21 @@ func regionLadders(g *group) {
 	tier, clash := 0, false
 	seen := map[string]bool{}
 	for k := range g.seq {
+		// Only a box read as a division, as a flat or as nothing can
+		// be one; its words are normalized only then (normalize costs
+		// more than the rest of this pass).
+		tok := g.tok(k)
+		if tok != "" && tok != "address-line2" && !strings.HasPrefix(tok, "address-level") || controlKind(g.c(k))&ckDefault == 0 {
+			continue
+		}
 		t, ok := ladderTier[shownWords(g.c(k))]
-		if !ok || controlKind(g.c(k))&ckDefault == 0 {
+		if !ok {
 			continue
 		}
 		if t < tier || len(ks) == 3 {
 			return // not largest first, or more than three
 		}
 		tier = t
-		tok := g.tok(k)
 		clash = clash || seen[tok] || !strings.HasPrefix(tok, "address-level")
 		seen[tok] = true
 		ks = append(ks, k)
