@@ -62,3 +62,34 @@ func TestRememberForThisSite(t *testing.T) {
 		t.Fatalf("after ForgetSite the fill showed %d dialogs in all, want 4", len(w.pres.shown))
 	}
 }
+
+// A site remembered for the postcode is not remembered for the town: a box
+// filled with both ("City, State, ZIP", "Postcode / Town") asks again, and
+// once approved with remember, is remembered as such.
+func TestRememberedPostcodeIsNotTheTown(t *testing.T) {
+	w := newFillWorld(t, func(c Confirmation) *Decision {
+		d := approveDefaults(c)
+		d.Remember = true
+		return d
+	})
+	zip := `<html><body><form><label for=s>Street address</label><input id=s name=street ` + stamp("t1", "") + `>
+<label for=z>ZIP code</label><input id=z name=zip ` + stamp("t2", "") + `></form></body></html>`
+	combined := strings.Replace(zip, "ZIP code", "City, State, ZIP", 1)
+	fillPage := func(html string) map[string]string {
+		return fieldsOf(t, w.call(t, pageJSON(t, "fill.request", "", frameJSON(0, "https://shop.example.co.uk", html, nil))))
+	}
+	if got := fillPage(zip); got["t2"] != "SW1A 1AA" {
+		t.Fatalf("postcode box = %q, want SW1A 1AA", got["t2"])
+	}
+	got := fillPage(combined)
+	if n := len(w.pres.shown); n != 2 {
+		t.Fatalf("a box that takes the town with the postcode showed %d dialogs in all, want 2 (the site was remembered for the postcode alone)", n)
+	}
+	if !strings.Contains(got["t2"], "London") {
+		t.Fatalf("combined box = %q, want the town with the postcode", got["t2"])
+	}
+	fillPage(combined)
+	if n := len(w.pres.shown); n != 2 {
+		t.Fatalf("the combined box remembered showed %d dialogs in all, want 2", n)
+	}
+}

@@ -90,7 +90,7 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 			}
 			return one(second), second != ""
 		}
-		if part == "postal-code-and-city" || part == "city-and-postal-code" || part == "city-region-postal-code" {
+		if CarriesOthers(part) {
 			return r.postcodeCityForms(part, v), true
 		}
 		return postalForms(v), true
@@ -121,6 +121,19 @@ func (r *run) forms(f *Field, part string, c candidate) (forms, bool) {
 		return dateForms(f, part, v, r.pc)
 	}
 	return one(v), true
+}
+
+// CarriesOthers reports whether a box for part of a value (a heuristics
+// Result.Part) is filled with other concepts' values too: a postcode box
+// that asks for the town ("10115 Berlin") or the town and the region
+// ("Washington, DC 20500"). Whoever approves such a box approves those
+// values with it.
+func CarriesOthers(part string) bool {
+	switch part {
+	case "postal-code-and-city", "city-and-postal-code", "city-region-postal-code":
+		return true
+	}
+	return false
 }
 
 // postcodeCityForms are the spellings for one box that asks for the

@@ -287,6 +287,21 @@ type fillCandidate struct {
 	// value is what would be filled; key the approval key: concept and
 	// value.
 	value, key string
+	// remember is what a remembered site rule must hold to fill the row
+	// without asking (rememberKey).
+	remember string
+}
+
+// rememberKey is what a remembered site rule must hold for a box of
+// concept, filled as part, to be filled without asking: the concept, and
+// for a part whose value carries other concepts too (matcher.CarriesOthers:
+// a postcode box filled with the town and the region) the concept with
+// that part. A site remembered for a postcode was never shown the town.
+func rememberKey(concept, part string) string {
+	if matcher.CarriesOthers(part) {
+		return concept + "#" + part
+	}
+	return concept
 }
 
 // candidates matches profile p against every frame of an and returns what
@@ -391,10 +406,11 @@ func newCandidate(fa *AnalysedFrame, c *form.Control, f *matcher.Field, cls heur
 		}
 	}
 	return fillCandidate{
-		row:    r,
-		target: Field{Frame: fa.In.Frame, Ref: c.Ref, Kind: kind, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
-		value:  value,
-		key:    pr.Concept + "\x00" + value,
+		row:      r,
+		target:   Field{Frame: fa.In.Frame, Ref: c.Ref, Kind: kind, Expect: Expect{Name: c.Name, ID: c.ID, Type: c.Type}},
+		value:    value,
+		key:      pr.Concept + "\x00" + value,
+		remember: rememberKey(pr.Concept, f.Part),
 	}
 }
 
@@ -828,7 +844,7 @@ func (a *Service) Fill(ctx context.Context, s, rcpt *broker.Session, page Page) 
 	pf := &pendingFill{an: an, targets: targets, profile: prof.ID}
 	var remembered *confirm.Decision
 	if hasRule && rule.Profile == prof.ID && !agent {
-		if d, ok := rememberedDecision(rule, c); ok {
+		if d, ok := rememberedDecision(rule, c, targets); ok {
 			remembered = &d
 			if st, ok := a.cfg.Vault, a.cfg.Vault != nil; ok {
 				st.TouchSiteRule(an.Origin)

@@ -31,15 +31,16 @@ func (a *Service) Remembered(origin string) (vault.SiteRule, bool) {
 }
 
 // rememberedDecision returns the decision a rule makes for the offered
-// rows, or false when the dialog must be shown: some row ticked by default
-// holds a concept the rule does not cover, or nothing would be filled.
-func rememberedDecision(r vault.SiteRule, c confirm.Confirmation) (confirm.Decision, bool) {
+// rows (targets, by row id), or false when the dialog must be shown: some
+// row ticked by default holds a concept the rule does not cover
+// (rememberKey), or nothing would be filled.
+func rememberedDecision(r vault.SiteRule, c confirm.Confirmation, targets map[string]fillCandidate) (confirm.Decision, bool) {
 	d := confirm.Decision{ID: c.ID, Approve: true, Reason: "remembered"}
 	for _, row := range c.Rows {
 		if !row.Checked || row.Section != confirm.SectionFill {
 			continue
 		}
-		if !slices.Contains(r.Concepts, row.Concept) {
+		if fc, ok := targets[row.ID]; !ok || !slices.Contains(r.Concepts, fc.remember) {
 			return confirm.Decision{}, false
 		}
 		d.Rows = append(d.Rows, row.ID)
@@ -48,7 +49,7 @@ func rememberedDecision(r vault.SiteRule, c confirm.Confirmation) (confirm.Decis
 }
 
 // Remember saves a rule from an approved fill decision: the concepts of
-// the rows approved. A decision that ticked an attention row is an
+// the rows approved (rememberKey). A decision that ticked an attention row is an
 // exception the person made once; it is not remembered.
 func (a *Service) Remember(an *Analysed, pf *pendingFill, d confirm.Decision) {
 	st, ok := a.cfg.Vault, a.cfg.Vault != nil
@@ -67,8 +68,8 @@ func (a *Service) Remember(an *Analysed, pf *pendingFill, d confirm.Decision) {
 		if fc.row.Section != confirm.SectionFill {
 			return
 		}
-		if !slices.Contains(concepts, fc.row.Concept) {
-			concepts = append(concepts, fc.row.Concept)
+		if !slices.Contains(concepts, fc.remember) {
+			concepts = append(concepts, fc.remember)
 		}
 	}
 	if len(concepts) == 0 {
